@@ -1,0 +1,31 @@
+"""Speech synthesis port: text to mono 16-bit PCM audio."""
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True, slots=True)
+class Audio:
+    samples: Any  # 1-D numpy int16 array, mono
+    sample_rate: int
+
+    @property
+    def duration(self) -> float:
+        return len(self.samples) / self.sample_rate if self.sample_rate else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class VoiceChoice:
+    provider: str  # elevenlabs | cartesia | openai | azure
+    voice_id: str | None = None
+    speed: float = 1.0  # 0.5..2.0
+    stability: float | None = None
+    similarity_boost: float | None = None
+
+
+class SpeechSynthesizer(Protocol):
+    """Sync and CPU-bound (or blocking HTTP): callers run it off the event loop."""
+
+    name: str  # engine name shown by /healthz, e.g. "piper:en_US-joe-medium" or "espeak-ng"
+
+    def synthesize(self, text: str, voice: VoiceChoice) -> Audio: ...
