@@ -1,0 +1,36 @@
+"""Speech engines: Piper and espeak-ng offline, the providers' HTTP APIs, and the fallback between them."""
+
+from avatar_service.adapters.speech._http import ProviderSpeechError
+from avatar_service.adapters.speech.azure_tts import AzureSpeech
+from avatar_service.adapters.speech.cartesia import CartesiaSpeech
+from avatar_service.adapters.speech.elevenlabs import ElevenLabsSpeech
+from avatar_service.adapters.speech.espeak_speech import EspeakError, EspeakSpeech
+from avatar_service.adapters.speech.factory import (
+    CREDENTIAL_KEYS,
+    PROVIDERS,
+    build_offline_speech,
+    build_speech,
+)
+from avatar_service.adapters.speech.fallback import FallbackSpeech
+from avatar_service.adapters.speech.openai_tts import OpenAISpeech
+from avatar_service.adapters.speech.piper_speech import PiperSpeech, VoiceUnavailable
+from avatar_service.adapters.speech.voices import OfflineVoice, nearest_offline_voice
+
+__all__ = [
+    "CREDENTIAL_KEYS",
+    "PROVIDERS",
+    "AzureSpeech",
+    "CartesiaSpeech",
+    "ElevenLabsSpeech",
+    "EspeakError",
+    "EspeakSpeech",
+    "FallbackSpeech",
+    "OfflineVoice",
+    "OpenAISpeech",
+    "PiperSpeech",
+    "ProviderSpeechError",
+    "VoiceUnavailable",
+    "build_offline_speech",
+    "build_speech",
+    "nearest_offline_voice",
+]
