@@ -1,0 +1,37 @@
+"""API keys: scopes, the public object and the stored record (hash only, never the secret)."""
+
+from datetime import datetime
+from typing import Annotated, Literal
+
+from msgspec import Meta
+
+from avatar_service.core.model.common import Request, Resource
+
+Scope = Literal["*", "read", "write", "conversations", "chat", "voice", "video"]
+
+
+class ApiKey(Resource):
+    id: str
+    object: Literal["api_key"] = "api_key"
+    name: str
+    key_prefix: str
+    scopes: list[Scope]
+    created_at: datetime
+    last_used_at: datetime | None = None
+
+
+class ApiKeyWithSecret(ApiKey):
+    """Returned once, at creation: the only time the secret is shown."""
+
+    secret: str
+
+
+class ApiKeyRecord(ApiKey):
+    organization_id: str
+    secret_hash: str
+    revoked_at: datetime | None = None
+
+
+class ApiKeyCreate(Request):
+    name: Annotated[str, Meta(min_length=1, max_length=255)]
+    scopes: Annotated[list[Scope], Meta(min_length=1, max_length=7)]

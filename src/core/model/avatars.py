@@ -1,0 +1,14 @@
+"""The avatars the service ships, as GET /avatars lists them."""
+
+from avatar_service.core.model.common import Resource
+
+
+class Avatar(Resource):
+    id: str
+    name: str
+    style: str
+    preview_url: str | None = None
+
+
+class AvatarList(Resource):
+    data: list[Avatar]

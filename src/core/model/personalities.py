@@ -1,0 +1,92 @@
+"""Personalities: name, prompt, voice, appearance and numeric traits."""
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from msgspec import Meta
+
+from avatar_service.core.model.common import UNSET, Metadata, Request, Resource, UnsetType
+
+VoiceProvider = Literal["elevenlabs", "cartesia", "openai", "azure"]
+Unit = Annotated[float, Meta(ge=0, le=1)]
+# "transparent", "blur", "#rrggbb" or an http(s) image URL (contract, section 6).
+Background = Annotated[
+    str,
+    Meta(
+        max_length=2048,
+        pattern=r"^(transparent|blur|#[0-9a-fA-F]{6}|https?://\S+)$",
+        description="`transparent`, `blur`, a color `#rrggbb`, or an http(s) image URL.",
+    ),
+]
+Style = Literal["realistic", "cartoon"]
+
+
+class VoiceSettings(Resource, forbid_unknown_fields=True):
+    stability: Unit = 0.5
+    similarity_boost: Unit = 0.75
+    speed: Annotated[float, Meta(ge=0.5, le=2.0)] = 1.0
+
+
+class Voice(Resource, forbid_unknown_fields=True):
+    provider: VoiceProvider = "openai"
+    voice_id: Annotated[str, Meta(min_length=1, max_length=255)] = "alloy"
+    settings: VoiceSettings = VoiceSettings()
+
+
+class Appearance(Resource, forbid_unknown_fields=True):
+    avatar_id: Annotated[str, Meta(min_length=1, max_length=64)] = "ava"
+    style: Style = "realistic"
+    background: Background = "blur"
+
+
+class Traits(Resource, forbid_unknown_fields=True):
+    warmth: Unit = 0.5
+    humor: Unit = 0.5
+    formality: Unit = 0.5
+    verbosity: Unit = 0.5
+    empathy: Unit = 0.5
+
+
+class Personality(Resource):
+    id: str
+    object: Literal["personality"] = "personality"
+    name: str
+    created_at: datetime
+    updated_at: datetime
+    description: str = ""
+    system_prompt: str = ""
+    voice: Voice = Voice()
+    appearance: Appearance = Appearance()
+    traits: Traits = Traits()
+    metadata: dict[str, Any] = {}
+
+
+class PersonalityRecord(Personality):
+    organization_id: str
+
+
+Name = Annotated[str, Meta(min_length=1, max_length=255)]
+Description = Annotated[str, Meta(max_length=2000)]
+SystemPrompt = Annotated[str, Meta(max_length=20000)]
+
+
+class PersonalityCreate(Request):
+    name: Name
+    description: Description = ""
+    system_prompt: SystemPrompt = ""
+    voice: Voice = Voice()
+    appearance: Appearance = Appearance()
+    traits: Traits = Traits()
+    metadata: Metadata = {}
+
+
+class PersonalityPatch(Request):
+    """Top-level fields replace; `voice`, `appearance` and `traits` are merged into the current values."""
+
+    name: Name | UnsetType = UNSET
+    description: Description | UnsetType = UNSET
+    system_prompt: SystemPrompt | UnsetType = UNSET
+    voice: dict[str, Any] | UnsetType = UNSET
+    appearance: dict[str, Any] | UnsetType = UNSET
+    traits: dict[str, Any] | UnsetType = UNSET
+    metadata: Metadata | UnsetType = UNSET

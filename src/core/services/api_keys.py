@@ -1,0 +1,109 @@
+"""API keys: create (secret shown once), list, revoke, and authenticate a bearer secret."""
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+
+from avatar_service.core.errors import Unauthenticated, missing
+from avatar_service.core.model import ApiKey, ApiKeyCreate, ApiKeyRecord, ApiKeyWithSecret, Deleted, Organization
+from avatar_service.core.model import Page as PageOf
+from avatar_service.core.pagination import PageRequest
+from avatar_service.core.services.base import Deps, fetch, page_of
+
+TOUCH_EVERY = timedelta(minutes=1)  # last_used_at is written at most this often per key
+CACHE_SECONDS = 2.0  # how long a verified key is trusted without a read (revocation here is immediate)
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who is calling: their organization and what their key may do."""
+
+    organization_id: str
+    scopes: frozenset[str]
+    key_id: str | None = None
+
+
+def hash_secret(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+class ApiKeys:
+    def __init__(self, deps: Deps) -> None:
+        self.deps = deps
+        self._cache: dict[str, tuple[float, ApiKeyRecord]] = {}
+
+    async def create(self, organization_id: str, data: ApiKeyCreate) -> ApiKeyWithSecret:
+        secret = "sk_" + secrets.token_urlsafe(32)
+        record = ApiKeyRecord(
+            id=self.deps.ids.new("api_key"),
+            name=data.name,
+            key_prefix=secret[:8],
+            scopes=sorted(set(data.scopes)),
+            created_at=self.deps.clock.now(),
+            organization_id=organization_id,
+            secret_hash=hash_secret(secret),
+        )
+        async with self.deps.storage(organization_id) as uow:
+            await uow.api_keys.add(record)
+            await uow.commit()
+        return ApiKeyWithSecret(**{f: getattr(record, f) for f in ApiKey.__struct_fields__}, secret=secret)
+
+    async def get(self, organization_id: str, key_id: str) -> ApiKey:
+        async with self.deps.storage(organization_id) as uow:
+            record = await fetch(uow.api_keys, "api_key", key_id)
+        if record.revoked_at is not None:  # a revoked key is gone for its owners too
+            raise missing("api key", key_id)
+        return _view(record)
+
+    async def list(self, organization_id: str, page: PageRequest) -> PageOf[ApiKey]:
+        async with self.deps.storage(organization_id) as uow:
+            records, more = await uow.api_keys.page(page, revoked_at=None)
+        return page_of(records, more, ApiKey)
+
+    async def revoke(self, organization_id: str, key_id: str) -> Deleted:
+        async with self.deps.storage(organization_id) as uow:
+            record = await fetch(uow.api_keys, "api_key", key_id)
+            if record.revoked_at is None:
+                await uow.api_keys.set(record.id, revoked_at=self.deps.clock.now())
+                await uow.commit()
+        self._cache.pop(record.secret_hash, None)
+        return Deleted(id=key_id, object="api_key")
+
+    async def authenticate(self, secret: str) -> Caller:
+        if not secret.startswith("sk_") or len(secret) > 200:
+            raise Unauthenticated("Invalid API key")
+        digest = hash_secret(secret)
+        now = self.deps.clock.now()
+        cached = self._cache.get(digest)
+        record = cached[1] if cached and now.timestamp() - cached[0] < CACHE_SECONDS else None
+        if record is None:
+            async with self.deps.storage(None) as uow:
+                record = await uow.api_keys.by_hash(digest)
+            if record is None or not hmac.compare_digest(record.secret_hash, digest):
+                raise Unauthenticated("Invalid API key")
+            self._cache[digest] = (now.timestamp(), record)
+        if record.revoked_at is not None:
+            raise Unauthenticated("This API key has been revoked")
+        if record.last_used_at is None or now - record.last_used_at >= TOUCH_EVERY:
+            record.last_used_at = now
+            async with self.deps.storage(record.organization_id) as uow:
+                await uow.api_keys.set(record.id, last_used_at=now)
+                await uow.commit()
+        return Caller(record.organization_id, frozenset(record.scopes), record.id)
+
+    async def organization(self, slug: str) -> Organization:
+        """The organization with this slug, created when missing (the CLI's first key)."""
+        async with self.deps.storage(None) as uow:
+            found = await uow.organizations.find(slug=slug, limit=1)
+            if found:
+                return found[0]
+            org = Organization(id=self.deps.ids.new("organization"), slug=slug, created_at=self.deps.clock.now())
+            await uow.organizations.add(org)
+            await uow.commit()
+        return org
+
+
+def _view(record: ApiKeyRecord) -> ApiKey:
+    return ApiKey(**{f: getattr(record, f) for f in ApiKey.__struct_fields__})

@@ -1,0 +1,57 @@
+"""What every use case shares: storage, time, ids, and turning records into pages."""
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, TypeVar
+
+from msgspec import Struct, to_builtins
+
+from avatar_service.core.errors import missing
+from avatar_service.core.ids import looks_like
+from avatar_service.core.model import Event, Page, public
+from avatar_service.core.pagination import encode_cursor
+from avatar_service.ports.clock import Clock, Ids
+from avatar_service.ports.storage import Repository, Storage, UnitOfWork
+
+R = TypeVar("R", bound=Struct)
+V = TypeVar("V", bound=Struct)
+
+
+class Deps:
+    """The ports nearly every use case needs, resolved once by the container."""
+
+    def __init__(self, storage: Storage, clock: Clock, ids: Ids) -> None:
+        self.storage = storage
+        self.clock = clock
+        self.ids = ids
+
+
+async def fetch(repo: Repository[R], kind: str, ident: str, *, param: str | None = None) -> R:
+    """The record, or NotFound: a malformed id and another organization's id look the same."""
+    record = await repo.get(ident) if looks_like(kind, ident) else None
+    if record is None:
+        raise missing(kind.replace("_", " ").replace(".", " "), ident, param=param)
+    return record
+
+
+def page_of(records: Sequence[Any], has_more: bool, view: type[V]) -> Page[V]:
+    data = [public(r, view) for r in records]
+    cursor = encode_cursor(records[-1].created_at, records[-1].id) if has_more and records else None
+    return Page(data=data, has_more=has_more, next_cursor=cursor)
+
+
+async def emit(uow: UnitOfWork, deps: Deps, organization_id: str, kind: str, data: Struct) -> None:
+    """Writes an event to the outbox inside the caller's transaction (delivered after commit)."""
+    await uow.outbox.add(
+        Event(
+            id=deps.ids.new("event"),
+            organization_id=organization_id,
+            type=kind,
+            created_at=deps.clock.now(),
+            data=to_builtins(data),
+        )
+    )
+
+
+def stamp(now: datetime) -> dict[str, datetime]:
+    return {"created_at": now, "updated_at": now}

@@ -1,0 +1,203 @@
+"""Conversations: lifecycle by the state table, text turns through the dialogue engine, stored timers."""
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from avatar_service.core.errors import Conflict
+from avatar_service.core.model import (
+    Conversation,
+    ConversationCreate,
+    ConversationRecord,
+    MessageResult,
+    Page,
+    PersonalityRecord,
+    TranscriptItem,
+    public,
+    replace,
+)
+from avatar_service.core.pagination import PageRequest
+from avatar_service.core.services.base import Deps, emit, fetch, page_of
+from avatar_service.core.services.filters import given
+from avatar_service.core.services.knowledge import Knowledge
+from avatar_service.core.services.memories import Memories
+from avatar_service.core.states import check_move, is_final
+from avatar_service.ports.dialogue import DialogueEngine, DialogueRequest, Persona, Turn
+from avatar_service.ports.jobs import JobQueue
+from avatar_service.ports.rooms import RoomProvider
+from avatar_service.ports.storage import UnitOfWork
+
+
+@dataclass(frozen=True, slots=True)
+class ConversationLimits:
+    join_timeout: float = 300.0  # seconds to join before the conversation fails
+    idle_timeout: float = 600.0  # seconds without a turn before it ends
+    max_duration: float = 3600.0
+    max_transcript: int = 2000  # turns
+
+
+def persona(p: PersonalityRecord) -> Persona:
+    return Persona(name=p.name, system_prompt=p.system_prompt, description=p.description,
+                   traits={k: getattr(p.traits, k) for k in p.traits.__struct_fields__})
+
+
+class Conversations:
+    def __init__(self, deps: Deps, jobs: JobQueue, rooms: RoomProvider, dialogue: DialogueEngine,
+                 knowledge: Knowledge, memories: Memories, limits: ConversationLimits) -> None:
+        self.deps, self.jobs, self.rooms, self.dialogue = deps, jobs, rooms, dialogue
+        self.knowledge, self.memories, self.limits = knowledge, memories, limits
+
+    def _view(self, record: ConversationRecord, transcript: list[TranscriptItem] | None = None) -> Conversation:
+        view = public(record, Conversation)
+        view.transcript = transcript
+        return view
+
+    async def create(self, organization_id: str, data: ConversationCreate) -> Conversation:
+        now = self.deps.clock.now()
+        ident = self.deps.ids.new("conversation")
+        async with self.deps.storage(organization_id) as uow:
+            await fetch(uow.personalities, "personality", data.personality_id, param="personality_id")
+            if data.user_id is not None:
+                await fetch(uow.users, "user", data.user_id, param="user_id")
+        room = await self.rooms.open(ident, now + timedelta(seconds=self.limits.max_duration))
+        record = ConversationRecord(
+            id=ident, personality_id=data.personality_id, status="connecting", created_at=now,
+            user_id=data.user_id, mode=data.mode, room_url=room.room_url, room_token=room.room_token,
+            organization_id=organization_id, config=data.config, last_activity_at=now,
+            join_deadline=now + timedelta(seconds=self.limits.join_timeout),
+            max_deadline=now + timedelta(seconds=self.limits.max_duration),
+        )
+        async with self.deps.storage(organization_id) as uow:
+            await uow.conversations.add(record)
+            if data.initial_message:
+                await uow.transcripts.append(ident, [TranscriptItem(role="assistant", content=data.initial_message,
+                                                                    timestamp=0.0)])
+            await self._schedule(uow, record)
+            await uow.commit()
+        return self._view(record)
+
+    async def _schedule(self, uow: UnitOfWork, record: ConversationRecord) -> None:
+        deadlines = [d for d in (record.join_deadline if record.status == "connecting" else None,
+                                 record.idle_deadline, record.max_deadline) if d is not None]
+        if deadlines:
+            await self.jobs.enqueue(uow, "conversation.timer",
+                                    {"organization_id": record.organization_id, "id": record.id},
+                                    run_at=min(deadlines))
+
+    async def get(self, organization_id: str, conversation_id: str, include_transcript: bool = False
+                  ) -> Conversation:
+        async with self.deps.storage(organization_id) as uow:
+            record = await fetch(uow.conversations, "conversation", conversation_id)
+            transcript = await uow.transcripts.for_conversation(record.id) if include_transcript else None
+        return self._view(record, transcript)
+
+    async def list(self, organization_id: str, page: PageRequest, status: str | None = None,
+                   personality_id: str | None = None, user_id: str | None = None) -> Page[Conversation]:
+        async with self.deps.storage(organization_id) as uow:
+            records, more = await uow.conversations.page(
+                page, **given(status=status, personality_id=personality_id, user_id=user_id))
+        return page_of(records, more, Conversation)
+
+    async def _activate(self, uow: UnitOfWork, record: ConversationRecord, now: datetime) -> ConversationRecord:
+        if record.status != "connecting":
+            return record
+        record = replace(record, status=check_move("conversation", record.status, "active"), started_at=now,
+                         join_deadline=None)
+        await emit(uow, self.deps, record.organization_id, "conversation.started", self._view(record))
+        return record
+
+    async def joined(self, organization_id: str, conversation_id: str) -> Conversation:
+        """A participant joined the room: the conversation becomes active."""
+        now = self.deps.clock.now()
+        async with self.deps.storage(organization_id) as uow:
+            record = await fetch(uow.conversations, "conversation", conversation_id)
+            if is_final("conversation", record.status):
+                raise Conflict(f"The conversation is {record.status}")
+            record = await self._activate(uow, record, now)
+            record = replace(record, last_activity_at=now,
+                             idle_deadline=now + timedelta(seconds=self.limits.idle_timeout))
+            await uow.conversations.update(record)
+            await self._schedule(uow, record)
+            await uow.commit()
+        return self._view(record)
+
+    async def end(self, organization_id: str, conversation_id: str, status: str = "ended") -> Conversation:
+        """Ends (or fails) the conversation; ending an ended one returns it unchanged."""
+        now = self.deps.clock.now()
+        async with self.deps.storage(organization_id) as uow:
+            record = await fetch(uow.conversations, "conversation", conversation_id)
+            if is_final("conversation", record.status):
+                return self._view(record)
+            record = await self._close(uow, record, status, now)
+            await uow.commit()
+        await self.rooms.close(record.id)
+        return self._view(record)
+
+    async def _close(self, uow: UnitOfWork, record: ConversationRecord, status: str, now: datetime
+                     ) -> ConversationRecord:
+        started = record.started_at or record.created_at
+        record = replace(record, status=check_move("conversation", record.status, status), ended_at=now,
+                         duration=max(0, int((now - started).total_seconds())) if record.started_at else 0,
+                         join_deadline=None, idle_deadline=None, max_deadline=None)
+        await uow.conversations.update(record)
+        await emit(uow, self.deps, record.organization_id, "conversation.ended", self._view(record))
+        if record.user_id and record.started_at:
+            await self.jobs.enqueue(uow, "memory.extract",
+                                    {"organization_id": record.organization_id, "id": record.id})
+        return record
+
+    async def on_timer(self, payload: dict[str, Any]) -> None:
+        """Ends or fails a conversation whose stored deadline has passed; re-arms otherwise."""
+        now = self.deps.clock.now()
+        async with self.deps.storage(payload["organization_id"]) as uow:
+            record = await uow.conversations.get(payload["id"])
+            if record is None or is_final("conversation", record.status):
+                return
+            if record.status == "connecting" and record.join_deadline and now >= record.join_deadline:
+                await self._close(uow, record, "failed", now)
+            elif any(d and now >= d for d in (record.idle_deadline, record.max_deadline)):
+                await self._close(uow, record, "ended", now)
+            else:
+                await self._schedule(uow, record)
+            await uow.commit()
+        self.jobs.wake()
+
+    async def say(self, organization_id: str, conversation_id: str, content: str) -> MessageResult:
+        """One text turn: the user's message and the personality's reply, each stored as it happens."""
+        now = self.deps.clock.now()
+        async with self.deps.storage(organization_id) as uow:
+            record = await fetch(uow.conversations, "conversation", conversation_id)
+            if is_final("conversation", record.status):
+                raise Conflict(f"The conversation is {record.status}: it takes no more messages")
+            if await uow.transcripts.count(record.id) >= self.limits.max_transcript - 1:
+                raise Conflict(f"The transcript is at its limit of {self.limits.max_transcript} turns",
+                               code="transcript_full")
+            personality = await fetch(uow.personalities, "personality", record.personality_id)
+            history = await uow.transcripts.for_conversation(record.id)
+            message = TranscriptItem(role="user", content=content, timestamp=_since(record, now))
+            record = await self._activate(uow, record, now)
+            record = replace(record, last_activity_at=now,
+                             idle_deadline=now + timedelta(seconds=self.limits.idle_timeout))
+            await uow.conversations.update(record)
+            await uow.transcripts.append(record.id, [message])
+            await self._schedule(uow, record)
+            knowledge = await self.knowledge.ranked(uow, personality.id, content, 4, min_relevance=0.2)
+            memories = []
+            if record.user_id:
+                memories = await self.memories.recall(uow, record.user_id, personality.id, content)
+            await uow.commit()
+        request = DialogueRequest(
+            persona=persona(personality),
+            history=[*(Turn(t.role, t.content) for t in history[-20:]), Turn("user", content)],
+            knowledge=[k.content for k in knowledge], memories=[m.content for m in memories],
+        )
+        text = await self.dialogue.reply(request)
+        reply = TranscriptItem(role="assistant", content=text, timestamp=_since(record, self.deps.clock.now()))
+        async with self.deps.storage(organization_id) as uow:
+            await uow.transcripts.append(record.id, [reply])
+            await uow.commit()
+        return MessageResult(conversation=self._view(record), message=message, reply=reply)
+
+
+def _since(record: ConversationRecord, now: datetime) -> float:
+    return round((now - record.created_at).total_seconds(), 3)

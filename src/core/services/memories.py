@@ -1,0 +1,177 @@
+"""Memories: manual and bulk creation, updates that re-embed, semantic search and recall."""
+
+from datetime import datetime
+
+from avatar_service.core.errors import missing
+from avatar_service.core.model import (
+    Deleted,
+    Memory,
+    MemoryBulkCreate,
+    MemoryBulkResult,
+    MemoryCreate,
+    MemoryHit,
+    MemoryPatch,
+    MemoryRecord,
+    MemorySearch,
+    MemorySearchResult,
+    MemorySource,
+    Page,
+    public,
+    replace,
+)
+from avatar_service.core.model.common import UNSET
+from avatar_service.core.pagination import PageRequest
+from avatar_service.core.services.base import Deps, emit, fetch, page_of
+from avatar_service.core.services.filters import given
+from avatar_service.ports.semantic import Semantic
+from avatar_service.ports.storage import UnitOfWork
+
+
+def namespace(user_id: str) -> str:
+    return f"memories:{user_id}"
+
+
+def relevance(cosine: float) -> float:
+    """Cosine similarity as a 0..1 relevance: unrelated or opposite texts are 0."""
+    return round(min(1.0, max(0.0, cosine)), 4)
+
+
+class Memories:
+    def __init__(self, deps: Deps, semantic: Semantic) -> None:
+        self.deps = deps
+        self.semantic = semantic
+
+    async def _owner(self, uow: UnitOfWork, user_id: str, personality_id: str | None) -> None:
+        await fetch(uow.users, "user", user_id)
+        if personality_id is not None:
+            await fetch(uow.personalities, "personality", personality_id, param="personality_id")
+
+    def _record(self, organization_id: str, user_id: str, personality_id: str, content: str, category: str,
+                source: MemorySource, embedding: bytes, now: datetime, confidence: float = 1.0) -> MemoryRecord:
+        return MemoryRecord(
+            id=self.deps.ids.new("memory"), user_id=user_id, personality_id=personality_id, content=content,
+            created_at=now, updated_at=now, category=category, confidence=confidence,  # type: ignore[arg-type]
+            source=source, organization_id=organization_id, embedding=embedding,
+            embedder=self.semantic.embedder_name,
+        )
+
+    async def add_records(self, uow: UnitOfWork, records: list[MemoryRecord]) -> None:
+        """Stores new memories with one memory.created event each (inside the caller's transaction)."""
+        await uow.memories.add_many(records)
+        for record in records:
+            await emit(uow, self.deps, record.organization_id, "memory.created", public(record, Memory))
+
+    async def _index(self, records: list[MemoryRecord]) -> None:
+        by_user: dict[str, list[MemoryRecord]] = {}
+        for record in records:
+            by_user.setdefault(record.user_id, []).append(record)
+        for user_id, items in by_user.items():
+            await self.semantic.upsert(namespace(user_id), [r.id for r in items], [r.embedding for r in items],
+                                       [r.personality_id for r in items])
+
+    async def create(self, organization_id: str, user_id: str, data: MemoryCreate) -> Memory:
+        [embedding] = await self.semantic.embed([data.content])
+        record = self._record(organization_id, user_id, data.personality_id, data.content, data.category,
+                              MemorySource(type="manual"), embedding, self.deps.clock.now())
+        async with self.deps.storage(organization_id) as uow:
+            await self._owner(uow, user_id, data.personality_id)
+            await self.add_records(uow, [record])
+            await uow.commit()
+        await self._index([record])
+        return public(record, Memory)
+
+    async def bulk(self, organization_id: str, user_id: str, data: MemoryBulkCreate) -> MemoryBulkResult:
+        embeddings = await self.semantic.embed([item.content for item in data.memories])
+        now = self.deps.clock.now()
+        records = [
+            self._record(organization_id, user_id, data.personality_id, item.content, item.category,
+                         MemorySource(type="bulk"), embedding, now)
+            for item, embedding in zip(data.memories, embeddings, strict=True)
+        ]
+        async with self.deps.storage(organization_id) as uow:
+            await self._owner(uow, user_id, data.personality_id)
+            await self.add_records(uow, records)
+            await uow.commit()
+        await self._index(records)
+        return MemoryBulkResult(created_count=len(records), data=[public(r, Memory) for r in records])
+
+    async def _mine(self, uow: UnitOfWork, user_id: str, memory_id: str) -> MemoryRecord:
+        await fetch(uow.users, "user", user_id)
+        record = await fetch(uow.memories, "memory", memory_id)
+        if record.user_id != user_id:
+            raise missing("memory", memory_id)
+        return record
+
+    async def get(self, organization_id: str, user_id: str, memory_id: str) -> Memory:
+        async with self.deps.storage(organization_id) as uow:
+            return public(await self._mine(uow, user_id, memory_id), Memory)
+
+    async def list(self, organization_id: str, user_id: str, page: PageRequest,
+                   personality_id: str | None = None, category: str | None = None) -> Page[Memory]:
+        async with self.deps.storage(organization_id) as uow:
+            await fetch(uow.users, "user", user_id)
+            records, more = await uow.memories.page(
+                page, user_id=user_id, **given(personality_id=personality_id, category=category))
+        return page_of(records, more, Memory)
+
+    async def update(self, organization_id: str, user_id: str, memory_id: str, patch: MemoryPatch) -> Memory:
+        changes: dict[str, object] = {}
+        if patch.content is not UNSET:
+            [changes["embedding"]] = await self.semantic.embed([patch.content])
+            changes["content"] = patch.content
+            changes["embedder"] = self.semantic.embedder_name
+        if patch.category is not UNSET:
+            changes["category"] = patch.category
+        async with self.deps.storage(organization_id) as uow:
+            record = await self._mine(uow, user_id, memory_id)
+            record = replace(record, **changes, updated_at=self.deps.clock.now())
+            await uow.memories.update(record)
+            await uow.commit()
+        if "embedding" in changes:
+            await self._index([record])
+        return public(record, Memory)
+
+    async def delete(self, organization_id: str, user_id: str, memory_id: str) -> Deleted:
+        async with self.deps.storage(organization_id) as uow:
+            record = await self._mine(uow, user_id, memory_id)
+            await uow.memories.delete(record.id)
+            await uow.commit()
+        await self.semantic.remove(namespace(user_id), [record.id])
+        return Deleted(id=record.id, object="memory")
+
+    async def _ensure_loaded(self, uow: UnitOfWork, user_id: str) -> None:
+        ns = namespace(user_id)
+        if not self.semantic.loaded(ns):
+            records = await uow.memories.find(user_id=user_id)
+            current = [r for r in records if r.embedder == self.semantic.embedder_name]
+            await self.semantic.load(ns, [r.id for r in current], [r.embedding for r in current],
+                                     [r.personality_id for r in current])
+
+    async def ranked(self, uow: UnitOfWork, user_id: str, query: str, personality_id: str | None, limit: int,
+                     min_relevance: float = 0.0) -> list[tuple[MemoryRecord, float]]:
+        """The user's memories closest to `query`, best first, as (record, relevance)."""
+        [vector] = await self.semantic.embed([query])
+        await self._ensure_loaded(uow, user_id)
+        # Ask for a few extra: a vector whose memory was deleted elsewhere is dropped below.
+        hits = await self.semantic.search(namespace(user_id), vector, limit + 8, personality_id)
+        hits = [(ident, relevance(score)) for ident, score in hits if relevance(score) >= min_relevance]
+        records = {r.id: r for r in await uow.memories.find(id=[ident for ident, _ in hits])} if hits else {}
+        return [(records[ident], score) for ident, score in hits if ident in records][:limit]
+
+    async def search(self, organization_id: str, user_id: str, data: MemorySearch) -> MemorySearchResult:
+        async with self.deps.storage(organization_id) as uow:
+            await self._owner(uow, user_id, data.personality_id)
+            ranked = await self.ranked(uow, user_id, data.query, data.personality_id, data.limit,
+                                       data.min_relevance)
+        return MemorySearchResult(
+            data=[MemoryHit(**{f: getattr(r, f) for f in Memory.__struct_fields__}, relevance=score)
+                  for r, score in ranked])
+
+    async def recall(self, uow: UnitOfWork, user_id: str, personality_id: str, query: str, limit: int = 5
+                     ) -> list[MemoryRecord]:
+        """Memories for a conversation reply; marks them used (the caller's transaction commits it)."""
+        ranked = await self.ranked(uow, user_id, query, personality_id, limit, min_relevance=0.2)
+        now = self.deps.clock.now()
+        for record, _ in ranked:
+            await uow.memories.set(record.id, last_used_at=now)
+        return [record for record, _ in ranked]

@@ -1,0 +1,102 @@
+"""Personalities: create, read, list, update (nested objects merged), delete with their knowledge."""
+
+from collections.abc import Callable
+
+from avatar_service.core.errors import Invalid
+from avatar_service.core.model import (
+    Appearance,
+    Deleted,
+    Page,
+    Personality,
+    PersonalityCreate,
+    PersonalityPatch,
+    PersonalityRecord,
+    Traits,
+    Voice,
+    public,
+    replace,
+)
+from avatar_service.core.model.common import UNSET
+from avatar_service.core.pagination import PageRequest
+from avatar_service.core.services.base import Deps, fetch, page_of
+from avatar_service.core.validation import check_metadata, merge
+
+AvatarIds = Callable[[], set[str]]
+
+
+class Personalities:
+    def __init__(self, deps: Deps, avatar_ids: AvatarIds) -> None:
+        self.deps = deps
+        self.avatar_ids = avatar_ids
+
+    def _check(self, appearance: Appearance) -> None:
+        if appearance.avatar_id not in self.avatar_ids():
+            raise Invalid(
+                f"Unknown avatar '{appearance.avatar_id}': GET /v1/avatars lists the avatars",
+                param="appearance.avatar_id",
+            )
+
+    async def create(self, organization_id: str, data: PersonalityCreate) -> Personality:
+        self._check(data.appearance)
+        check_metadata(data.metadata)
+        now = self.deps.clock.now()
+        record = PersonalityRecord(
+            id=self.deps.ids.new("personality"),
+            name=data.name,
+            created_at=now,
+            updated_at=now,
+            description=data.description,
+            system_prompt=data.system_prompt,
+            voice=data.voice,
+            appearance=data.appearance,
+            traits=data.traits,
+            metadata=data.metadata,
+            organization_id=organization_id,
+        )
+        async with self.deps.storage(organization_id) as uow:
+            await uow.personalities.add(record)
+            await uow.commit()
+        return public(record, Personality)
+
+    async def get(self, organization_id: str, personality_id: str) -> Personality:
+        async with self.deps.storage(organization_id) as uow:
+            record = await fetch(uow.personalities, "personality", personality_id)
+        return public(record, Personality)
+
+    async def list(self, organization_id: str, page: PageRequest) -> Page[Personality]:
+        async with self.deps.storage(organization_id) as uow:
+            records, more = await uow.personalities.page(page)
+        return page_of(records, more, Personality)
+
+    async def update(self, organization_id: str, personality_id: str, patch: PersonalityPatch) -> Personality:
+        async with self.deps.storage(organization_id) as uow:
+            record = await fetch(uow.personalities, "personality", personality_id)
+            changes: dict[str, object] = {
+                name: getattr(patch, name)
+                for name in ("name", "description", "system_prompt", "metadata")
+                if getattr(patch, name) is not UNSET
+            }
+            if patch.metadata is not UNSET:
+                check_metadata(patch.metadata)
+            if patch.voice is not UNSET:
+                changes["voice"] = merge(record.voice, patch.voice, Voice, "voice")
+            if patch.appearance is not UNSET:
+                changes["appearance"] = appearance = merge(record.appearance, patch.appearance, Appearance, "appearance")
+                self._check(appearance)
+            if patch.traits is not UNSET:
+                changes["traits"] = merge(record.traits, patch.traits, Traits, "traits")
+            record = replace(record, **changes, updated_at=self.deps.clock.now())
+            await uow.personalities.update(record)
+            await uow.commit()
+        return public(record, Personality)
+
+    async def delete(self, organization_id: str, personality_id: str) -> Deleted:
+        """Deletes the personality with its knowledge, chunks and memories (conversations keep their id)."""
+        async with self.deps.storage(organization_id) as uow:
+            record = await fetch(uow.personalities, "personality", personality_id)
+            await uow.chunks.delete_where(personality_id=record.id)
+            await uow.knowledge.delete_where(personality_id=record.id)
+            await uow.memories.delete_where(personality_id=record.id)
+            await uow.personalities.delete(record.id)
+            await uow.commit()
+        return Deleted(id=record.id, object="personality")

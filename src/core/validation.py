@@ -1,0 +1,75 @@
+"""One way to turn untrusted data into a request Struct: msgspec validation mapped to Invalid(param)."""
+
+import re
+from typing import Any, TypeVar
+
+import msgspec
+
+from avatar_service.core.errors import Invalid
+
+T = TypeVar("T")
+_AT = re.compile(r" - at `\$\.?(?P<path>[^`]*)`$")
+_FIELD = re.compile(r"field `(?P<field>[^`]+)`")
+
+METADATA_MAX_KEYS = 50
+METADATA_MAX_KEY = 40
+METADATA_MAX_BYTES = 8192
+
+
+def param_of(error: msgspec.ValidationError, prefix: str = "") -> tuple[str, str | None]:
+    """Splits msgspec's message into (message, dotted param path)."""
+    text = str(error)
+    path = ""
+    at = _AT.search(text)
+    if at:
+        path = at.group("path")
+        text = text[: at.start()]
+    field = _FIELD.search(text)
+    if field and ("missing required" in text or "unknown field" in text):
+        path = f"{path}.{field.group('field')}" if path else field.group("field")
+    path = f"{prefix}.{path}" if prefix and path else (prefix or path)
+    return text, path or None
+
+
+def parse(kind: type[T], data: Any, *, prefix: str = "") -> T:
+    """Validates a mapping (or a Struct, re-checked) against `kind`, raising Invalid on any problem."""
+    if isinstance(data, msgspec.Struct):
+        data = msgspec.to_builtins(data)
+    try:
+        return msgspec.convert(data, kind, strict=True)
+    except msgspec.ValidationError as error:
+        message, param = param_of(error, prefix)
+        raise Invalid(message, param=param) from None
+
+
+def decode(kind: type[T], body: bytes) -> T:
+    """Decodes a JSON body straight into `kind` (the fast path: no intermediate dicts)."""
+    try:
+        return msgspec.json.decode(body, type=kind)
+    except msgspec.ValidationError as error:
+        message, param = param_of(error)
+        raise Invalid(message, param=param) from None
+    except msgspec.DecodeError as error:
+        raise Invalid(f"The body is not valid JSON: {error}", code="body_invalid") from None
+
+
+def check_metadata(metadata: dict[str, Any], param: str = "metadata") -> dict[str, Any]:
+    if len(metadata) > METADATA_MAX_KEYS:
+        raise Invalid(f"At most {METADATA_MAX_KEYS} metadata keys are allowed", param=param)
+    for key in metadata:
+        if not key or len(key) > METADATA_MAX_KEY:
+            raise Invalid(f"Metadata keys must be 1 to {METADATA_MAX_KEY} characters", param=f"{param}.{key}")
+    if len(msgspec.json.encode(metadata)) > METADATA_MAX_BYTES:
+        raise Invalid(f"Metadata may hold at most {METADATA_MAX_BYTES} bytes of JSON", param=param)
+    return metadata
+
+
+def merge(current: msgspec.Struct, patch: dict[str, Any], kind: type[T], param: str) -> T:
+    """Merges a partial object into a nested value (JSON merge patch, one level) and validates it."""
+    merged = msgspec.to_builtins(current)
+    for key, value in patch.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = {**merged[key], **value}
+        else:
+            merged[key] = value
+    return parse(kind, merged, prefix=param)

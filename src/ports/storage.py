@@ -1,0 +1,140 @@
+"""Storage port: repositories that add and read, and a unit of work that commits once."""
+
+from collections.abc import Sequence
+from datetime import datetime
+from types import TracebackType
+from typing import Any, Protocol, Self, TypeVar
+
+from avatar_service.core.model import (
+    ApiKeyRecord,
+    Chunk,
+    ConversationRecord,
+    DeliveryRecord,
+    Event,
+    GameSessionRecord,
+    Job,
+    KnowledgeRecord,
+    MemoryRecord,
+    Organization,
+    PersonalityRecord,
+    TranscriptItem,
+    UserRecord,
+    VideoRecord,
+    WebhookRecord,
+)
+from avatar_service.core.pagination import PageRequest
+
+R = TypeVar("R")
+
+
+class Repository(Protocol[R]):
+    """Records of one kind. In an organization's unit of work every call sees only that organization."""
+
+    async def add(self, record: R) -> None: ...
+
+    async def add_many(self, records: Sequence[R]) -> None: ...
+
+    async def get(self, ident: str) -> R | None: ...
+
+    async def update(self, record: R, expect: dict[str, Any] | None = None) -> bool:
+        """Writes the whole record; with `expect`, only if the stored row still has those values."""
+        ...
+
+    async def set(self, ident: str, expect: dict[str, Any] | None = None, **values: Any) -> bool:
+        """Writes a few columns; with `expect`, only if the stored row still has those values."""
+        ...
+
+    async def delete(self, ident: str) -> bool: ...
+
+    async def delete_where(self, **equals: Any) -> int: ...
+
+    async def page(self, request: PageRequest, **equals: Any) -> tuple[list[R], bool]:
+        """Newest first after the request's cursor; returns (records, has_more).
+
+        In every `equals` filter a None value means IS NULL and a list value means IN.
+        """
+        ...
+
+    async def find(self, *, limit: int | None = None, **equals: Any) -> list[R]:
+        """Unpaged, newest first, for internal use on small sets."""
+        ...
+
+    async def due(self, column: str, before: datetime, limit: int, **equals: Any) -> list[R]:
+        """Records whose `column` is set and not after `before`, oldest first (timers, refreshes, stalls)."""
+        ...
+
+
+class ApiKeys(Repository[ApiKeyRecord], Protocol):
+    async def by_hash(self, secret_hash: str) -> ApiKeyRecord | None:
+        """Across organizations: authentication happens before the organization is known."""
+        ...
+
+
+class Transcripts(Protocol):
+    async def append(self, conversation_id: str, items: Sequence[TranscriptItem]) -> None: ...
+
+    async def for_conversation(self, conversation_id: str) -> list[TranscriptItem]: ...
+
+    async def count(self, conversation_id: str) -> int: ...
+
+
+class Jobs(Protocol):
+    """The durable job queue (the embedded profile's; the distributed one keeps its own)."""
+
+    async def add(self, job: Job) -> None: ...
+
+    async def claim(self, now: datetime, lock_seconds: float, limit: int, kinds: Sequence[str]) -> list[Job]:
+        """Locks due jobs for this worker; a worker that dies lets the lock expire and the job runs again."""
+        ...
+
+    async def finish(self, job_id: str) -> None: ...
+
+    async def retry(self, job_id: str, run_at: datetime, error: str) -> None: ...
+
+
+class Outbox(Protocol):
+    async def add(self, event: Event) -> None: ...
+
+    async def pending(self, limit: int) -> list[Event]: ...
+
+    async def mark_dispatched(self, event_ids: Sequence[str]) -> None: ...
+
+    async def get(self, event_id: str) -> Event | None: ...
+
+
+class UnitOfWork(Protocol):
+    """One transaction. Rolls back on exit unless commit() was called; use cases commit once."""
+
+    organizations: Repository[Organization]
+    api_keys: ApiKeys
+    personalities: Repository[PersonalityRecord]
+    users: Repository[UserRecord]
+    memories: Repository[MemoryRecord]
+    knowledge: Repository[KnowledgeRecord]
+    chunks: Repository[Chunk]
+    conversations: Repository[ConversationRecord]
+    transcripts: Transcripts
+    videos: Repository[VideoRecord]
+    game_sessions: Repository[GameSessionRecord]
+    webhooks: Repository[WebhookRecord]
+    deliveries: Repository[DeliveryRecord]
+    outbox: Outbox
+    jobs: Jobs
+
+    async def commit(self) -> None: ...
+
+    async def __aenter__(self) -> Self: ...
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None: ...
+
+
+class Storage(Protocol):
+    """Opens units of work. `organization_id=None` is the system view used by workers and auth."""
+
+    def __call__(self, organization_id: str | None) -> UnitOfWork: ...
+
+    async def ping(self) -> bool: ...
+
+    async def close(self) -> None: ...
