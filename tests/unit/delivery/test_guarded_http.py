@@ -1,0 +1,500 @@
+"""The guarded outbound client: SSRF refusals, redirect re-checks, size cap, timeouts, POST deliveries."""
+
+from __future__ import annotations
+
+import datetime as dt
+import ipaddress
+import ssl
+import threading
+import time
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from avatar_service.adapters.guarded_http import (
+    FetchRefused,
+    GuardedHttp,
+    IPAddress,
+    address_category,
+    parse_ip_literal,
+    policy_for,
+)
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
+
+LOOPBACK = ipaddress.ip_address("127.0.0.1")
+
+
+class _Handler(BaseHTTPRequestHandler):
+    received: list[tuple[str, dict[str, str], bytes]]
+
+    def log_message(self, format: str, *args: object) -> None:  # keep test output quiet
+        pass
+
+    def _reply(self, status: int, body: bytes, headers: dict[str, str] | None = None) -> None:
+        self.send_response(status)
+        for name, value in {
+            "Content-Type": "text/plain",
+            "Content-Length": str(len(body)),
+            **(headers or {}),
+        }.items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self) -> None:
+        url = urlsplit(self.path)
+        query = {k: v[0] for k, v in parse_qs(url.query).items()}
+        if url.path == "/ok":
+            self._reply(200, b"hello")
+        elif url.path == "/host":
+            self._reply(200, self.headers["Host"].encode())
+        elif url.path == "/redirect":
+            self._reply(302, b"", {"Location": query["to"]})
+        elif url.path == "/loop":
+            self._reply(302, b"", {"Location": "/loop"})
+        elif url.path == "/missing":
+            self._reply(404, b"nope")
+        elif url.path == "/declared-big":
+            self._reply(200, b"x" * int(query["n"]))
+        elif url.path == "/stream":
+            # No Content-Length: the body ends when the connection closes, so only counting can cap it.
+            self.send_response(200)
+            self.send_header("Content-Type", "application/octet-stream")
+            self.end_headers()
+            self.close_connection = True
+            try:
+                for _ in range(int(query["chunks"])):
+                    self.wfile.write(b"y" * 65536)
+            except OSError:
+                pass  # the client hung up at the cap, as it should
+        elif url.path == "/slow":
+            time.sleep(float(query.get("s", "2")))
+            self._reply(200, b"late")
+        elif url.path == "/drip":
+            self.send_response(200)
+            self.send_header("Content-Length", "1000")
+            self.end_headers()
+            try:
+                for _ in range(1000):
+                    self.wfile.write(b"z")
+                    self.wfile.flush()
+                    time.sleep(0.05)
+            except OSError:
+                pass
+        else:
+            self._reply(404, b"")
+
+    def do_POST(self) -> None:
+        body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        self.received.append((self.path, {k.lower(): v for k, v in self.headers.items()}, body))
+        if self.path == "/hook":
+            self._reply(200, b"received")
+        elif self.path == "/hook-fails":
+            self._reply(500, b"boom " * 1000)
+        elif self.path == "/hook-moved":
+            self._reply(307, b"", {"Location": "/hook"})
+        elif self.path == "/hook-slow":
+            time.sleep(2)
+            self._reply(200, b"late")
+        else:
+            self._reply(404, b"")
+
+
+class _QuietServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        pass  # clients hanging up mid-body (size cap, timeouts) are what these tests provoke
+
+
+class _Server:
+    def __init__(self, context: ssl.SSLContext | None = None) -> None:
+        handler = type("Handler", (_Handler,), {"received": []})
+        self.received: list[tuple[str, dict[str, str], bytes]] = handler.received
+        self.httpd = _QuietServer(("127.0.0.1", 0), handler)
+        if context is not None:
+            self.httpd.socket = context.wrap_socket(self.httpd.socket, server_side=True)
+        self.port = self.httpd.server_address[1]
+        self.thread = threading.Thread(target=self.httpd.serve_forever, args=(0.05,), daemon=True)
+        self.thread.start()
+
+    def url(self, path: str, host: str = "127.0.0.1", scheme: str = "http") -> str:
+        return f"{scheme}://{host}:{self.port}{path}"
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture
+def server() -> Iterator[_Server]:
+    srv = _Server()
+    yield srv
+    srv.close()
+
+
+def fake_dns(table: dict[str, list[str]]):
+    async def resolve(host: str, port: int) -> list[str]:
+        if host not in table:
+            raise OSError(f"unknown host {host}")
+        return table[host]
+
+    return resolve
+
+
+def public_or_loopback(ip: IPAddress) -> bool:
+    """Test policy: the local server (127.0.0.1) counts as public; everything else as in production."""
+    return ip == LOOPBACK or policy_for(False)(ip)
+
+
+def as_public_test(**kwargs: object) -> GuardedHttp:
+    """A client for which the name public.test is a public host served by the local test server."""
+    return GuardedHttp(
+        address_policy=public_or_loopback,
+        resolver=fake_dns({"public.test": ["127.0.0.1"], "inside.test": ["10.1.2.3"]}),
+        **kwargs,  # type: ignore[arg-type]
+    )
+
+
+# --- refusals, before any connection ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1/",
+        "http://127.8.9.10:8080/x",
+        "http://10.0.0.1/",
+        "http://172.16.0.1/",
+        "http://172.31.255.254/",
+        "http://192.168.1.1/",
+        "http://169.254.169.254/latest/meta-data/",
+        "http://169.254.1.1/",
+        "http://100.64.0.1/",
+        "http://100.100.100.200/",
+        "http://[::1]/",
+        "http://[::ffff:127.0.0.1]/",
+        "http://[::ffff:7f00:1]/",
+        "http://[::ffff:169.254.169.254]/",
+        "http://[64:ff9b::10.0.0.1]/",
+        "http://[2002:7f00:1::]/",
+        "http://[fd00:ec2::254]/",
+        "http://[fc00::1]/",
+        "http://[fe80::1]/",
+        "http://[ff02::1]/",
+        "http://[::]/",
+        "http://0.0.0.0/",
+        "http://0/",
+        "http://224.0.0.1/",
+        "http://255.255.255.255/",
+        "http://240.0.0.1/",
+        "http://2130706433/",
+        "http://0177.0.0.1/",
+        "http://0x7f000001/",
+        "http://0x7f.1/",
+        "http://127.1/",
+        "http://017700000001/",
+        "https://127.0.0.1/",
+        "ftp://example.com/file",
+        "file:///etc/passwd",
+        "gopher://example.com/",
+        "javascript:alert(1)",
+        "//example.com/",
+        "http:///nohost",
+        "not a url",
+    ],
+)
+async def test_forbidden_urls_are_refused(url: str) -> None:
+    with pytest.raises(FetchRefused) as refused:
+        await GuardedHttp().fetch(url)
+    assert refused.value.code == "url_not_allowed"
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("8.8.8.8", None),
+        ("2606:4700:4700::1111", None),
+        ("::ffff:8.8.8.8", None),
+        ("127.0.0.1", "loopback"),
+        ("10.9.8.7", "private"),
+        ("100.64.1.1", "cgnat"),
+        ("169.254.169.254", "metadata"),
+        ("fd00:ec2::254", "metadata"),
+        ("169.254.3.4", "link_local"),
+        ("fe80::1", "link_local"),
+        ("fc00::1", "unique_local"),
+        ("::ffff:10.0.0.1", "private"),
+        ("::ffff:0:127.0.0.1", "loopback"),
+        ("::", "unspecified"),
+        ("0.1.2.3", "unspecified"),
+        ("239.1.1.1", "multicast"),
+        ("ff05::2", "multicast"),
+        ("192.0.2.1", "reserved"),
+        ("2001:db8::1", "reserved"),
+    ],
+)
+def test_address_categories(text: str, category: str | None) -> None:
+    assert address_category(ipaddress.ip_address(text)) == category
+
+
+def test_odd_ipv4_spellings_are_read_like_inet_aton() -> None:
+    for spelling in ("2130706433", "0177.0.0.1", "0x7f000001", "0x7f.1", "127.1", "[::1]"):
+        literal = parse_ip_literal(spelling)
+        assert literal is not None and literal.is_loopback, spelling
+    assert parse_ip_literal("example.com") is None
+    assert parse_ip_literal("1e100.net") is None
+
+
+def test_allow_private_still_refuses_metadata_and_link_local() -> None:
+    allowed = policy_for(True)
+    for ok in ("127.0.0.1", "::1", "10.0.0.1", "192.168.0.10", "100.64.0.1", "fd12::1", "::ffff:127.0.0.1"):
+        assert allowed(ipaddress.ip_address(ok)), ok
+    for refused in ("169.254.169.254", "fd00:ec2::254", "169.254.1.1", "fe80::1", "0.0.0.0", "224.0.0.1"):
+        assert not allowed(ipaddress.ip_address(refused)), refused
+
+
+# --- refusals decided at connect time (DNS) ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "answers",
+    [
+        ["127.0.0.1"],
+        ["10.0.0.5"],
+        ["169.254.169.254"],
+        ["::1"],
+        ["::ffff:192.168.0.1"],
+        ["93.184.215.14", "10.0.0.1"],
+    ],
+)
+async def test_a_name_resolving_to_a_forbidden_address_is_refused(answers: list[str]) -> None:
+    client = GuardedHttp(resolver=fake_dns({"evil.test": answers}))
+    with pytest.raises(FetchRefused) as refused:
+        await client.fetch("http://evil.test/")
+    assert refused.value.code == "url_not_allowed"
+
+
+async def test_a_rebinding_name_is_resolved_once_and_that_answer_is_connected_to(server: _Server) -> None:
+    # A rebinding DNS server answers "public" first and "inside" afterwards. The vetted answer must be the
+    # one connected to: a second lookup (by the HTTP library, after our check) would get 10.0.0.1.
+    lookups: list[str] = []
+
+    async def rebinding(host: str, port: int) -> list[str]:
+        lookups.append(host)
+        return ["127.0.0.1"] if len(lookups) == 1 else ["10.0.0.1"]
+
+    client = GuardedHttp(address_policy=public_or_loopback, resolver=rebinding)
+    fetched = await client.fetch(server.url("/ok", host="rebind.test"))
+    assert fetched.body == b"hello"
+    assert lookups == ["rebind.test"]
+
+
+async def test_unresolvable_name_is_fetch_failed() -> None:
+    with pytest.raises(FetchRefused) as refused:
+        await GuardedHttp(resolver=fake_dns({})).fetch("http://nowhere.test/")
+    assert refused.value.code == "fetch_failed"
+
+
+async def test_local_server_is_unreachable_without_allow_private(server: _Server) -> None:
+    with pytest.raises(FetchRefused) as refused:
+        await GuardedHttp().fetch(server.url("/ok"))
+    assert refused.value.code == "url_not_allowed"
+    with pytest.raises(FetchRefused) as refused:
+        await GuardedHttp().post(server.url("/hook"), b"{}", {})
+    assert refused.value.code == "url_not_allowed"
+    assert server.received == []
+
+
+# --- fetching ----------------------------------------------------------------------------------------
+
+
+async def test_allow_private_fetches_a_local_server(server: _Server) -> None:
+    fetched = await GuardedHttp(allow_private=True).fetch(server.url("/ok"))
+    assert (fetched.status, fetched.body, fetched.content_type) == (200, b"hello", "text/plain")
+    assert fetched.url_final == server.url("/ok")
+
+
+async def test_connects_to_the_vetted_ip_but_keeps_the_host_header(server: _Server) -> None:
+    fetched = await as_public_test().fetch(server.url("/host", host="public.test"))
+    assert fetched.body == f"public.test:{server.port}".encode()
+
+
+async def test_redirects_are_followed_and_each_hop_rechecked(server: _Server) -> None:
+    client = as_public_test()
+    fetched = await client.fetch(server.url("/redirect?to=/ok", host="public.test"))
+    assert (fetched.body, fetched.url_final) == (b"hello", server.url("/ok", host="public.test"))
+    for target in (
+        "http://169.254.169.254/latest/meta-data/",
+        "http://10.0.0.1/",
+        "http://[::ffff:10.0.0.1]/",
+        "http://0x0a000001/",
+        f"http://inside.test:{server.port}/ok",  # a name that resolves inside
+        "file:///etc/passwd",
+        "ftp://public.test/",
+    ):
+        with pytest.raises(FetchRefused) as refused:
+            await client.fetch(server.url(f"/redirect?to={target}", host="public.test"))
+        assert refused.value.code == "url_not_allowed", target
+
+
+async def test_redirect_from_an_allowed_host_to_a_local_one_is_refused(server: _Server) -> None:
+    # Production policy, with an external name pointing at a redirector that sends us inside.
+    redirector = _Server()
+    try:
+        client = GuardedHttp(
+            address_policy=lambda ip: ip == LOOPBACK or policy_for(False)(ip),
+            resolver=fake_dns({"public.test": ["127.0.0.1"], "localhost": ["::1"]}),
+        )
+        with pytest.raises(FetchRefused) as refused:
+            await client.fetch(redirector.url("/redirect?to=http://localhost/admin", host="public.test"))
+        assert refused.value.code == "url_not_allowed"
+    finally:
+        redirector.close()
+
+
+async def test_too_many_redirects_is_fetch_failed(server: _Server) -> None:
+    with pytest.raises(FetchRefused) as refused:
+        await GuardedHttp(allow_private=True, max_redirects=3).fetch(server.url("/loop"))
+    assert refused.value.code == "fetch_failed"
+
+
+async def test_http_error_status_is_fetch_failed(server: _Server) -> None:
+    with pytest.raises(FetchRefused) as refused:
+        await GuardedHttp(allow_private=True).fetch(server.url("/missing"))
+    assert refused.value.code == "fetch_failed"
+    assert "404" in refused.value.message
+
+
+async def test_connection_refused_is_fetch_failed(server: _Server) -> None:
+    port = server.port
+    server.close()
+    with pytest.raises(FetchRefused) as refused:
+        await GuardedHttp(allow_private=True).fetch(f"http://127.0.0.1:{port}/ok")
+    assert refused.value.code == "fetch_failed"
+
+
+async def test_size_cap_on_a_streamed_body(server: _Server) -> None:
+    client = GuardedHttp(allow_private=True, max_bytes=200_000)
+    fetched = await client.fetch(server.url("/stream?chunks=3"))
+    assert len(fetched.body) == 3 * 65536
+    started = time.monotonic()
+    with pytest.raises(FetchRefused) as refused:
+        await client.fetch(server.url("/stream?chunks=100000"))  # 6.5 GB if it were read
+    assert refused.value.code == "too_large"
+    assert time.monotonic() - started < 5
+
+
+async def test_size_cap_on_a_declared_length(server: _Server) -> None:
+    client = GuardedHttp(allow_private=True, max_bytes=1000)
+    assert len((await client.fetch(server.url("/declared-big?n=1000"))).body) == 1000
+    with pytest.raises(FetchRefused) as refused:
+        await client.fetch(server.url("/declared-big?n=1001"))
+    assert refused.value.code == "too_large"
+
+
+async def test_read_timeout_is_fetch_failed(server: _Server) -> None:
+    started = time.monotonic()
+    with pytest.raises(FetchRefused) as refused:
+        await GuardedHttp(allow_private=True, timeout=0.3).fetch(server.url("/slow?s=2"))
+    assert refused.value.code == "fetch_failed"
+    assert time.monotonic() - started < 1.5
+
+
+async def test_a_dripping_server_hits_the_total_deadline(server: _Server) -> None:
+    started = time.monotonic()
+    with pytest.raises(FetchRefused) as refused:
+        await GuardedHttp(allow_private=True, timeout=1.0, total_timeout=0.5).fetch(server.url("/drip"))
+    assert refused.value.code == "fetch_failed"
+    assert time.monotonic() - started < 1.5
+
+
+# --- TLS: SNI and certificate checked against the name, not the IP -------------------------------------
+
+
+def _self_signed(tmp: Path, name: str) -> tuple[Path, Path]:
+    key = ec.generate_private_key(ec.SECP256R1())
+    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
+    now = dt.datetime.now(dt.UTC)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(subject)
+        .issuer_name(subject)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - dt.timedelta(minutes=5))
+        .not_valid_after(now + dt.timedelta(hours=1))
+        .add_extension(x509.SubjectAlternativeName([x509.DNSName(name)]), critical=False)
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    cert_path, key_path = tmp / "cert.pem", tmp / "key.pem"
+    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_path.write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+        )
+    )
+    return cert_path, key_path
+
+
+async def test_https_verifies_the_certificate_for_the_name(tmp_path: Path) -> None:
+    cert, key = _self_signed(tmp_path, "public.test")
+    server_context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    server_context.load_cert_chain(cert, key)
+    tls_server = _Server(server_context)
+    try:
+        trust = ssl.create_default_context(cafile=str(cert))
+        url = tls_server.url("/host", "public.test", "https")
+        fetched = await as_public_test(ssl_context=trust).fetch(url)
+        assert fetched.body == f"public.test:{tls_server.port}".encode()
+        # The same server reached by another name fails verification: the name, not the IP, is checked.
+        other = GuardedHttp(
+            address_policy=public_or_loopback,
+            resolver=fake_dns({"other.test": ["127.0.0.1"]}),
+            ssl_context=trust,
+        )
+        with pytest.raises(FetchRefused) as refused:
+            await other.fetch(tls_server.url("/ok", "other.test", "https"))
+        assert refused.value.code == "fetch_failed"
+    finally:
+        tls_server.close()
+
+
+# --- POST deliveries ---------------------------------------------------------------------------------
+
+
+async def test_post_delivers_and_reports_status_and_duration(server: _Server) -> None:
+    client = GuardedHttp(allow_private=True)
+    result = await client.post(server.url("/hook"), b'{"a":1}', {"webhook-id": "evt_1"}, timeout=2.0)
+    assert (result.status, result.body_excerpt) == (200, "received")
+    assert 0 <= result.duration_ms < 2000
+    path, headers, body = server.received[0]
+    assert (path, body, headers["webhook-id"]) == ("/hook", b'{"a":1}', "evt_1")
+    assert headers["content-type"] == "application/json"
+    assert headers["user-agent"].startswith("avatar-service/")
+
+
+async def test_post_returns_error_statuses_with_a_short_excerpt(server: _Server) -> None:
+    result = await GuardedHttp(allow_private=True).post(server.url("/hook-fails"), b"{}", {}, timeout=2.0)
+    assert result.status == 500
+    assert result.body_excerpt.startswith("boom") and len(result.body_excerpt) <= 2048
+
+
+async def test_post_does_not_follow_redirects(server: _Server) -> None:
+    result = await GuardedHttp(allow_private=True).post(server.url("/hook-moved"), b"{}", {}, timeout=2.0)
+    assert result.status == 307
+    assert [path for path, _, _ in server.received] == ["/hook-moved"]
+
+
+async def test_post_timeout_is_fetch_failed(server: _Server) -> None:
+    started = time.monotonic()
+    with pytest.raises(FetchRefused) as refused:
+        await GuardedHttp(allow_private=True).post(server.url("/hook-slow"), b"{}", {}, timeout=0.3)
+    assert refused.value.code == "fetch_failed"
+    assert time.monotonic() - started < 1.5
