@@ -1,0 +1,201 @@
+"""Shared vocabulary of the game engine: sides, outcomes, errors, the Game protocol and option parsing."""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol, get_args
+
+Side = Literal["user", "personality"]
+Winner = Literal["user", "personality", "draw"]
+Difficulty = Literal["easy", "medium", "hard"]
+
+DIFFICULTIES: tuple[str, ...] = get_args(Difficulty)
+SIDES: tuple[str, ...] = get_args(Side)
+
+# Highlights vocabulary (commentary.py reads it). Exactly one actor tag says whose move the outcome
+# describes, because the service may comment on either half of an exchange:
+#   by_user / by_personality
+# Move tags describe the mover's move: check, capture, fork, threat (the mover can win / gain next
+# move), good_move, blunder, opening, letter_hit, letter_miss.
+# Result tags are from the personality's point of view, since the personality is the one speaking:
+#   win / loss / draw, round_won / round_lost / round_draw, near_win / near_loss, streak (the winner of
+#   this round has won three or more in a row).
+HIGHLIGHTS: tuple[str, ...] = (
+    "by_user",
+    "by_personality",
+    "check",
+    "capture",
+    "fork",
+    "threat",
+    "good_move",
+    "blunder",
+    "opening",
+    "letter_hit",
+    "letter_miss",
+    "win",
+    "loss",
+    "draw",
+    "round_won",
+    "round_lost",
+    "round_draw",
+    "near_win",
+    "near_loss",
+    "streak",
+)
+
+# Keys of a state that start with "_" are private (the seed, hangman's word): the service strips them
+# before showing the state to a client.
+PRIVATE_PREFIX = "_"
+
+
+class InvalidOptions(Exception):
+    """Bad `options` at session creation; `param` names the offending field, e.g. options.difficulty."""
+
+    def __init__(self, param: str, message: str) -> None:
+        super().__init__(message)
+        self.param = param
+        self.message = message
+
+
+class IllegalMove(Exception):
+    """Anything wrong with the content of a move; str(exc) is the reason shown to the user."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    state: dict
+    finished: bool
+    winner: Winner | None
+    next_turn: Side | None
+    highlights: tuple[str, ...]
+    personality_move: dict | None = None
+
+
+class Game(Protocol):
+    id: str
+    name: str
+    description: str
+    move_schema: dict
+    options_schema: dict
+    state_schema: dict
+
+    def start(self, options: Mapping[str, Any], seed: int) -> tuple[dict, Side]: ...
+
+    def user_move(self, state: dict, move: Mapping[str, Any]) -> Outcome: ...
+
+    def personality_move(self, state: dict) -> tuple[dict, Outcome]: ...
+
+
+DIFFICULTY_SCHEMA = {"type": "string", "enum": list(DIFFICULTIES), "default": "medium"}
+FIRST_SCHEMA = {"type": "string", "enum": list(SIDES), "default": "user", "description": "who moves first"}
+PRIVATE_NOTE = "Keys starting with '_' are private to the service and never shown to clients."
+
+
+def parse_options(options: Mapping[str, Any] | None, schema: dict) -> dict:
+    """Checks `options` against a flat object schema (enum / integer bounds / odd) and fills defaults.
+
+    `first` and `difficulty` are accepted by every game (a generic client may send both), but only kept
+    where the schema lists them, as the contract says they apply where they mean something.
+    """
+    if options is None:
+        options = {}
+    if not isinstance(options, Mapping):
+        raise InvalidOptions("options", "options must be an object")
+    props: dict = schema["properties"]
+    tolerated = {"difficulty": DIFFICULTY_SCHEMA, "first": FIRST_SCHEMA}
+    out: dict = {}
+    for key, value in options.items():
+        spec = props.get(key) or tolerated.get(key)
+        if spec is None:
+            known = ", ".join(sorted(props))
+            raise InvalidOptions(f"options.{key}", f"unknown option {key!r}; known options: {known}")
+        _check_value(f"options.{key}", value, spec)
+        if key in props:
+            out[key] = value
+    for key, spec in props.items():
+        out.setdefault(key, spec["default"])
+    return out
+
+
+def _check_value(param: str, value: Any, spec: dict) -> None:
+    if "enum" in spec and value not in spec["enum"]:
+        choices = ", ".join(map(str, spec["enum"]))
+        raise InvalidOptions(param, f"{param} must be one of: {choices}")
+    if spec.get("type") == "integer":
+        # bool is an int subclass; True must not pass as 1 round
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise InvalidOptions(param, f"{param} must be an integer")
+        lo, hi = spec.get("minimum"), spec.get("maximum")
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            raise InvalidOptions(param, f"{param} must be between {lo} and {hi}")
+        if spec.get("odd") and value % 2 == 0:
+            raise InvalidOptions(param, f"{param} must be odd so that a best-of-N match has a winner")
+
+
+def move_field(move: Mapping[str, Any], allowed: tuple[str, ...]) -> tuple[str, Any]:
+    """Returns the single (key, value) of a move object, or raises IllegalMove naming what is expected."""
+    expected = " or ".join(repr(k) for k in allowed)
+    if not isinstance(move, Mapping):
+        raise IllegalMove(f"a move must be an object with {expected}")
+    keys = [k for k in move if k in allowed]
+    extra = [k for k in move if k not in allowed]
+    if extra:
+        raise IllegalMove(f"unknown move field {extra[0]!r}; expected {expected}")
+    if len(keys) != 1:
+        raise IllegalMove(f"a move needs exactly one of {expected}")
+    return keys[0], move[keys[0]]
+
+
+def new_seed(seed: int) -> int:
+    return int(seed) & 0xFFFFFFFF
+
+
+def rng_for(state: Mapping[str, Any], salt: object) -> random.Random:
+    """A generator derived from the private seed and a per-move salt, so that a state alone fixes the
+    personality's choice (pure, replayable) while successive moves still differ."""
+    return random.Random(f"{state['_seed']}:{salt}")
+
+
+def clone(state: Mapping[str, Any]) -> dict:
+    # the service may keep the caller's dict (e.g. to retry), so a move never edits it in place
+    return copy.deepcopy(dict(state))
+
+
+def require_turn(state: Mapping[str, Any], side: Side) -> None:
+    if state.get("finished"):
+        raise IllegalMove("the game is over")
+    if state.get("turn") != side:
+        raise IllegalMove("it is not your turn" if side == "user" else "it is not the personality's turn")
+
+
+def other(side: Side) -> Side:
+    return "personality" if side == "user" else "user"
+
+
+def finish(
+    state: dict,
+    winner: Winner | None,
+    next_turn: Side | None,
+    tags: list[str],
+    personality_move: dict | None = None,
+) -> Outcome:
+    """Records the turn / result in the state and wraps it in an Outcome with result tags added."""
+    if winner is not None:
+        state["finished"] = True
+        state["winner"] = winner
+        state["turn"] = None
+        tags.append({"personality": "win", "user": "loss", "draw": "draw"}[winner])
+        next_turn = None
+    else:
+        state["turn"] = next_turn
+    return Outcome(
+        state=state,
+        finished=winner is not None,
+        winner=winner,
+        next_turn=next_turn,
+        highlights=tuple(dict.fromkeys(tags)),
+        personality_move=personality_move,
+    )
