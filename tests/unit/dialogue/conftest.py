@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
+
 from avatar_service.adapters.whisper_transcriber import to_float32_mono_16k
 
 SENTENCE = "The quick brown fox jumps over the lazy dog near the river bank."

@@ -8,6 +8,7 @@ from collections.abc import Callable
 import av
 import numpy as np
 import pytest
+
 from avatar_service.adapters.vad import EnergyScorer, SileroScorer, VoiceActivityDetector
 from avatar_service.adapters.whisper_transcriber import FasterWhisperTranscriber
 from avatar_service.ports.transcriber import Transcriber
