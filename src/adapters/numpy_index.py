@@ -6,6 +6,7 @@ import threading
 from collections.abc import Sequence
 
 import numpy as np
+
 from avatar_service.ports.embedder import Vectors
 
 _INITIAL_ROWS = 64

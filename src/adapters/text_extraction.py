@@ -6,7 +6,6 @@ import html
 import io
 import logging
 import re
-from dataclasses import dataclass
 from html.parser import HTMLParser
 from typing import Literal
 
@@ -15,31 +14,35 @@ import trafilatura
 from pypdf import PdfReader
 from pypdf.errors import PdfReadError
 
+from avatar_service.ports.extractor import ExtractError, FeedEntry
+
 log = logging.getLogger(__name__)
 
 MediaKind = Literal["html", "pdf", "feed", "text"]
 
 
-class ExtractionError(Exception):
-    """Base of the errors a knowledge item fails with; `code` is the item's `error.code`."""
+class UnsupportedMedia(ExtractError):
+    """Bytes of a kind no text can be read from (images, archives, damaged or encrypted PDFs)."""
 
-    code = "extraction_failed"
-
-
-class UnsupportedMedia(ExtractionError):
-    code = "unsupported_media"
+    def __init__(self, message: str) -> None:
+        super().__init__("unsupported_media", message)
 
 
-class EmptyContent(ExtractionError):
-    code = "content_empty"
+class EmptyContent(ExtractError):
+    """A readable document with no text in it."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("content_empty", message)
 
 
-@dataclass(frozen=True, slots=True)
-class FeedEntry:
-    id: str  # the entry's id, else its link, else its title: what identifies it across refreshes
-    link: str | None
-    title: str
-    text: str
+class DocumentTextExtractor:
+    """The TextExtractor port over the module's functions."""
+
+    def text(self, body: bytes, content_type: str, url: str | None = None) -> str:
+        return extract_text(body, content_type, url)
+
+    def feed(self, body: bytes) -> list[FeedEntry]:
+        return extract_feed(body)
 
 
 _HTML_TYPES = {"text/html", "application/xhtml+xml"}
@@ -102,7 +105,7 @@ def extract_text(data: bytes, content_type: str | None, url: str | None = None) 
 
 
 def extract_feed(data: bytes, url: str | None = None) -> list[FeedEntry]:
-    """Entries of an RSS, Atom or RDF feed, with their HTML reduced to text."""
+    """Entries of an RSS, Atom or RDF feed, with their HTML reduced to text; `url` resolves relative links."""
     parsed = feedparser.parse(data, response_headers={"content-location": url} if url else None)
     if parsed.bozo and not parsed.entries:
         raise UnsupportedMedia(f"not a readable feed: {parsed.get('bozo_exception')}")
@@ -114,10 +117,11 @@ def extract_feed(data: bytes, url: str | None = None) -> list[FeedEntry]:
         body = body or entry.get("summary", "") or entry.get("description", "")
         title = _tidy(strip_tags(entry.get("title", "")))
         text = _tidy(strip_tags(body))
-        link = entry.get("link") or None
         if not (title or text):
             continue
-        entries.append(FeedEntry(id=entry.get("id") or link or title, link=link, title=title, text=text))
+        # The id, else the link, else the title: what identifies the entry across refreshes.
+        key = entry.get("id") or entry.get("link") or title
+        entries.append(FeedEntry(key=key, title=title, text=text))
     if not entries:
         raise EmptyContent("the feed has no entries with text")
     return entries

@@ -1,0 +1,176 @@
+"""Whether a newly extracted fact repeats, revises or adds to the memories a user already has.
+
+The caller embeds the new fact, searches the user's memories in the same personality scope (a handful of
+nearest, e.g. k=5) and passes them here with their cosine similarities. The answer:
+
+- "skip": the fact is already known (same text, or nothing in it that a close memory does not say);
+- "update": it revises one memory (`memory_id`): a new value of a one-valued slot ("User lives in Porto"
+  after "User lives in Lisbon") or a close restatement that says more or differs ("User hates hiking"
+  after "User loves hiking"); the caller replaces that memory's content;
+- "new": anything else.
+
+Thresholds (cosine) were set on pairs of facts in the extractor's own phrasing:
+
+- all-MiniLM-L6-v2 (int8): `near` 0.85. Revisions score 0.85-0.97 (loves/hates hiking 0.85, vegan/vegetarian
+  0.89, "likes jazz"/"likes jazz music" 0.96); different facts that share a frame mostly score below
+  (learning Korean/Japanese 0.79, likes hiking/swimming 0.54), except the same place in two slots
+  ("lives in Lisbon"/"is from Lisbon" 0.91), which the slot check keeps apart.
+- lexical-hash: `near` 0.75. Only rewordings with the same words reach it (0.78-0.81); its scores say
+  nothing about meaning, so it revises less and adds more.
+
+One-valued slots (name, preferred name, age, birthday, where the user lives, is from, hometown, is based,
+job title, marital status, a favourite of each kind, the name of a spouse or parent) are recognised from the
+extractor's templates and updated whatever the similarity: a person has one of each at a time.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+Action = Literal["skip", "update", "new"]
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    memory_id: str
+    content: str
+    similarity: float  # cosine similarity of the two contents' embeddings
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    near: float  # at or above: the two are the same fact, perhaps revised
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    action: Action
+    memory_id: str | None = None  # the memory to update, or the one that makes the fact redundant
+    similarity: float = 0.0
+
+
+MODEL_THRESHOLDS = Thresholds(near=0.85)
+LEXICAL_THRESHOLDS = Thresholds(near=0.75)
+
+
+def thresholds_for(embedder_name: str) -> Thresholds:
+    return LEXICAL_THRESHOLDS if embedder_name.startswith("lexical") else MODEL_THRESHOLDS
+
+
+_SUBJECT = r"^(?:the )?user(?:'s|’s)?\s+"
+_UNIQUE_RELATIONS = r"wife|husband|partner|spouse|boyfriend|girlfriend|fianc[eé]e?|mom|mum|mother|dad|father"
+_SLOTS: list[tuple[str, re.Pattern[str]]] = [
+    (name, re.compile(_SUBJECT + pattern, re.I))
+    for name, pattern in [
+        ("name", r"name is (?P<v>.+)"),
+        ("nickname", r"likes to be called (?P<v>.+)"),
+        ("age", r"is (?P<v>\d+) years old"),
+        ("birthday", r"birthday is (?P<v>.+)"),
+        ("home", r"(?:currently |now )?lives (?:in|near|close to|outside|just outside|by) (?P<v>.+)"),
+        ("origin", r"is (?:originally )?from (?P<v>.+)"),
+        ("hometown", r"hometown is (?P<v>.+)"),
+        ("base", r"is based in (?P<v>.+)"),
+        ("job", r"works as an? (?P<v>.+)"),
+        ("marital", r"is (?P<v>married|engaged|single|divorced|widowed)\b.*"),
+        ("favorite {kind}", r"favou?rite (?P<kind>[\w\s-]+?) (?:is|are) (?P<v>.+)"),
+        ("{rel} name", rf"(?P<rel>{_UNIQUE_RELATIONS})(?:'s|’s)? (?:name is|is named|is called) (?P<v>.+)"),
+    ]
+]
+_WORD = re.compile(r"[^\W_]+")
+_STOP = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "am",
+        "user",
+        "user's",
+        "users",
+        "their",
+        "them",
+        "they",
+        "to",
+        "of",
+        "in",
+        "on",
+        "at",
+        "for",
+        "with",
+        "and",
+        "or",
+        "as",
+        "by",
+        "from",
+        "that",
+        "this",
+        "it",
+        "its",
+        "s",
+    ]
+)
+
+
+def slot_of(content: str) -> tuple[str, str] | None:
+    """(slot, value) when `content` states a one-valued attribute, e.g. ("home", "lisbon")."""
+    text = content.strip().rstrip(".!")
+    for name, pattern in _SLOTS:
+        match = pattern.match(text)
+        if match:
+            groups = {k: v.casefold() for k, v in match.groupdict().items() if v is not None}
+            return name.format(**groups), _normal(groups["v"])
+    return None
+
+
+def _normal(text: str) -> str:
+    return " ".join(_WORD.findall(text.casefold()))
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ies", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+    return word
+
+
+def _content_words(text: str) -> set[str]:
+    return {_stem(w) for w in _WORD.findall(text.casefold()) if w not in _STOP}
+
+
+def decide(
+    new_content: str, candidates: Sequence[Candidate], thresholds: Thresholds = MODEL_THRESHOLDS
+) -> Decision:
+    """Skip, update one candidate, or add the fact as a new memory (see the module docstring)."""
+    if not candidates:
+        return Decision("new")
+    ranked = sorted(candidates, key=lambda c: c.similarity, reverse=True)
+    new_normal = _normal(new_content)
+    for candidate in ranked:
+        if _normal(candidate.content) == new_normal:
+            return Decision("skip", candidate.memory_id, candidate.similarity)
+
+    new_slot = slot_of(new_content)
+    if new_slot is not None:
+        for candidate in ranked:
+            slot = slot_of(candidate.content)
+            if slot is not None and slot[0] == new_slot[0]:
+                same = slot[1] == new_slot[1]
+                return Decision("skip" if same else "update", candidate.memory_id, candidate.similarity)
+
+    best = ranked[0]
+    if best.similarity < thresholds.near:
+        return Decision("new")
+    if _content_words(new_content) <= _content_words(best.content):
+        return Decision("skip", best.memory_id, best.similarity)
+    best_slot = slot_of(best.content)
+    if new_slot is not None and best_slot is not None:
+        return Decision("new")  # two different one-valued slots ("lives in X", "is from X") never merge
+    return Decision("update", best.memory_id, best.similarity)
