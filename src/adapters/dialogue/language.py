@@ -552,12 +552,26 @@ def _base_verb(verb: str) -> str:
     return verb
 
 
+_USER_PRONOUNS = [
+    (re.compile(r"\bthey were\b"), "you were"),
+    (re.compile(r"\bthey are\b"), "you are"),
+    (re.compile(r"\bthey're\b"), "you're"),
+    (re.compile(r"\bthey\b"), "you"),
+    (re.compile(r"\bthemselves\b"), "yourself"),
+    (re.compile(r"\bthem\b"), "you"),
+    (re.compile(r"\btheir\b"), "your"),
+]
+
+
 def second_person(memory: str, user_name: str | None = None) -> str:
-    """ "User lives in Lisbon" -> "you live in Lisbon"; "The user's dog is Rex" -> "your dog is Rex"."""
+    """ "User lives in Lisbon" -> "you live in Lisbon"; "User's dog is Rex" -> "your dog is Rex".
+
+    Memory extraction writes facts in the third person with "User" (or "they") for the user; first-person
+    notes ("I live in Porto") and bare predicates ("Likes hiking") are turned around too.
+    """
     text = memory.strip().rstrip(".")
     if user_name:
-        text = re.sub(rf"^{re.escape(user_name)}'s\b", "your", text)
-        text = re.sub(rf"^{re.escape(user_name)}\b", "you", text)
+        text = re.sub(rf"^{re.escape(user_name)}\b", "User", text)
     m = _SUBJECT.match(text)
     if m:
         subject = m.group(0).strip().lower()
@@ -566,21 +580,26 @@ def second_person(memory: str, user_name: str | None = None) -> str:
             text = "your " + rest
         else:
             verb, _, tail = rest.partition(" ")
-            text = f"you {_base_verb(verb.lower()) if verb.islower() else verb} {tail}".rstrip()
+            if verb.endswith("ly") and tail:  # "usually calls their mum": the verb comes second
+                second, _, tail = tail.partition(" ")
+                verb = f"{verb} {_base_verb(second) if second.islower() else second}"
+            elif verb.islower():
+                verb = _base_verb(verb)
+            text = f"you {verb} {tail}".rstrip()
+        for pattern, repl in _USER_PRONOUNS:
+            text = pattern.sub(repl, text)
     elif text.lower().startswith(("you ", "your ")):
         pass
     elif re.match(r"^(I|My|I'm)\b", text):
         for pattern, repl in _FIRST_PERSON:
             text = pattern.sub(repl, text)
     else:
-        # A bare predicate ("Likes hiking", "Vegetarian since 2019"): read it as said of the user.
+        # A bare predicate ("Likes hiking"): read it as said of the user; anything else is quoted as is.
         first, _, tail = text.partition(" ")
         if first.lower().endswith("s") and first[:1].isupper() and tail:
             text = f"you {_base_verb(first.lower())} {tail}"
         else:
-            text = f"you mentioned: {text[:1].lower() + text[1:]}"
-            return text
-    text = re.sub(r"\b(their|his|her)\b", "your", text) if m else text
+            return "this: " + text[:1].lower() + text[1:]
     return text[:1].lower() + text[1:]
 
 

@@ -290,3 +290,27 @@ def test_game_situation_gets_a_short_line_or_the_games_commentary(monkeypatch: p
 
     fake.comment = broken  # type: ignore[attr-defined]
     assert ask("", situation={"event": "blunder"})
+
+
+@pytest.mark.parametrize(
+    ("memory", "spoken"),
+    [
+        ("User lives in Lisbon", "you live in Lisbon"),
+        ("User's name is Ana", "your name is Ana"),
+        ("User is allergic to shellfish", "you are allergic to shellfish"),
+        (
+            "User usually calls their mum every Sunday evening",
+            "you usually call your mum every Sunday evening",
+        ),
+        ("User used to live in Tokyo when they were a kid", "you used to live in Tokyo when you were a kid"),
+        ("User has a golden retriever named Max", "you have a golden retriever named Max"),
+        ("User goes swimming before work every Monday", "you go swimming before work every Monday"),
+        ("User studies architecture at Delft", "you study architecture at Delft"),
+        ("Sam's dog is Rex", "your dog is Rex"),
+        ("I live in Porto", "you live in Porto"),
+    ],
+)
+def test_memories_are_spoken_in_the_second_person(memory: str, spoken: str) -> None:
+    from avatar_service.adapters.dialogue.language import second_person
+
+    assert second_person(memory, "Sam") == spoken
