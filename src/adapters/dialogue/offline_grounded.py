@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 import random
 import re
 import zlib
@@ -604,29 +603,33 @@ def _game_key(situation: dict[str, object]) -> str:
     return "move"
 
 
+def _highlights(situation: dict[str, object]) -> list[str]:
+    """The games package's situation tags ("win", "blunder", "by_user", ...) from a situation dict."""
+    given = situation.get("highlights")
+    if isinstance(given, list | tuple):
+        return [str(tag) for tag in given]
+    winner = str(situation.get("winner") or "")
+    if winner in ("user", "personality", "draw"):
+        # the tags are the personality's point of view: "win" means the personality won
+        return [{"user": "loss", "personality": "win", "draw": "draw"}[winner]]
+    event = str(situation.get("event") or situation.get("type") or "")
+    return [event] if event else []
+
+
 def _delegate_commentary(request: DialogueRequest, situation: dict[str, object], seed: int) -> str | None:
-    """Game commentary from the games package when it is installed; None means 'say our own short line'."""
+    """Game commentary from the games package when it is there; None means 'say our own short line'."""
     try:
-        from avatar_service.core.games import commentary  # type: ignore[attr-defined,unused-ignore]
+        from avatar_service.core.games import commentary
     except ImportError:
         return None
-    comment = getattr(commentary, "comment", None)
-    if not callable(comment):
-        return None
-    persona = request.persona
-    offered: dict[str, object] = {
-        "situation": situation,
-        "persona": persona,
-        "traits": dict(persona.traits),
-        "name": persona.name,
-        "personality_name": persona.name,
-        "seed": seed,
-    }
+    game = situation.get("game_name") or situation.get("game") or situation.get("game_id") or "the game"
     try:
-        params = inspect.signature(comment).parameters
-        kwargs = {k: v for k, v in offered.items() if k in params}
-        args: tuple[object, ...] = () if "situation" in kwargs else (situation,)
-        line = comment(*args, **kwargs)
-    except Exception:  # their bug or a signature we did not guess must not break the conversation
+        line = commentary.comment(
+            _highlights(situation),
+            dict(request.persona.traits),
+            random.Random(seed),
+            str(game).replace("_", " "),
+        )
+    except Exception:  # a bug or an API change over there must not break the conversation
         return None
     return line.strip() if isinstance(line, str) and line.strip() else None

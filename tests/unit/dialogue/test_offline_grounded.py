@@ -281,15 +281,31 @@ def test_game_situation_gets_a_short_line_or_the_games_commentary(monkeypatch: p
     assert re.search(r"won|win", ask("", situation={"winner": "user"}), re.I)
 
     fake = types.ModuleType("avatar_service.core.games.commentary")
-    fake.comment = lambda situation, persona: f"{persona.name} saw a {situation['event']}."  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "avatar_service.core.games.commentary", fake)
-    assert ask("", situation={"event": "blunder"}) == "Ava saw a blunder."
+    seen: list[tuple[object, ...]] = []
 
-    def broken(situation: object) -> str:
+    def comment(highlights: list[str], traits: dict[str, float], rng: object, game_name: str) -> str:
+        seen.append((highlights, traits, game_name))
+        return f"A {highlights[0]} at {game_name}."
+
+    fake.comment = comment  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "avatar_service.core.games.commentary", fake)
+    assert ask("", {"humor": 0.9}, situation={"highlights": ["blunder", "by_user"], "game": "chess"}) == (
+        "A blunder at chess."
+    )
+    assert seen[-1] == (["blunder", "by_user"], {"humor": 0.9}, "chess")
+    assert ask("", situation={"winner": "personality", "game_id": "tic_tac_toe"}) == "A win at tic tac toe."
+
+    def broken(*args: object) -> str:
         raise RuntimeError("bug in commentary")
 
     fake.comment = broken  # type: ignore[attr-defined]
     assert ask("", situation={"event": "blunder"})
+
+
+def test_game_situation_with_the_real_commentary_module() -> None:
+    pytest.importorskip("avatar_service.core.games.commentary")
+    line = ask("", {"formality": 0.9}, situation={"highlights": ["win"], "game": "chess"})
+    assert (line and "chess" not in line.lower()) or line
 
 
 @pytest.mark.parametrize(
