@@ -20,9 +20,8 @@ def rgb_to_planes(rgb: np.ndarray, alpha: np.ndarray | None = None) -> list[np.n
     r, g, b = rgb[..., 0], rgb[..., 1], rgb[..., 2]
     luma = _KR * r + _KG * g + _KB * b
     y = 16.0 + 219.0 * luma
-    h, w = rgb.shape[:2]
     # Chroma from the 2x2 average, as a box-filtered downsample of the full-resolution picture.
-    small = rgb.reshape(h // 2, 2, w // 2, 2, 3).mean(axis=(1, 3))
+    small = (rgb[0::2, 0::2] + rgb[1::2, 0::2] + rgb[0::2, 1::2] + rgb[1::2, 1::2]) * 0.25
     small_luma = _KR * small[..., 0] + _KG * small[..., 1] + _KB * small[..., 2]
     u = 128.0 + 224.0 * (small[..., 2] - small_luma) / (2.0 * (1.0 - _KB))
     v = 128.0 + 224.0 * (small[..., 0] - small_luma) / (2.0 * (1.0 - _KR))
@@ -70,7 +69,7 @@ class FrameComposer:
             canvas = np.zeros((height, width, 3), np.float32)
             coverage = np.zeros((height, width, 1), np.float32)
         else:
-            canvas = backdrop.rgb.astype(np.float32, copy=True)
+            canvas = backdrop.rgb.astype(np.float32, copy=False)  # make_backdrop hands over a fresh array
             coverage = np.ones((height, width, 1), np.float32)
         top, left, bottom, right = sprites.body_rect
         canvas[top:bottom, left:right], coverage[top:bottom, left:right] = _over(
@@ -83,11 +82,16 @@ class FrameComposer:
         self._regions: dict[tuple[int, int], list[np.ndarray]] = {}
         self._mouths = [rgb_to_planes(patch, self._opaque(patch)) for patch in sprites.mouths]
         self._eyes = [rgb_to_planes(patch, self._opaque(patch)) for patch in sprites.eyes]
-        rgb, alpha = self.still_rgba(0, 0)
-        self._base = rgb_to_planes(_straight(rgb, alpha), alpha[..., 0] if self.transparent else None)
+        # Outside the head's region nothing ever changes: that part of every frame is these planes.
+        self._base = self._planes(self._under_rgb, self._under_a)
 
     def _opaque(self, patch: np.ndarray) -> np.ndarray | None:
         return np.ones(patch.shape[:2], np.float32) if self.transparent else None
+
+    def _planes(self, rgb: np.ndarray, alpha: np.ndarray) -> list[np.ndarray]:
+        if not self.transparent:
+            return rgb_to_planes(rgb)  # opaque: premultiplied and straight colour are the same
+        return rgb_to_planes(_straight(rgb, alpha), alpha[..., 0])
 
     def still_rgba(self, dx: int, dy: int) -> tuple[np.ndarray, np.ndarray]:
         """The whole picture (premultiplied RGB, alpha) with the head at an offset and the rest poses."""
@@ -109,7 +113,7 @@ class FrameComposer:
                 slice(h_left + dx - left, h_right + dx - left),
             )
             rgb[area], alpha[area] = _over(rgb[area], alpha[area], self._sprites.head)
-            planes = rgb_to_planes(_straight(rgb, alpha), alpha[..., 0] if self.transparent else None)
+            planes = self._planes(rgb, alpha)
             self._regions[(dx, dy)] = planes
         return planes
 

@@ -104,8 +104,10 @@ class _Session:
 
     def write_thumbnail(self, path: Path) -> None:
         rgb, alpha = self.composer.still_rgba(0, 0)
-        straight = _straight(rgb, alpha)
-        write_thumbnail(path, straight, alpha[..., 0] if self.composer.transparent else None)
+        if self.composer.transparent:
+            write_thumbnail(path, _straight(rgb, alpha), alpha[..., 0])
+        else:
+            write_thumbnail(path, rgb, None)
 
 
 class _Progress:
