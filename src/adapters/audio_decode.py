@@ -6,6 +6,7 @@ import io
 
 import av
 import numpy as np
+
 from avatar_service.ports.speech import Audio
 
 DEFAULT_SAMPLE_RATE = 24_000

@@ -97,8 +97,13 @@ def _blurred_room(width: int, height: int) -> np.ndarray:
 def _box_blur(image: np.ndarray, radius: int) -> np.ndarray:
     for axis in (0, 1):
         padded = np.concatenate(
-            [np.repeat(image.take([0], axis), radius + 1, axis), image,
-             np.repeat(image.take([-1], axis), radius, axis)], axis=axis)  # fmt: skip
+            [
+                np.repeat(image.take([0], axis), radius + 1, axis),
+                image,
+                np.repeat(image.take([-1], axis), radius, axis),
+            ],
+            axis=axis,
+        )
         summed = np.cumsum(padded, axis=axis, dtype=np.float32)
         size = 2 * radius + 1
         upper = summed.take(range(size, summed.shape[axis]), axis)

@@ -54,8 +54,15 @@ class FrameComposer:
     a frame is sent, so handing one over twice is safe as long as nobody writes to it).
     """
 
-    def __init__(self, sprites: Sprites, backdrop: Backdrop, width: int, height: int, margin: int,
-                 cache_bytes: int = 96 * 2**20) -> None:  # fmt: skip
+    def __init__(
+        self,
+        sprites: Sprites,
+        backdrop: Backdrop,
+        width: int,
+        height: int,
+        margin: int,
+        cache_bytes: int = 96 * 2**20,
+    ) -> None:
         self.width, self.height = width, height
         self.transparent = backdrop.transparent
         self.format = "yuva420p" if self.transparent else "yuv420p"
@@ -77,8 +84,12 @@ class FrameComposer:
         )
         self._under_rgb, self._under_a = canvas, coverage
         head_top, head_left, head_bottom, head_right = sprites.head_rect
-        self._region: Rect = (max(0, head_top - margin), max(0, head_left - margin),
-                              min(height, head_bottom + margin), min(width, head_right + margin))  # fmt: skip
+        self._region: Rect = (
+            max(0, head_top - margin),
+            max(0, head_left - margin),
+            min(height, head_bottom + margin),
+            min(width, head_right + margin),
+        )
         self._regions: dict[tuple[int, int], list[np.ndarray]] = {}
         self._mouths = [rgb_to_planes(patch, self._opaque(patch)) for patch in sprites.mouths]
         self._eyes = [rgb_to_planes(patch, self._opaque(patch)) for patch in sprites.eyes]

@@ -17,8 +17,9 @@ AUDIO_RATE = 48_000  # Opus only takes 48 kHz; AAC at 48 kHz plays everywhere
 class MediaWriter:
     """One output file; video frames are written in order and the audio is interleaved as they come."""
 
-    def __init__(self, path: Path, width: int, height: int, fps: int, transparent: bool, audio: Audio,
-                 threads: int = 0) -> None:  # fmt: skip
+    def __init__(
+        self, path: Path, width: int, height: int, fps: int, transparent: bool, audio: Audio, threads: int = 0
+    ) -> None:
         self.path = path
         self._fps = fps
         if transparent:
@@ -26,8 +27,15 @@ class MediaWriter:
             video = self._container.add_stream("libvpx-vp9", rate=fps)
             video.pix_fmt = "yuva420p"
             # Realtime deadline and cpu-used 8 are libvpx's fast path; constant quality, no bitrate cap.
-            video.options = {"deadline": "realtime", "cpu-used": "8", "row-mt": "1", "crf": "30", "b": "0",
-                             "lag-in-frames": "0", "g": str(fps * 4)}  # fmt: skip
+            video.options = {
+                "deadline": "realtime",
+                "cpu-used": "8",
+                "row-mt": "1",
+                "crf": "30",
+                "b": "0",
+                "lag-in-frames": "0",
+                "g": str(fps * 4),
+            }
             video.metadata["alpha_mode"] = "1"  # what browsers look for before decoding the alpha layer
             audio_stream = self._container.add_stream("libopus", rate=AUDIO_RATE)
             audio_stream.bit_rate = 64_000

@@ -33,8 +33,9 @@ class PyAVRenderer:
     def list_avatars(self) -> list[AvatarInfo]:
         return [AvatarInfo(id=look.id, name=look.name, style=look.default_style) for look in AVATARS.values()]
 
-    def render(self, request: RenderRequest, on_progress: Callable[[int], None],
-               should_cancel: Callable[[], bool]) -> RenderResult:  # fmt: skip
+    def render(
+        self, request: RenderRequest, on_progress: Callable[[int], None], should_cancel: Callable[[], bool]
+    ) -> RenderResult:
         progress = _Progress(on_progress)
         progress(0)
         session = _Session.prepare(request, self.fps)
@@ -44,8 +45,14 @@ class PyAVRenderer:
         thumbnail_path = request.out_dir / (
             "thumbnail.png" if session.composer.transparent else "thumbnail.jpg"
         )
-        writer = MediaWriter(video_path, *session.size, self.fps, session.composer.transparent, request.audio,
-                             threads=self._threads)  # fmt: skip
+        writer = MediaWriter(
+            video_path,
+            *session.size,
+            self.fps,
+            session.composer.transparent,
+            request.audio,
+            threads=self._threads,
+        )
         try:
             progress(2)
             total = len(session.plan)

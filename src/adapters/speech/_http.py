@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import httpx
 import numpy as np
+
 from avatar_service.adapters.audio_decode import AudioUndecodable, decode_audio
 from avatar_service.ports.speech import Audio
 

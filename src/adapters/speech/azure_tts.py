@@ -5,6 +5,7 @@ from __future__ import annotations
 from xml.sax.saxutils import escape, quoteattr
 
 import httpx
+
 from avatar_service.adapters.speech._http import clamp, make_client, post_for_audio
 from avatar_service.ports.speech import Audio, VoiceChoice
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import httpx
+
 from avatar_service.adapters.speech._http import clamp, make_client, post_for_audio
 from avatar_service.adapters.speech.voices import nearest_offline_voice
 from avatar_service.ports.speech import Audio, VoiceChoice

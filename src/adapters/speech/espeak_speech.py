@@ -7,6 +7,7 @@ import struct
 import subprocess
 
 import numpy as np
+
 from avatar_service.adapters.speech.voices import nearest_offline_voice
 from avatar_service.ports.speech import Audio, VoiceChoice
 

@@ -22,10 +22,20 @@ DEFAULT_VOICE = OfflineVoice(language="en-us", gender=None)
 
 # The providers' stock voices, so a personality that names one gets an offline voice of the same gender.
 _OPENAI = {
-    "alloy": "female", "ash": "male", "ballad": "male", "coral": "female", "echo": "male",
-    "fable": "male", "nova": "female", "onyx": "male", "sage": "female", "shimmer": "female",
-    "verse": "male", "marin": "female", "cedar": "male",
-}  # fmt: skip
+    "alloy": "female",
+    "ash": "male",
+    "ballad": "male",
+    "coral": "female",
+    "echo": "male",
+    "fable": "male",
+    "nova": "female",
+    "onyx": "male",
+    "sage": "female",
+    "shimmer": "female",
+    "verse": "male",
+    "marin": "female",
+    "cedar": "male",
+}
 _ELEVENLABS = {
     "21m00Tcm4TlvDq8ikWAM": "female",  # Rachel
     "AZnzlk1XvdvUeBnXmlld": "female",  # Domi
@@ -39,10 +49,37 @@ _ELEVENLABS = {
     "yoZ06aMxZJJ28mfd3POQ": "male",  # Sam
 }
 _AZURE_FEMALE = {
-    "jenny", "aria", "ava", "emma", "michelle", "sara", "jane", "nancy", "amber", "ashley", "cora",
-    "elizabeth", "libby", "sonia", "maisie", "natasha", "clara", "katja", "amala", "denise", "eloise",
-    "elvira", "isabella", "francisca", "xiaoxiao", "nanami", "sunhi", "dariya", "zofia", "fenna",
-}  # fmt: skip
+    "jenny",
+    "aria",
+    "ava",
+    "emma",
+    "michelle",
+    "sara",
+    "jane",
+    "nancy",
+    "amber",
+    "ashley",
+    "cora",
+    "elizabeth",
+    "libby",
+    "sonia",
+    "maisie",
+    "natasha",
+    "clara",
+    "katja",
+    "amala",
+    "denise",
+    "eloise",
+    "elvira",
+    "isabella",
+    "francisca",
+    "xiaoxiao",
+    "nanami",
+    "sunhi",
+    "dariya",
+    "zofia",
+    "fenna",
+}
 _AZURE_NAME = re.compile(r"^([a-z]{2,3})-([A-Za-z]{2,4})-([A-Za-z]+?)(?:Multilingual)?Neural", re.IGNORECASE)
 _GENDER_WORDS = {"female": "female", "woman": "female", "girl": "female", "male": "male", "man": "male"}
 

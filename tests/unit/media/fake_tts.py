@@ -98,8 +98,13 @@ def serve(handler: Callable[[Seen], Reply]) -> Iterator[FakeServer]:
         def do_POST(self) -> None:
             parts = urlsplit(self.path)
             length = int(self.headers.get("content-length", 0))
-            seen = Seen("POST", parts.path, parse_qs(parts.query),
-                        {k.lower(): v for k, v in self.headers.items()}, self.rfile.read(length))  # fmt: skip
+            seen = Seen(
+                "POST",
+                parts.path,
+                parse_qs(parts.query),
+                {k.lower(): v for k, v in self.headers.items()},
+                self.rfile.read(length),
+            )
             server_state.requests.append(seen)
             try:
                 status, content_type, body = handler(seen)

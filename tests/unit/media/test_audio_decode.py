@@ -28,8 +28,12 @@ def _encode(container: str, codec: str, sample_format: str, rate: int = RATE) ->
         stream.layout = "stereo"
         source = av.AudioFrame.from_ndarray(_tone(2).T.reshape(1, -1).copy(), format="s16", layout="stereo")
         source.sample_rate = RATE
-        resampler = av.AudioResampler(format=sample_format, layout="stereo", rate=rate,
-                                      frame_size=stream.codec_context.frame_size or 1024)  # fmt: skip
+        resampler = av.AudioResampler(
+            format=sample_format,
+            layout="stereo",
+            rate=rate,
+            frame_size=stream.codec_context.frame_size or 1024,
+        )
         for frame in [*resampler.resample(source), *resampler.resample(None)]:
             output.mux(stream.encode(frame))
         output.mux(stream.encode(None))

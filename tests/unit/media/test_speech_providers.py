@@ -105,8 +105,12 @@ def test_build_speech_without_credentials_is_offline_for_every_provider() -> Non
 
 def test_build_speech_with_credentials_uses_each_provider_first() -> None:
     offline = StubOffline()
-    handlers = {"openai": fake_tts.openai, "elevenlabs": fake_tts.elevenlabs,
-                "cartesia": fake_tts.cartesia, "azure": fake_tts.azure}  # fmt: skip
+    handlers = {
+        "openai": fake_tts.openai,
+        "elevenlabs": fake_tts.elevenlabs,
+        "cartesia": fake_tts.cartesia,
+        "azure": fake_tts.azure,
+    }
     with (
         fake_tts.serve(handlers["openai"]) as oa,
         fake_tts.serve(handlers["elevenlabs"]) as el,
@@ -114,11 +118,15 @@ def test_build_speech_with_credentials_uses_each_provider_first() -> None:
         fake_tts.serve(handlers["azure"]) as az,
     ):
         credentials = {
-            "openai_api_key": "sk-test", "openai_base_url": oa.url + "/v1",
-            "elevenlabs_api_key": "el-test", "elevenlabs_base_url": el.url,
-            "cartesia_api_key": "ca-test", "cartesia_base_url": ca.url,
-            "azure_speech_key": "az-test", "azure_base_url": az.url,
-        }  # fmt: skip
+            "openai_api_key": "sk-test",
+            "openai_base_url": oa.url + "/v1",
+            "elevenlabs_api_key": "el-test",
+            "elevenlabs_base_url": el.url,
+            "cartesia_api_key": "ca-test",
+            "cartesia_base_url": ca.url,
+            "azure_speech_key": "az-test",
+            "azure_base_url": az.url,
+        }
         engines = build_speech(credentials, offline=offline)
         for provider, engine in engines.items():
             assert engine.name == f"{provider} > stub-offline"
