@@ -1,0 +1,58 @@
+"""Commentary follows the situation and the personality's traits, and varies from line to line."""
+
+from __future__ import annotations
+
+import random
+
+from avatar_service.core.games.base import HIGHLIGHTS
+from avatar_service.core.games.commentary import CONSOLE, JOKES, LINES, comment
+
+PLAIN = {"warmth": 0.5, "humor": 0.0, "formality": 0.5, "verbosity": 0.5, "empathy": 0.0}
+
+
+def lines(tags: tuple[str, ...], traits: dict, n: int = 40) -> set[str]:
+    return {comment(tags, traits, random.Random(i), "Chess") for i in range(n)}
+
+
+def test_every_tag_gives_a_line_with_the_game_filled_in() -> None:
+    for tag in HIGHLIGHTS:
+        for actor in ("by_user", "by_personality"):
+            text = comment((actor, tag), PLAIN, random.Random(1), "Chess")
+            assert text and "{" not in text and len(text) < 400
+
+
+def test_lines_vary_and_follow_the_situation() -> None:
+    assert len(lines(("by_personality", "win"), PLAIN)) >= 3
+    assert lines(("by_personality", "win"), PLAIN).isdisjoint(lines(("by_user", "loss"), PLAIN))
+    assert lines(("by_personality", "check"), PLAIN).isdisjoint(lines(("by_user", "check"), PLAIN))
+    assert comment((), PLAIN, random.Random(1), "Chess")
+
+
+def test_formality_changes_the_wording() -> None:
+    formal = lines(("by_user", "good_move"), {**PLAIN, "formality": 0.9})
+    casual = lines(("by_user", "good_move"), {**PLAIN, "formality": 0.1})
+    assert formal.isdisjoint(casual)
+    assert formal <= set(LINES["good_move:user"][0]) and casual <= set(LINES["good_move:user"][1])
+
+
+def test_verbosity_humor_warmth_and_empathy_add_to_the_line() -> None:
+    terse = lines(("by_personality", "capture", "near_win"), {**PLAIN, "verbosity": 0.0})
+    wordy = lines(("by_personality", "capture", "near_win"), {**PLAIN, "verbosity": 1.0})
+    assert max(map(len, terse)) < min(map(len, wordy))
+    funny = lines(("by_user", "opening"), {**PLAIN, "humor": 1.0, "verbosity": 0.7})
+    assert any(j.format(game="Chess") in text for text in funny for j in JOKES)
+    assert not any(j.format(game="Chess") in t for t in lines(("by_user", "opening"), PLAIN) for j in JOKES)
+    kind = {**PLAIN, "empathy": 1.0, "verbosity": 0.7}
+    consoling = set(CONSOLE[0] + CONSOLE[1])
+    assert all(any(c in t for c in consoling) for t in lines(("by_user", "letter_miss"), kind))
+    assert not any(any(c in t for c in consoling) for t in lines(("by_user", "letter_hit"), kind))
+    warm = lines(("by_user", "letter_hit"), {**PLAIN, "warmth": 1.0, "verbosity": 0.7})
+    assert len(warm - lines(("by_user", "letter_hit"), PLAIN)) > 0
+
+
+def test_the_same_rng_gives_the_same_line() -> None:
+    traits = {"warmth": 0.9, "humor": 0.9, "formality": 0.2, "verbosity": 0.9, "empathy": 0.9}
+    tags = ("by_personality", "fork", "threat")
+    assert comment(tags, traits, random.Random(5), "Connect four") == comment(
+        tags, traits, random.Random(5), "Connect four"
+    )
