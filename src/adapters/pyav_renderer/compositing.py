@@ -152,7 +152,7 @@ class FrameComposer:
 
 def _plane_view(plane: av.video.plane.VideoPlane) -> np.ndarray:
     # A writable numpy view on the frame's own buffer, cropped from the padded line size.
-    return np.frombuffer(plane, np.uint8).reshape(plane.height, plane.line_size)[:, : plane.width]
+    return np.frombuffer(memoryview(plane), np.uint8).reshape(plane.height, plane.line_size)[:, : plane.width]
 
 
 def _paste(views: list[np.ndarray], planes: list[np.ndarray], top: int, left: int) -> None:

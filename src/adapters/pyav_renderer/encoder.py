@@ -68,10 +68,10 @@ class MediaWriter:
         self._write_audio_until((index + 1) / self._fps)
 
     def _write_audio_until(self, seconds: float | None) -> None:
-        limit = len(self._audio_frames) if seconds is None else None
+        """Encode audio up to `seconds` (all of it when None), keeping the two streams interleaved."""
         while self._audio_next < len(self._audio_frames):
             frame = self._audio_frames[self._audio_next]
-            if limit is None and frame.pts is not None and frame.pts / AUDIO_RATE > seconds:
+            if seconds is not None and (frame.pts or 0) / AUDIO_RATE > seconds:
                 break
             for packet in self._audio.encode(frame):
                 self._container.mux(packet)

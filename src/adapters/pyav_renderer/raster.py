@@ -170,7 +170,7 @@ class Canvas:
 def _colour(paint: Paint, y: Array, distance: Array) -> Array:
     base = np.asarray(paint.color, dtype=np.float32)
     if paint.color2 is None:
-        color = np.broadcast_to(base, (*y.shape, 3)).copy()
+        color: Array = np.broadcast_to(base, (*y.shape, 3)).copy()
     else:
         g0, g1 = paint.gradient
         t = np.clip((y - g0) / (g1 - g0), 0.0, 1.0)[..., None]
