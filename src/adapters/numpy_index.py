@@ -90,15 +90,18 @@ class NumpyVectorIndex:
                     f"vectors have {matrix.shape[1]} dimensions, the namespace has {space.dimensions}"
                 )
             space.reserve(len(ids))
-            for vector_id, vector, group in zip(ids, matrix, groups, strict=True):
+            rows = np.empty(len(ids), dtype=np.int64)
+            for i, vector_id in enumerate(ids):
                 row = space.rows.get(vector_id)
                 if row is None:
                     row = space.size
                     space.ids.append(vector_id)
                     space.rows[vector_id] = row
                     space.size += 1
-                space.matrix[row] = vector
-                space.group_codes[row] = space.code(group)
+                rows[i] = row
+            # One scatter each (a repeated id keeps its last vector, as sequential upserts would).
+            space.matrix[rows] = matrix
+            space.group_codes[rows] = [space.code(group) for group in groups]
 
     def delete(self, namespace: str, ids: Sequence[str]) -> None:
         with self._lock:

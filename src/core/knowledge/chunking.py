@@ -47,7 +47,9 @@ def _spans(text: str, start: int, end: int, breaker: re.Pattern[str]) -> list[tu
     cursor = start
     for match in breaker.finditer(text, start, end):
         sentence_dot = breaker is _SENTENCE_END and match.group() != "\n"
-        if sentence_dot and _is_abbreviation(text, cursor, match.start()):
+        if sentence_dot and (
+            _is_abbreviation(text, cursor, match.start()) or _lowercase_follows(text, match.end())
+        ):
             continue
         pieces.append((cursor, match.end()))
         cursor = match.end()
@@ -69,6 +71,12 @@ def _is_abbreviation(text: str, start: int, dot: int) -> bool:
         or (len(word) == 1 and word.isalpha() and word != "i")
         or (len(before) == 1 and word.isdigit())
     )
+
+
+def _lowercase_follows(text: str, end: int) -> bool:
+    # "at 5 p.m. on Main St." goes on: a new sentence rarely starts in lower case.
+    rest = text[end : end + 8].lstrip()
+    return bool(rest) and rest[0].islower()
 
 
 def _trim(text: str, start: int, end: int) -> tuple[int, int] | None:

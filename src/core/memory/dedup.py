@@ -168,9 +168,8 @@ def decide(
     best = ranked[0]
     if best.similarity < thresholds.near:
         return Decision("new")
+    if new_slot is not None and slot_of(best.content) is not None:
+        return Decision("new")  # two different one-valued slots ("lives in X", "is from X") never merge
     if _content_words(new_content) <= _content_words(best.content):
         return Decision("skip", best.memory_id, best.similarity)
-    best_slot = slot_of(best.content)
-    if new_slot is not None and best_slot is not None:
-        return Decision("new")  # two different one-valued slots ("lives in X", "is from X") never merge
     return Decision("update", best.memory_id, best.similarity)
