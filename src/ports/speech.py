@@ -29,3 +29,19 @@ class SpeechSynthesizer(Protocol):
     name: str  # engine name shown by /healthz, e.g. "piper:en_US-joe-medium" or "espeak-ng"
 
     def synthesize(self, text: str, voice: VoiceChoice) -> Audio: ...
+
+
+@dataclass(frozen=True, slots=True)
+class SpeechEngines:
+    """One synthesizer per voice provider (each falls back to the offline engine)."""
+
+    engines: dict[str, SpeechSynthesizer]
+
+    def for_provider(self, provider: str) -> SpeechSynthesizer:
+        return self.engines[provider]
+
+
+class AudioDecoder(Protocol):
+    """Sync and CPU-bound: bytes of any common audio format to mono int16 (raises on garbage)."""
+
+    def __call__(self, data: bytes, sample_rate: int = 24_000, max_seconds: float | None = None) -> Audio: ...

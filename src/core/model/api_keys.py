@@ -10,7 +10,7 @@ from avatar_service.core.model.common import Request, Resource
 Scope = Literal["*", "read", "write", "conversations", "chat", "voice", "video"]
 
 
-class ApiKey(Resource):
+class ApiKey(Resource, kw_only=True):
     id: str
     object: Literal["api_key"] = "api_key"
     name: str
@@ -20,18 +20,18 @@ class ApiKey(Resource):
     last_used_at: datetime | None = None
 
 
-class ApiKeyWithSecret(ApiKey):
+class ApiKeyWithSecret(ApiKey, kw_only=True):
     """Returned once, at creation: the only time the secret is shown."""
 
     secret: str
 
 
-class ApiKeyRecord(ApiKey):
+class ApiKeyRecord(ApiKey, kw_only=True):
     organization_id: str
     secret_hash: str
     revoked_at: datetime | None = None
 
 
-class ApiKeyCreate(Request):
+class ApiKeyCreate(Request, kw_only=True):
     name: Annotated[str, Meta(min_length=1, max_length=255)]
     scopes: Annotated[list[Scope], Meta(min_length=1, max_length=7)]

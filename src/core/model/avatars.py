@@ -3,12 +3,12 @@
 from avatar_service.core.model.common import Resource
 
 
-class Avatar(Resource):
+class Avatar(Resource, kw_only=True):
     id: str
     name: str
     style: str
     preview_url: str | None = None
 
 
-class AvatarList(Resource):
+class AvatarList(Resource, kw_only=True):
     data: list[Avatar]

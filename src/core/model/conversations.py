@@ -3,7 +3,7 @@
 from datetime import datetime
 from typing import Annotated, Literal
 
-from msgspec import Meta
+from msgspec import Meta, field
 
 from avatar_service.core.model.common import Request, Resource
 
@@ -12,20 +12,20 @@ Mode = Literal["voice", "video", "voice_video"]
 Role = Literal["user", "assistant", "system"]
 
 
-class ConversationConfig(Resource, forbid_unknown_fields=True):
+class ConversationConfig(Resource, kw_only=True, forbid_unknown_fields=True):
     video_enabled: bool = True
     audio_enabled: bool = True
     vad_enabled: bool = True
     interruption_enabled: bool = True
 
 
-class TranscriptItem(Resource):
+class TranscriptItem(Resource, kw_only=True):
     role: Role
     content: str
     timestamp: float  # seconds since the conversation's created_at
 
 
-class Conversation(Resource):
+class Conversation(Resource, kw_only=True):
     id: str
     object: Literal["conversation"] = "conversation"
     personality_id: str
@@ -40,9 +40,9 @@ class Conversation(Resource):
     ended_at: datetime | None = None
 
 
-class ConversationRecord(Conversation):
+class ConversationRecord(Conversation, kw_only=True):
     organization_id: str
-    config: ConversationConfig = ConversationConfig()
+    config: ConversationConfig = field(default_factory=ConversationConfig)
     started_at: datetime | None = None
     last_activity_at: datetime | None = None
     # stored deadlines, so timers survive a restart
@@ -51,19 +51,19 @@ class ConversationRecord(Conversation):
     max_deadline: datetime | None = None
 
 
-class ConversationCreate(Request):
+class ConversationCreate(Request, kw_only=True):
     personality_id: str
     user_id: str | None = None
     mode: Mode = "voice_video"
     initial_message: Annotated[str, Meta(min_length=1, max_length=5000)] | None = None
-    config: ConversationConfig = ConversationConfig()
+    config: ConversationConfig = field(default_factory=ConversationConfig)
 
 
-class MessageCreate(Request):
+class MessageCreate(Request, kw_only=True):
     content: Annotated[str, Meta(min_length=1, max_length=5000)]
 
 
-class MessageResult(Resource):
+class MessageResult(Resource, kw_only=True):
     conversation: Conversation
     message: TranscriptItem
     reply: TranscriptItem

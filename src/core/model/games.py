@@ -12,7 +12,7 @@ Side = Literal["user", "personality"]
 Winner = Literal["user", "personality", "draw"]
 
 
-class GameSession(Resource):
+class GameSession(Resource, kw_only=True):
     id: str
     object: Literal["game_session"] = "game_session"
     game_id: str
@@ -28,25 +28,25 @@ class GameSession(Resource):
     updated_at: datetime | None = None
 
 
-class GameSessionRecord(GameSession):
+class GameSessionRecord(GameSession, kw_only=True):
     organization_id: str
     # optimistic concurrency: a move applies only if the row still has the version it read
     version: int = 0
 
 
-class GameSessionCreate(Request):
+class GameSessionCreate(Request, kw_only=True):
     personality_id: str
     game_id: Annotated[str, Meta(min_length=1, max_length=64)]
     user_id: str | None = None
     options: dict[str, Any] = {}
 
 
-class MoveCreate(Request):
+class MoveCreate(Request, kw_only=True):
     move: dict[str, Any]
     message: Annotated[str, Meta(max_length=2000)] | None = None
 
 
-class MoveResult(Resource):
+class MoveResult(Resource, kw_only=True):
     session: GameSession
     user_move_valid: bool
     user_move_error: str | None = None
@@ -54,7 +54,7 @@ class MoveResult(Resource):
     personality_message: str | None = None
 
 
-class GameInfo(Resource):
+class GameInfo(Resource, kw_only=True):
     id: str
     name: str
     description: str
@@ -64,5 +64,5 @@ class GameInfo(Resource):
     options_defaults: dict[str, Any] = {}
 
 
-class GameCatalogue(Resource):
+class GameCatalogue(Resource, kw_only=True):
     data: list[GameInfo]

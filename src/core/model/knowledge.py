@@ -15,12 +15,12 @@ PREVIEW_CHARS = 500
 MAX_CONTENT = 100_000
 
 
-class ErrorInfo(Resource):
+class ErrorInfo(Resource, kw_only=True):
     code: str
     message: str
 
 
-class KnowledgeItem(Resource):
+class KnowledgeItem(Resource, kw_only=True):
     id: str
     object: Literal["knowledge_item"] = "knowledge_item"
     type: KnowledgeType
@@ -36,7 +36,7 @@ class KnowledgeItem(Resource):
     refresh_interval: RefreshInterval = "never"
 
 
-class KnowledgeRecord(KnowledgeItem):
+class KnowledgeRecord(KnowledgeItem, kw_only=True):
     organization_id: str
     personality_id: str
     # the submitted text (text/document types) or the uploaded file, kept so processing can be re-run
@@ -58,7 +58,7 @@ class Chunk(Struct, kw_only=True):
     embedder: str
 
 
-class KnowledgeCreate(Request):
+class KnowledgeCreate(Request, kw_only=True):
     type: KnowledgeType
     name: Annotated[str, Meta(max_length=255)] | None = None
     url: Url | None = None
@@ -66,17 +66,17 @@ class KnowledgeCreate(Request):
     refresh_interval: RefreshInterval = "never"
 
 
-class KnowledgeSearch(Request):
+class KnowledgeSearch(Request, kw_only=True):
     query: Annotated[str, Meta(min_length=1, max_length=2000)]
     limit: Annotated[int, Meta(ge=1, le=100)] = 5
     min_relevance: Annotated[float, Meta(ge=0, le=1)] = 0.0
 
 
-class KnowledgeHit(Resource):
+class KnowledgeHit(Resource, kw_only=True):
     knowledge_item_id: str
     content: str
     relevance: float
 
 
-class KnowledgeSearchResult(Resource):
+class KnowledgeSearchResult(Resource, kw_only=True):
     data: list[KnowledgeHit]

@@ -3,7 +3,7 @@
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from msgspec import Meta
+from msgspec import Meta, field
 
 from avatar_service.core.model.common import UNSET, Metadata, Request, Resource, UnsetType
 
@@ -21,25 +21,25 @@ Background = Annotated[
 Style = Literal["realistic", "cartoon"]
 
 
-class VoiceSettings(Resource, forbid_unknown_fields=True):
+class VoiceSettings(Resource, kw_only=True, forbid_unknown_fields=True):
     stability: Unit = 0.5
     similarity_boost: Unit = 0.75
     speed: Annotated[float, Meta(ge=0.5, le=2.0)] = 1.0
 
 
-class Voice(Resource, forbid_unknown_fields=True):
+class Voice(Resource, kw_only=True, forbid_unknown_fields=True):
     provider: VoiceProvider = "openai"
     voice_id: Annotated[str, Meta(min_length=1, max_length=255)] = "alloy"
-    settings: VoiceSettings = VoiceSettings()
+    settings: VoiceSettings = field(default_factory=VoiceSettings)
 
 
-class Appearance(Resource, forbid_unknown_fields=True):
+class Appearance(Resource, kw_only=True, forbid_unknown_fields=True):
     avatar_id: Annotated[str, Meta(min_length=1, max_length=64)] = "ava"
     style: Style = "realistic"
     background: Background = "blur"
 
 
-class Traits(Resource, forbid_unknown_fields=True):
+class Traits(Resource, kw_only=True, forbid_unknown_fields=True):
     warmth: Unit = 0.5
     humor: Unit = 0.5
     formality: Unit = 0.5
@@ -47,7 +47,7 @@ class Traits(Resource, forbid_unknown_fields=True):
     empathy: Unit = 0.5
 
 
-class Personality(Resource):
+class Personality(Resource, kw_only=True):
     id: str
     object: Literal["personality"] = "personality"
     name: str
@@ -55,13 +55,13 @@ class Personality(Resource):
     updated_at: datetime
     description: str = ""
     system_prompt: str = ""
-    voice: Voice = Voice()
-    appearance: Appearance = Appearance()
-    traits: Traits = Traits()
+    voice: Voice = field(default_factory=Voice)
+    appearance: Appearance = field(default_factory=Appearance)
+    traits: Traits = field(default_factory=Traits)
     metadata: dict[str, Any] = {}
 
 
-class PersonalityRecord(Personality):
+class PersonalityRecord(Personality, kw_only=True):
     organization_id: str
 
 
@@ -70,17 +70,17 @@ Description = Annotated[str, Meta(max_length=2000)]
 SystemPrompt = Annotated[str, Meta(max_length=20000)]
 
 
-class PersonalityCreate(Request):
+class PersonalityCreate(Request, kw_only=True):
     name: Name
     description: Description = ""
     system_prompt: SystemPrompt = ""
-    voice: Voice = Voice()
-    appearance: Appearance = Appearance()
-    traits: Traits = Traits()
+    voice: Voice = field(default_factory=Voice)
+    appearance: Appearance = field(default_factory=Appearance)
+    traits: Traits = field(default_factory=Traits)
     metadata: Metadata = {}
 
 
-class PersonalityPatch(Request):
+class PersonalityPatch(Request, kw_only=True):
     """Top-level fields replace; `voice`, `appearance` and `traits` are merged into the current values."""
 
     name: Name | UnsetType = UNSET

@@ -13,7 +13,7 @@ VideoStatus = Literal["pending", "processing", "completed", "failed", "cancelled
 Resolution = Literal["480p", "720p", "1080p"]
 
 
-class VideoGeneration(Resource):
+class VideoGeneration(Resource, kw_only=True):
     id: str
     object: Literal["video.generation"] = "video.generation"
     status: VideoStatus
@@ -27,13 +27,13 @@ class VideoGeneration(Resource):
     completed_at: datetime | None = None
 
 
-class VideoGenerationCreated(VideoGeneration):
+class VideoGenerationCreated(VideoGeneration, kw_only=True):
     """The create response: carries the per-generation webhook secret once, when `webhook_url` was given."""
 
     webhook_secret: str | None = None
 
 
-class VideoRecord(VideoGeneration):
+class VideoRecord(VideoGeneration, kw_only=True):
     organization_id: str
     text: str | None = None
     audio_url: str | None = None
@@ -48,7 +48,7 @@ class VideoRecord(VideoGeneration):
     updated_at: datetime | None = None
 
 
-class VideoCreate(Request):
+class VideoCreate(Request, kw_only=True):
     personality_id: str
     text: Annotated[str, Meta(min_length=1, max_length=5000)] | None = None
     audio_url: Url | None = None

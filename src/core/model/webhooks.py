@@ -19,7 +19,7 @@ EVENT_KINDS: tuple[str, ...] = EventKind.__args__  # type: ignore[attr-defined]
 Events = Annotated[list[EventKind], Meta(min_length=1, max_length=len(EVENT_KINDS))]
 
 
-class Webhook(Resource):
+class Webhook(Resource, kw_only=True):
     id: str
     object: Literal["webhook"] = "webhook"
     url: str
@@ -28,13 +28,13 @@ class Webhook(Resource):
     enabled: bool = True
 
 
-class WebhookWithSecret(Webhook):
+class WebhookWithSecret(Webhook, kw_only=True):
     """Returned once, at creation: the only time the signing secret is shown."""
 
     secret: str
 
 
-class WebhookRecord(Webhook):
+class WebhookRecord(Webhook, kw_only=True):
     organization_id: str
     secret: str
     updated_at: datetime
@@ -42,17 +42,17 @@ class WebhookRecord(Webhook):
     failing_since: datetime | None = None
 
 
-class WebhookList(Resource):
+class WebhookList(Resource, kw_only=True):
     data: list[Webhook]
 
 
-class WebhookCreate(Request):
+class WebhookCreate(Request, kw_only=True):
     url: Url
     events: Events
     enabled: bool = True
 
 
-class WebhookPatch(Request):
+class WebhookPatch(Request, kw_only=True):
     url: Url | UnsetType = UNSET
     events: Events | UnsetType = UNSET
     enabled: bool | UnsetType = UNSET
@@ -61,10 +61,10 @@ class WebhookPatch(Request):
 DeliveryStatus = Literal["pending", "succeeded", "failed"]
 
 
-class WebhookDelivery(Resource):
+class WebhookDelivery(Resource, kw_only=True):
     id: str
     object: Literal["webhook_delivery"] = "webhook_delivery"
-    webhook_id: str
+    webhook_id: str | None
     event_id: str
     event_type: str
     status: DeliveryStatus
@@ -77,7 +77,7 @@ class WebhookDelivery(Resource):
     delivered_at: datetime | None = None
 
 
-class DeliveryRecord(WebhookDelivery):
+class DeliveryRecord(WebhookDelivery, kw_only=True):
     organization_id: str
     url: str
     payload: bytes = b""

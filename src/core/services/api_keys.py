@@ -1,5 +1,7 @@
 """API keys: create (secret shown once), list, revoke, and authenticate a bearer secret."""
 
+from __future__ import annotations
+
 import hashlib
 import hmac
 import secrets

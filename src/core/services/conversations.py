@@ -1,5 +1,7 @@
 """Conversations: lifecycle by the state table, text turns through the dialogue engine, stored timers."""
 
+from __future__ import annotations
+
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any

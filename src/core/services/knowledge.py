@@ -1,5 +1,7 @@
 """Knowledge items: accept (processing is a job), read, list, delete with chunks, and search."""
 
+from __future__ import annotations
+
 from dataclasses import dataclass
 
 from avatar_service.core.errors import Invalid, TooLarge, missing

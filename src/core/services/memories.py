@@ -1,5 +1,7 @@
 """Memories: manual and bulk creation, updates that re-embed, semantic search and recall."""
 
+from __future__ import annotations
+
 from datetime import datetime
 
 from avatar_service.core.errors import missing
@@ -61,7 +63,7 @@ class Memories:
         for record in records:
             await emit(uow, self.deps, record.organization_id, "memory.created", public(record, Memory))
 
-    async def _index(self, records: list[MemoryRecord]) -> None:
+    async def index(self, records: list[MemoryRecord]) -> None:
         by_user: dict[str, list[MemoryRecord]] = {}
         for record in records:
             by_user.setdefault(record.user_id, []).append(record)
@@ -77,7 +79,7 @@ class Memories:
             await self._owner(uow, user_id, data.personality_id)
             await self.add_records(uow, [record])
             await uow.commit()
-        await self._index([record])
+        await self.index([record])
         return public(record, Memory)
 
     async def bulk(self, organization_id: str, user_id: str, data: MemoryBulkCreate) -> MemoryBulkResult:
@@ -92,7 +94,7 @@ class Memories:
             await self._owner(uow, user_id, data.personality_id)
             await self.add_records(uow, records)
             await uow.commit()
-        await self._index(records)
+        await self.index(records)
         return MemoryBulkResult(created_count=len(records), data=[public(r, Memory) for r in records])
 
     async def _mine(self, uow: UnitOfWork, user_id: str, memory_id: str) -> MemoryRecord:
@@ -128,7 +130,7 @@ class Memories:
             await uow.memories.update(record)
             await uow.commit()
         if "embedding" in changes:
-            await self._index([record])
+            await self.index([record])
         return public(record, Memory)
 
     async def delete(self, organization_id: str, user_id: str, memory_id: str) -> Deleted:
@@ -139,7 +141,7 @@ class Memories:
         await self.semantic.remove(namespace(user_id), [record.id])
         return Deleted(id=record.id, object="memory")
 
-    async def _ensure_loaded(self, uow: UnitOfWork, user_id: str) -> None:
+    async def ensure_loaded(self, uow: UnitOfWork, user_id: str) -> None:
         ns = namespace(user_id)
         if not self.semantic.loaded(ns):
             records = await uow.memories.find(user_id=user_id)
@@ -151,7 +153,7 @@ class Memories:
                      min_relevance: float = 0.0) -> list[tuple[MemoryRecord, float]]:
         """The user's memories closest to `query`, best first, as (record, relevance)."""
         [vector] = await self.semantic.embed([query])
-        await self._ensure_loaded(uow, user_id)
+        await self.ensure_loaded(uow, user_id)
         # Ask for a few extra: a vector whose memory was deleted elsewhere is dropped below.
         hits = await self.semantic.search(namespace(user_id), vector, limit + 8, personality_id)
         hits = [(ident, relevance(score)) for ident, score in hits if relevance(score) >= min_relevance]

@@ -1,6 +1,6 @@
 """Personalities: create, read, list, update (nested objects merged), delete with their knowledge."""
 
-from collections.abc import Callable
+from __future__ import annotations
 
 from avatar_service.core.errors import Invalid
 from avatar_service.core.model import (
@@ -20,17 +20,15 @@ from avatar_service.core.model.common import UNSET
 from avatar_service.core.pagination import PageRequest
 from avatar_service.core.services.base import Deps, fetch, page_of
 from avatar_service.core.validation import check_metadata, merge
-
-AvatarIds = Callable[[], set[str]]
-
+from avatar_service.ports.renderer import AvatarRenderer
 
 class Personalities:
-    def __init__(self, deps: Deps, avatar_ids: AvatarIds) -> None:
+    def __init__(self, deps: Deps, renderer: AvatarRenderer) -> None:
         self.deps = deps
-        self.avatar_ids = avatar_ids
+        self.avatar_ids = {avatar.id for avatar in renderer.list_avatars()}
 
     def _check(self, appearance: Appearance) -> None:
-        if appearance.avatar_id not in self.avatar_ids():
+        if appearance.avatar_id not in self.avatar_ids:
             raise Invalid(
                 f"Unknown avatar '{appearance.avatar_id}': GET /v1/avatars lists the avatars",
                 param="appearance.avatar_id",

@@ -1,5 +1,7 @@
 """End users: create (external_id unique per organization), read, list, update, delete with memories."""
 
+from __future__ import annotations
+
 from avatar_service.core.errors import Conflict
 from avatar_service.core.model import Deleted, Page, User, UserCreate, UserPatch, UserRecord, public, replace
 from avatar_service.core.model.common import UNSET

@@ -1,0 +1,90 @@
+"""The few storage shapes that are not plain repositories: API keys by hash, transcripts, outbox, jobs."""
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+import msgspec
+from sqlalchemy import func, insert, or_, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from avatar_service.adapters.sqlalchemy import tables as t
+from avatar_service.adapters.sqlalchemy.repository import SqlRepository, to_row
+from avatar_service.core.model import ApiKeyRecord, Event, Job, TranscriptItem
+
+
+class SqlApiKeys(SqlRepository[ApiKeyRecord]):
+    async def by_hash(self, secret_hash: str) -> ApiKeyRecord | None:
+        row = (await self.conn.execute(select(t.api_keys).where(t.api_keys.c.secret_hash == secret_hash))).first()
+        return self._load(row) if row else None
+
+
+class SqlTranscripts:
+    def __init__(self, conn: AsyncConnection) -> None:
+        self.conn = conn
+
+    async def append(self, conversation_id: str, items: Sequence[TranscriptItem]) -> None:
+        if items:
+            rows = [{"conversation_id": conversation_id, **msgspec.structs.asdict(i)} for i in items]
+            await self.conn.execute(insert(t.transcript_items), rows)
+
+    async def for_conversation(self, conversation_id: str) -> list[TranscriptItem]:
+        c = t.transcript_items.c
+        rows = await self.conn.execute(
+            select(c.role, c.content, c.timestamp).where(c.conversation_id == conversation_id).order_by(c.seq))
+        return [TranscriptItem(role=r.role, content=r.content, timestamp=r.timestamp) for r in rows]
+
+    async def count(self, conversation_id: str) -> int:
+        c = t.transcript_items.c
+        return (await self.conn.execute(select(func.count()).where(c.conversation_id == conversation_id))).scalar_one()
+
+
+class SqlOutbox:
+    def __init__(self, conn: AsyncConnection) -> None:
+        self.conn = conn
+        self.repo = SqlRepository(conn, t.outbox, Event, None)
+
+    async def add(self, event: Event) -> None:
+        await self.repo.add(event)
+
+    async def pending(self, limit: int) -> list[Event]:
+        c = t.outbox.c
+        statement = select(t.outbox).where(c.dispatched.is_(False)).order_by(c.created_at, c.id).limit(limit)
+        if self.conn.dialect.name == "postgresql":
+            statement = statement.with_for_update(skip_locked=True)
+        return [self.repo._load(r) for r in (await self.conn.execute(statement)).all()]
+
+    async def mark_dispatched(self, event_ids: Sequence[str]) -> None:
+        if event_ids:
+            await self.conn.execute(update(t.outbox).where(t.outbox.c.id.in_(event_ids)).values(dispatched=True))
+
+    async def get(self, event_id: str) -> Event | None:
+        return await self.repo.get(event_id)
+
+
+class SqlJobs:
+    def __init__(self, conn: AsyncConnection) -> None:
+        self.conn = conn
+        self.repo = SqlRepository(conn, t.jobs, Job, None)
+
+    async def add(self, job: Job) -> None:
+        await self.conn.execute(insert(t.jobs), [to_row(t.jobs, job)])
+
+    async def claim(self, now: datetime, lock_seconds: float, limit: int, kinds: Sequence[str]) -> list[Job]:
+        c = t.jobs.c
+        statement = (select(t.jobs).where(c.run_at <= now, c.kind.in_(kinds),
+                                          or_(c.locked_until.is_(None), c.locked_until < now))
+                     .order_by(c.run_at).limit(limit))
+        if self.conn.dialect.name == "postgresql":
+            statement = statement.with_for_update(skip_locked=True)
+        jobs = [self.repo._load(r) for r in (await self.conn.execute(statement)).all()]
+        if jobs:
+            until = now + timedelta(seconds=lock_seconds)
+            await self.conn.execute(update(t.jobs).where(c.id.in_([j.id for j in jobs]))
+                                    .values(locked_until=until, attempts=c.attempts + 1))
+        return [msgspec.structs.replace(j, attempts=j.attempts + 1) for j in jobs]
+
+    async def finish(self, job_id: str) -> None:
+        await self.repo.delete(job_id)
+
+    async def retry(self, job_id: str, run_at: datetime, error: str) -> None:
+        await self.repo.set(job_id, run_at=run_at, locked_until=None, last_error=error[:2000])

@@ -1,0 +1,108 @@
+"""One generic SQLAlchemy Core repository: rows in and out as msgspec records, keyset pages."""
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, Generic, TypeVar
+
+import msgspec
+from sqlalchemy import ColumnElement, Table, and_, delete, insert, or_, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from avatar_service.core.errors import Conflict
+from avatar_service.core.pagination import PageRequest
+
+R = TypeVar("R", bound=msgspec.Struct)
+_BUILTINS = (datetime, bytes)
+
+
+def to_row(table: Table, record: msgspec.Struct) -> dict[str, Any]:
+    data = msgspec.to_builtins(record, builtin_types=_BUILTINS)
+    return {name: data[name] for name in table.c.keys() if name in data}
+
+
+def to_values(values: dict[str, Any]) -> dict[str, Any]:
+    return {k: msgspec.to_builtins(v, builtin_types=_BUILTINS) if isinstance(v, msgspec.Struct) else v
+            for k, v in values.items()}
+
+
+class SqlRepository(Generic[R]):
+    def __init__(self, conn: AsyncConnection, table: Table, record: type[R], organization_id: str | None) -> None:
+        self.conn, self.table, self.record, self.org = conn, table, record, organization_id
+        self._order = table.c.created_at if "created_at" in table.c else None
+        # plain str names: SQLAlchemy's quoted_name keys are a str subclass msgspec will not take as keys
+        self._names = [str(name) for name in table.c.keys()]
+
+    def _load(self, row: Any) -> R:
+        return msgspec.convert(dict(zip(self._names, row, strict=True)), self.record)
+
+    def _where(self, equals: dict[str, Any]) -> list[ColumnElement[bool]]:
+        clauses: list[ColumnElement[bool]] = []
+        if self.org is not None and "organization_id" in self.table.c:
+            clauses.append(self.table.c.organization_id == self.org)
+        for name, value in equals.items():
+            column = self.table.c[name]
+            if value is None:
+                clauses.append(column.is_(None))
+            elif isinstance(value, list | tuple):
+                clauses.append(column.in_(value))
+            else:
+                clauses.append(column == value)
+        return clauses
+
+    async def _write(self, statement: Any, rows: Any = None) -> Any:
+        try:
+            return await (self.conn.execute(statement, rows) if rows is not None else self.conn.execute(statement))
+        except IntegrityError as error:
+            raise Conflict("The resource conflicts with one that exists", code="resource_exists") from error
+
+    async def add(self, record: R) -> None:
+        await self._write(insert(self.table), [to_row(self.table, record)])
+
+    async def add_many(self, records: Sequence[R]) -> None:
+        if records:
+            await self._write(insert(self.table), [to_row(self.table, r) for r in records])
+
+    async def get(self, ident: str) -> R | None:
+        row = (await self.conn.execute(select(self.table).where(*self._where({"id": ident})))).first()
+        return self._load(row) if row else None
+
+    async def update(self, record: R, expect: dict[str, Any] | None = None) -> bool:
+        values = to_row(self.table, record)
+        ident = values.pop("id")
+        statement = update(self.table).where(*self._where({"id": ident, **(expect or {})})).values(values)
+        return (await self._write(statement)).rowcount == 1
+
+    async def set(self, ident: str, expect: dict[str, Any] | None = None, **values: Any) -> bool:
+        statement = update(self.table).where(*self._where({"id": ident, **(expect or {})})).values(to_values(values))
+        return (await self._write(statement)).rowcount == 1
+
+    async def delete(self, ident: str) -> bool:
+        return (await self.conn.execute(delete(self.table).where(*self._where({"id": ident})))).rowcount == 1
+
+    async def delete_where(self, **equals: Any) -> int:
+        return (await self.conn.execute(delete(self.table).where(*self._where(equals)))).rowcount
+
+    def _newest_first(self) -> list[Any]:
+        return [self._order.desc(), self.table.c.id.desc()] if self._order is not None else [self.table.c.id]
+
+    async def page(self, request: PageRequest, **equals: Any) -> tuple[list[R], bool]:
+        clauses = self._where(equals)
+        if request.after is not None and self._order is not None:
+            at, ident = request.after
+            clauses.append(or_(self._order < at, and_(self._order == at, self.table.c.id < ident)))
+        statement = select(self.table).where(*clauses).order_by(*self._newest_first()).limit(request.limit + 1)
+        rows = (await self.conn.execute(statement)).all()
+        return [self._load(r) for r in rows[: request.limit]], len(rows) > request.limit
+
+    async def find(self, *, limit: int | None = None, **equals: Any) -> list[R]:
+        statement = select(self.table).where(*self._where(equals)).order_by(*self._newest_first())
+        if limit is not None:
+            statement = statement.limit(limit)
+        return [self._load(r) for r in (await self.conn.execute(statement)).all()]
+
+    async def due(self, column: str, before: datetime, limit: int, **equals: Any) -> list[R]:
+        col = self.table.c[column]
+        statement = (select(self.table).where(col.is_not(None), col <= before, *self._where(equals))
+                     .order_by(col).limit(limit))
+        return [self._load(r) for r in (await self.conn.execute(statement)).all()]

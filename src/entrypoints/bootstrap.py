@@ -1,0 +1,142 @@
+"""One function per deployment profile, each returning a punq container with every port and use case."""
+
+import punq
+
+from avatar_service.adapters.audio_decode import decode_audio
+from avatar_service.adapters.database_jobs import DatabaseJobQueue
+from avatar_service.adapters.embedders import LexicalEmbedder, default_embedder
+from avatar_service.adapters.filesystem_blobs import FilesystemBlobs
+from avatar_service.adapters.guarded_http import GuardedHttp
+from avatar_service.adapters.hosted_rooms import HostedRooms
+from avatar_service.adapters.http_clients import GuardedFetcher, GuardedSender
+from avatar_service.adapters.semantic_index import IndexedSemantic
+from avatar_service.adapters.sqlalchemy import SqlStorage
+from avatar_service.adapters.text_extraction import DocumentTextExtractor
+from avatar_service.adapters.thread_offload import ThreadOffload
+from avatar_service.core.media_urls import MediaSigner
+from avatar_service.core.services.api_keys import ApiKeys
+from avatar_service.core.services.base import Deps
+from avatar_service.core.services.conversations import ConversationLimits, Conversations
+from avatar_service.core.services.delivery import Dispatcher
+from avatar_service.core.services.games import GameLimits, GameSessions
+from avatar_service.core.services.knowledge import Knowledge
+from avatar_service.core.services.knowledge_processing import KnowledgeProcessor
+from avatar_service.core.services.memories import Memories
+from avatar_service.core.services.memory_extraction import MemoryExtractor
+from avatar_service.core.services.personalities import Personalities
+from avatar_service.core.services.users import Users
+from avatar_service.core.services.video_rendering import VideoRenderer
+from avatar_service.core.services.videos import Videos
+from avatar_service.core.services.webhooks import Webhooks
+from avatar_service.entrypoints.settings import Settings
+from avatar_service.ports.blobs import BlobStore
+from avatar_service.ports.clock import Clock, Ids, RandomIds, SystemClock
+from avatar_service.ports.dialogue import DialogueEngine
+from avatar_service.ports.extractor import TextExtractor
+from avatar_service.ports.fetcher import Fetcher
+from avatar_service.ports.jobs import JobQueue
+from avatar_service.ports.offload import Offload
+from avatar_service.ports.renderer import AvatarRenderer
+from avatar_service.ports.rooms import RoomProvider
+from avatar_service.ports.semantic import Semantic
+from avatar_service.ports.speech import AudioDecoder, SpeechEngines
+from avatar_service.ports.storage import Storage
+from avatar_service.ports.webhook_sender import WebhookSender
+
+USE_CASES = (Deps, ApiKeys, Personalities, Users, Memories, Knowledge, KnowledgeProcessor, Conversations, Videos,
+             GameSessions, Webhooks, Dispatcher, MemoryExtractor)
+
+
+def _dialogue(settings: Settings) -> DialogueEngine:
+    if settings.dialogue_base_url:
+        from avatar_service.adapters.dialogue.openai_compatible import OpenAICompatibleDialogue
+
+        return OpenAICompatibleDialogue(settings.dialogue_base_url, settings.dialogue_model or "default",
+                                        api_key=settings.dialogue_api_key or None)
+    from avatar_service.adapters.dialogue.offline_grounded import OfflineGroundedDialogue
+
+    return OfflineGroundedDialogue()
+
+
+def _speech(settings: Settings) -> SpeechEngines:
+    from avatar_service.adapters.speech.factory import build_speech
+
+    return SpeechEngines(build_speech(settings.speech_credentials()))
+
+
+def _renderer() -> AvatarRenderer:
+    from avatar_service.adapters.pyav_renderer import PyAVRenderer
+
+    return PyAVRenderer()
+
+
+def assemble(settings: Settings, storage: Storage, clock: Clock | None = None, ids: Ids | None = None,
+             **overrides: object) -> punq.Container:
+    """Wires every port and use case; `overrides` replace single ports by name (tests)."""
+    c = punq.Container()
+    clock = clock or SystemClock()
+    ids = ids or RandomIds()
+    secret = settings.signing_secret()
+    offload = ThreadOffload(threads=4)
+    jobs = DatabaseJobQueue(storage, clock, ids)
+    http = GuardedHttp(allow_private=settings.allow_private_urls, max_bytes=settings.max_fetch_bytes)
+    embedder = LexicalEmbedder() if settings.embedder == "lexical" else default_embedder()
+    rooms = HostedRooms(settings.public_url, secret)
+    ports: dict[object, object] = {
+        Settings: settings, Storage: storage, Clock: clock, Ids: ids, Offload: offload, JobQueue: jobs,
+        DatabaseJobQueue: jobs, Fetcher: GuardedFetcher(http), WebhookSender: GuardedSender(http),
+        Semantic: IndexedSemantic(embedder, offload), TextExtractor: DocumentTextExtractor(),
+        AvatarRenderer: overrides.pop("renderer", None) or _renderer(),
+        SpeechEngines: overrides.pop("speech", None) or _speech(settings),
+        AudioDecoder: decode_audio, DialogueEngine: overrides.pop("dialogue", None) or _dialogue(settings),
+        RoomProvider: rooms, HostedRooms: rooms, MediaSigner: MediaSigner(settings.public_url, secret),
+        BlobStore: FilesystemBlobs(settings.data_path / "media"),
+        ConversationLimits: ConversationLimits(settings.conversation_join_timeout, settings.conversation_idle_timeout,
+                                               settings.conversation_max_duration, settings.max_transcript_turns),
+        GameLimits: GameLimits(settings.game_idle_timeout),
+    }
+    for key, value in overrides.items():
+        raise TypeError(f"unknown override {key}={value!r}")
+    for key, instance in ports.items():
+        c.register(key, instance=instance)
+    for use_case in USE_CASES:
+        c.register(use_case, scope=punq.Scope.singleton)
+    renderer = VideoRenderer(c.resolve(Deps), c.resolve(Videos), ports[SpeechEngines], decode_audio,  # type: ignore[arg-type]
+                             ports[AvatarRenderer], ports[Fetcher], ports[BlobStore], offload,  # type: ignore[arg-type]
+                             settings.data_path / "work")
+    c.register(VideoRenderer, instance=renderer)
+    _register_jobs(c, jobs, settings)
+    return c
+
+
+def _register_jobs(c: punq.Container, jobs: DatabaseJobQueue, settings: Settings) -> None:
+    jobs.register("knowledge.process", c.resolve(KnowledgeProcessor), concurrency=settings.max_concurrent_ingestions)
+    jobs.register("video.render", c.resolve(VideoRenderer), concurrency=settings.max_concurrent_renders,
+                  lock_seconds=1800)
+    jobs.register("memory.extract", c.resolve(MemoryExtractor))
+    jobs.register("conversation.timer", c.resolve(Conversations).on_timer, concurrency=4)
+    jobs.register("game.timer", c.resolve(GameSessions).on_timer, concurrency=4)
+    dispatcher: Dispatcher = c.resolve(Dispatcher)
+
+    async def dispatch() -> None:
+        await dispatcher.fan_out()
+        await dispatcher.send_due()
+
+    jobs.every(0.5, dispatch)
+
+
+def embedded(settings: Settings) -> punq.Container:
+    """The single-process default: SQLite (or any URL given), jobs run inside the server process."""
+    return assemble(settings, SqlStorage(settings.database_url))
+
+
+def server(settings: Settings) -> punq.Container:
+    """API processes on PostgreSQL; with AVATAR_WORKER=external the jobs run in `avatar worker` processes."""
+    if not settings.database_url.startswith("postgresql"):
+        raise SystemExit("The server profile needs AVATAR_DATABASE_URL=postgresql+asyncpg://...")
+    return assemble(settings, SqlStorage(settings.database_url))
+
+
+def test(settings: Settings, storage: Storage, clock: Clock | None = None, **overrides: object) -> punq.Container:
+    """Tests: the storage they give (in-memory or a real database), optional fake clock and ports."""
+    return assemble(settings, storage, clock, **overrides)

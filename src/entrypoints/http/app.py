@@ -1,0 +1,122 @@
+"""create_app(container): the Litestar application, mountable inside another ASGI app."""
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import anyio
+import punq
+from litestar import Litestar, Router
+from litestar.di import Provide
+from litestar.openapi import OpenAPIConfig
+from litestar.openapi.plugins import ScalarRenderPlugin
+from litestar.openapi.spec import Components, SecurityScheme
+
+from avatar_service import __version__
+from avatar_service.adapters.database_jobs import DatabaseJobQueue
+from avatar_service.adapters.hosted_rooms import HostedRooms
+from avatar_service.core.media_urls import MediaSigner
+from avatar_service.core.services.api_keys import ApiKeys
+from avatar_service.core.services.conversations import Conversations
+from avatar_service.core.services.games import GameSessions
+from avatar_service.core.services.knowledge import Knowledge
+from avatar_service.core.services.memories import Memories
+from avatar_service.core.services.personalities import Personalities
+from avatar_service.core.services.users import Users
+from avatar_service.core.services.videos import Videos
+from avatar_service.core.services.webhooks import Webhooks
+from avatar_service.entrypoints.http import public
+from avatar_service.entrypoints.http.auth import authenticate, current_caller
+from avatar_service.entrypoints.http.errors import HANDLERS
+from avatar_service.entrypoints.http.routes import (
+    api_keys,
+    avatars,
+    conversations,
+    games,
+    personalities,
+    users,
+    videos,
+    webhooks,
+)
+from avatar_service.entrypoints.settings import Settings
+from avatar_service.ports.blobs import BlobStore
+from avatar_service.ports.clock import Clock
+from avatar_service.ports.dialogue import DialogueEngine
+from avatar_service.ports.renderer import AvatarRenderer
+from avatar_service.ports.semantic import Semantic
+from avatar_service.ports.speech import SpeechEngines
+from avatar_service.ports.storage import Storage
+
+log = logging.getLogger(__name__)
+
+# Each use case and port a handler may name, resolved once from the container.
+INJECTED: dict[str, Any] = {
+    "api_keys": ApiKeys, "personalities": Personalities, "users": Users, "memories": Memories,
+    "knowledge": Knowledge, "conversations": Conversations, "videos": Videos, "games": GameSessions,
+    "webhooks": Webhooks, "renderer": AvatarRenderer, "signer": MediaSigner, "blobs": BlobStore, "clock": Clock,
+    "storage": Storage,
+}
+
+
+def engines(container: punq.Container) -> dict[str, Any]:
+    """Which engine serves each capability, for /healthz (contract, section 7)."""
+    speech: SpeechEngines = container.resolve(SpeechEngines)
+    return {
+        "voice": {provider: engine.name for provider, engine in speech.engines.items()},
+        "embedder": container.resolve(Semantic).embedder_name,
+        "speech_to_text": "faster-whisper:tiny.en",
+        "dialogue": container.resolve(DialogueEngine).name,
+        "renderer": container.resolve(AvatarRenderer).name,
+        "rooms": container.resolve(HostedRooms).name,
+    }
+
+
+def create_app(container: punq.Container, *, run_worker: bool | None = None) -> Litestar:
+    settings: Settings = container.resolve(Settings)
+    jobs: DatabaseJobQueue = container.resolve(DatabaseJobQueue)
+    worker = settings.worker == "embedded" if run_worker is None else run_worker
+
+    @asynccontextmanager
+    async def lifespan(app: Litestar) -> AsyncIterator[None]:
+        async with anyio.create_task_group() as group:
+            if worker:
+                await jobs.recover()
+                group.start_soon(jobs.run)
+            try:
+                yield
+            finally:
+                group.cancel_scope.cancel()
+        await container.resolve(Storage).close()
+
+    def provider(kind: Any) -> Provide:
+        instance = container.resolve(kind)
+        return Provide(lambda: instance, use_cache=True, sync_to_thread=False)
+
+    v1 = Router(
+        "/v1", guards=[authenticate],
+        route_handlers=[api_keys.router, personalities.router, users.router, conversations.router, videos.router,
+                        games.router, webhooks.router, avatars.list_avatars],
+        dependencies={"caller": Provide(current_caller, sync_to_thread=False)},
+    )
+    app = Litestar(
+        route_handlers=[v1, *public.ROUTES],
+        dependencies={name: provider(kind) for name, kind in INJECTED.items()},
+        exception_handlers=HANDLERS,
+        lifespan=[lifespan],
+        request_max_body_size=settings.max_body_bytes,
+        openapi_config=OpenAPIConfig(
+            title="avatar_service", version=__version__, path="/schema",
+            render_plugins=[ScalarRenderPlugin()],
+            components=Components(security_schemes={"bearer": SecurityScheme(type="http", scheme="bearer")}),
+            security=[{"bearer": []}],
+        ),
+        debug=False,
+    )
+    app.state.api_keys = container.resolve(ApiKeys)
+    app.state.rooms = container.resolve(HostedRooms)
+    app.state.clock = container.resolve(Clock)
+    app.state.storage = container.resolve(Storage)
+    app.state.engines = engines(container)
+    app.state.container = container
+    return app

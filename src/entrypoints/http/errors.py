@@ -1,0 +1,69 @@
+"""The one place where failures become the contract's envelope: {"error": {type, code, message, param}}."""
+
+import logging
+import uuid
+from typing import Any
+
+from litestar import MediaType, Request, Response
+from litestar.exceptions import HTTPException, ValidationException
+
+from avatar_service.core import errors as e
+
+log = logging.getLogger("avatar_service.http")
+
+STATUS = {e.Invalid: 400, e.Unauthenticated: 401, e.Forbidden: 403, e.NotFound: 404, e.Conflict: 409,
+          e.TooLarge: 413, e.RateLimited: 429}
+TYPES = {401: "authentication_error", 403: "permission_error", 429: "rate_limit_error", 500: "api_error"}
+HTTP_CODES = {400: "parameter_invalid", 401: "invalid_api_key", 403: "insufficient_scope", 404: "resource_missing",
+              405: "method_not_allowed", 409: "state_conflict", 413: "payload_too_large", 415: "unsupported_media_type",
+              429: "rate_limited"}
+
+
+def envelope(status: int, code: str, message: str, param: str | None = None,
+             headers: dict[str, str] | None = None) -> Response[Any]:
+    body = {"error": {"type": TYPES.get(status, "invalid_request_error"), "code": code, "message": message,
+                      "param": param}}
+    return Response(body, status_code=status, media_type=MediaType.JSON, headers=headers)
+
+
+def avatar_error(_: Request[Any, Any, Any], exc: e.AvatarError) -> Response[Any]:
+    status = next((s for kind, s in STATUS.items() if isinstance(exc, kind)), 400)
+    headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, e.RateLimited) else None
+    if status == 401:
+        headers = {"WWW-Authenticate": 'Bearer realm="avatar_service"'}
+    return envelope(status, exc.code, exc.message, exc.param, headers)
+
+
+def validation_error(_: Request[Any, Any, Any], exc: ValidationException) -> Response[Any]:
+    extra = exc.extra if isinstance(exc.extra, list) else []
+    first = extra[0] if extra and isinstance(extra[0], dict) else {}
+    param = first.get("key") or None
+    message = first.get("message") or exc.detail
+    if param and message:
+        message = f"{message} (at '{param}')"
+    if "JSON" in str(exc.detail) or "decode" in str(exc.detail).lower():
+        return envelope(400, "body_invalid", f"The body is not valid JSON: {exc.detail}")
+    return envelope(400, "parameter_invalid", message or "Invalid request", param)
+
+
+def http_error(_: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
+    status = exc.status_code
+    if status >= 500:
+        return server_error(_, exc)
+    message = exc.detail if exc.detail and exc.detail != str(status) else "Invalid request"
+    headers = {k: v for k, v in (exc.headers or {}).items()}
+    return envelope(status, HTTP_CODES.get(status, "invalid_request"), message, None, headers or None)
+
+
+def server_error(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
+    request_id = f"req_{uuid.uuid4().hex[:16]}"
+    log.error("unhandled error %s on %s %s", request_id, request.method, request.url.path, exc_info=exc)
+    return envelope(500, "internal_error", f"Something went wrong on our side (request {request_id})")
+
+
+HANDLERS: dict[type[Exception], Any] = {
+    e.AvatarError: avatar_error,
+    ValidationException: validation_error,
+    HTTPException: http_error,
+    Exception: server_error,
+}

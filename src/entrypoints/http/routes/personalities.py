@@ -1,0 +1,109 @@
+"""/v1/personalities and their knowledge items."""
+
+from typing import Any
+
+from litestar import Request, Router, delete, get, patch, post
+from litestar.di import NamedDependency
+
+from avatar_service.core.errors import Invalid
+from avatar_service.core.model import (
+    Deleted,
+    KnowledgeCreate,
+    KnowledgeItem,
+    KnowledgeSearch,
+    KnowledgeSearchResult,
+    Page,
+    Personality,
+    PersonalityCreate,
+    PersonalityPatch,
+)
+from avatar_service.core.model.knowledge import KnowledgeType
+from avatar_service.core.services.api_keys import Caller
+from avatar_service.core.services.knowledge import Knowledge, Upload
+from avatar_service.core.services.personalities import Personalities
+from avatar_service.core.validation import decode, parse
+from avatar_service.entrypoints.http.auth import scopes
+from avatar_service.entrypoints.http.routes.common import Cursor, Limit, page
+
+
+@post("/", status_code=201, opt=scopes("write"))
+async def create_personality(data: PersonalityCreate, personalities: NamedDependency[Personalities],
+                             caller: NamedDependency[Caller]) -> Personality:
+    return await personalities.create(caller.organization_id, data)
+
+
+@get("/", opt=scopes("read"))
+async def list_personalities(personalities: NamedDependency[Personalities], caller: NamedDependency[Caller],
+                             limit: Limit = 20, cursor: Cursor = None) -> Page[Personality]:
+    return await personalities.list(caller.organization_id, page(limit, cursor))
+
+
+@get("/{personality_id:str}", opt=scopes("read"))
+async def get_personality(personality_id: str, personalities: NamedDependency[Personalities],
+                          caller: NamedDependency[Caller]) -> Personality:
+    return await personalities.get(caller.organization_id, personality_id)
+
+
+@patch("/{personality_id:str}", opt=scopes("write"))
+async def update_personality(personality_id: str, data: PersonalityPatch,
+                             personalities: NamedDependency[Personalities],
+                             caller: NamedDependency[Caller]) -> Personality:
+    return await personalities.update(caller.organization_id, personality_id, data)
+
+
+@delete("/{personality_id:str}", status_code=200, opt=scopes("write"))
+async def delete_personality(personality_id: str, personalities: NamedDependency[Personalities],
+                             caller: NamedDependency[Caller]) -> Deleted:
+    return await personalities.delete(caller.organization_id, personality_id)
+
+
+@get("/{personality_id:str}/knowledge", opt=scopes("read"))
+async def list_knowledge(personality_id: str, knowledge: NamedDependency[Knowledge], caller: NamedDependency[Caller],
+                         type: KnowledgeType | None = None, limit: Limit = 20, cursor: Cursor = None
+                         ) -> Page[KnowledgeItem]:
+    return await knowledge.list(caller.organization_id, personality_id, page(limit, cursor), type)
+
+
+async def _knowledge_body(request: Request[Any, Any, Any]) -> tuple[KnowledgeCreate, Upload | None]:
+    """JSON, or multipart/form-data with `file` (type `document` implied), `name`, `refresh_interval`."""
+    if request.content_type[0] == "multipart/form-data":
+        form = await request.form()
+        file = form.get("file")
+        if file is None or isinstance(file, str):
+            raise Invalid("A multipart upload needs a 'file' field", param="file")
+        data = await file.read()
+        fields = {k: v for k, v in form.items() if k in ("name", "refresh_interval") and isinstance(v, str)}
+        item = parse(KnowledgeCreate, {"type": "document", **fields})
+        return item, Upload(file.filename or "upload", file.content_type or "application/octet-stream", data)
+    return decode(KnowledgeCreate, await request.body()), None
+
+
+@post("/{personality_id:str}/knowledge", status_code=201, opt=scopes("write"),
+      request_max_body_size=25 * 1024 * 1024)
+async def add_knowledge(personality_id: str, request: Request[Any, Any, Any], knowledge: NamedDependency[Knowledge],
+                        caller: NamedDependency[Caller]) -> KnowledgeItem:
+    item, upload = await _knowledge_body(request)
+    return await knowledge.add(caller.organization_id, personality_id, item, upload)
+
+
+@get("/{personality_id:str}/knowledge/{item_id:str}", opt=scopes("read"))
+async def get_knowledge(personality_id: str, item_id: str, knowledge: NamedDependency[Knowledge],
+                        caller: NamedDependency[Caller]) -> KnowledgeItem:
+    return await knowledge.get(caller.organization_id, personality_id, item_id)
+
+
+@delete("/{personality_id:str}/knowledge/{item_id:str}", status_code=200, opt=scopes("write"))
+async def delete_knowledge(personality_id: str, item_id: str, knowledge: NamedDependency[Knowledge],
+                           caller: NamedDependency[Caller]) -> Deleted:
+    return await knowledge.delete(caller.organization_id, personality_id, item_id)
+
+
+@post("/{personality_id:str}/knowledge/search", status_code=200, opt=scopes("read"))
+async def search_knowledge(personality_id: str, data: KnowledgeSearch, knowledge: NamedDependency[Knowledge],
+                           caller: NamedDependency[Caller]) -> KnowledgeSearchResult:
+    return await knowledge.search(caller.organization_id, personality_id, data)
+
+
+router = Router("/personalities", tags=["Personalities"], route_handlers=[
+    create_personality, list_personalities, get_personality, update_personality, delete_personality,
+    list_knowledge, add_knowledge, get_knowledge, delete_knowledge, search_knowledge])

@@ -1,0 +1,71 @@
+"""AVATAR_* environment variables, read once into a typed Struct."""
+
+import os
+import secrets
+from pathlib import Path
+
+import msgspec
+
+
+class Settings(msgspec.Struct, kw_only=True, frozen=True):
+    database_url: str = "sqlite+aiosqlite:///./var/avatar.db"
+    data_dir: str = "./var"
+    public_url: str = "http://127.0.0.1:8000"
+    secret_key: str = ""  # signs media URLs and room tokens; generated into data_dir when empty
+    allow_private_urls: bool = False
+    worker: str = "embedded"  # "embedded": jobs run inside `avatar serve`; "external": only `avatar worker`
+    max_body_bytes: int = 1024 * 1024
+    max_upload_bytes: int = 20 * 1024 * 1024
+    max_fetch_bytes: int = 20 * 1024 * 1024
+    max_concurrent_renders: int = 1
+    max_concurrent_ingestions: int = 2
+    conversation_join_timeout: float = 300.0
+    conversation_idle_timeout: float = 600.0
+    conversation_max_duration: float = 3600.0
+    max_transcript_turns: int = 2000
+    game_idle_timeout: float = 86400.0
+    embedder: str = "auto"  # "auto" (MiniLM when installed) or "lexical"
+    dialogue_base_url: str = ""  # an OpenAI-compatible server; empty: the offline engine
+    dialogue_model: str = ""
+    dialogue_api_key: str = ""
+    elevenlabs_api_key: str = ""
+    elevenlabs_base_url: str = ""
+    cartesia_api_key: str = ""
+    cartesia_base_url: str = ""
+    openai_api_key: str = ""
+    openai_base_url: str = ""
+    azure_speech_key: str = ""
+    azure_speech_region: str = ""
+    azure_base_url: str = ""
+    log_level: str = "INFO"
+
+    @property
+    def data_path(self) -> Path:
+        return Path(self.data_dir)
+
+    def signing_secret(self) -> bytes:
+        if self.secret_key:
+            return self.secret_key.encode()
+        path = self.data_path / "secret.key"
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(secrets.token_urlsafe(48))
+            path.chmod(0o600)
+        return path.read_text().strip().encode()
+
+    def speech_credentials(self) -> dict[str, str]:
+        names = ("elevenlabs_api_key", "elevenlabs_base_url", "cartesia_api_key", "cartesia_base_url",
+                 "openai_api_key", "openai_base_url", "azure_speech_key", "azure_speech_region", "azure_base_url")
+        return {name: getattr(self, name) for name in names}
+
+
+def load_settings(environ: dict[str, str] | None = None, **overrides: object) -> Settings:
+    environ = dict(os.environ if environ is None else environ)
+    fields = set(Settings.__struct_fields__)
+    raw: dict[str, object] = {k[7:].lower(): v for k, v in environ.items()
+                              if k.startswith("AVATAR_") and k[7:].lower() in fields}
+    raw.update(overrides)
+    try:
+        return msgspec.convert(raw, Settings, strict=False)
+    except msgspec.ValidationError as error:
+        raise SystemExit(f"Bad AVATAR_* setting: {error}") from None
