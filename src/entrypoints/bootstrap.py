@@ -95,8 +95,8 @@ def assemble(settings: Settings, storage: Storage, clock: Clock | None = None, i
                                                settings.conversation_max_duration, settings.max_transcript_turns),
         GameLimits: GameLimits(settings.game_idle_timeout),
     }
-    for key, value in overrides.items():
-        raise TypeError(f"unknown override {key}={value!r}")
+    if overrides:
+        raise TypeError(f"unknown overrides: {sorted(overrides)}")
     for key, instance in ports.items():
         c.register(key, instance=instance)
     for use_case in USE_CASES:

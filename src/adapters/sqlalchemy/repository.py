@@ -18,7 +18,7 @@ _BUILTINS = (datetime, bytes)
 
 def to_row(table: Table, record: msgspec.Struct) -> dict[str, Any]:
     data = msgspec.to_builtins(record, builtin_types=_BUILTINS)
-    return {name: data[name] for name in table.c.keys() if name in data}
+    return {name: data[name] for name in table.c.keys() if name in data}  # noqa: SIM118
 
 
 def to_values(values: dict[str, Any]) -> dict[str, Any]:
@@ -31,7 +31,7 @@ class SqlRepository(Generic[R]):
         self.conn, self.table, self.record, self.org = conn, table, record, organization_id
         self._order = table.c.created_at if "created_at" in table.c else None
         # plain str names: SQLAlchemy's quoted_name keys are a str subclass msgspec will not take as keys
-        self._names = [str(name) for name in table.c.keys()]
+        self._names = [str(name) for name in table.c.keys()]  # noqa: SIM118
 
     def _load(self, row: Any) -> R:
         return msgspec.convert(dict(zip(self._names, row, strict=True)), self.record)

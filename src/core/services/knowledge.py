@@ -24,6 +24,7 @@ from avatar_service.ports.semantic import Semantic
 from avatar_service.ports.storage import UnitOfWork
 
 MAX_UPLOAD = 20 * 1024 * 1024
+Hits = list[KnowledgeHit]  # named here: inside the class `list` is the method
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +93,7 @@ class Knowledge:
         return Deleted(id=record.id, object="knowledge_item")
 
     async def ranked(self, uow: UnitOfWork, personality_id: str, query: str, limit: int,
-                     min_relevance: float = 0.0) -> list[KnowledgeHit]:
+                     min_relevance: float = 0.0) -> Hits:
         ns = namespace(personality_id)
         [vector] = await self.semantic.embed([query])
         if not self.semantic.loaded(ns):

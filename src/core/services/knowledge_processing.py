@@ -11,7 +11,7 @@ from avatar_service.core.services.base import Deps, emit
 from avatar_service.core.services.knowledge import namespace
 from avatar_service.core.states import check_move
 from avatar_service.ports.extractor import ExtractError, TextExtractor
-from avatar_service.ports.fetcher import FetchError, Fetcher
+from avatar_service.ports.fetcher import Fetcher, FetchError
 from avatar_service.ports.jobs import JobQueue
 from avatar_service.ports.offload import Offload
 from avatar_service.ports.semantic import Semantic

@@ -29,6 +29,11 @@ from avatar_service.ports.semantic import Semantic
 from avatar_service.ports.storage import UnitOfWork
 
 
+# Named here: inside the class `list` is the method.
+Ranked = list[tuple[MemoryRecord, float]]
+Records = list[MemoryRecord]
+
+
 def namespace(user_id: str) -> str:
     return f"memories:{user_id}"
 
@@ -150,7 +155,7 @@ class Memories:
                                      [r.personality_id for r in current])
 
     async def ranked(self, uow: UnitOfWork, user_id: str, query: str, personality_id: str | None, limit: int,
-                     min_relevance: float = 0.0) -> list[tuple[MemoryRecord, float]]:
+                     min_relevance: float = 0.0) -> Ranked:
         """The user's memories closest to `query`, best first, as (record, relevance)."""
         [vector] = await self.semantic.embed([query])
         await self.ensure_loaded(uow, user_id)
@@ -170,7 +175,7 @@ class Memories:
                   for r, score in ranked])
 
     async def recall(self, uow: UnitOfWork, user_id: str, personality_id: str, query: str, limit: int = 5
-                     ) -> list[MemoryRecord]:
+                     ) -> Records:
         """Memories for a conversation reply; marks them used (the caller's transaction commits it)."""
         ranked = await self.ranked(uow, user_id, query, personality_id, limit, min_relevance=0.2)
         now = self.deps.clock.now()

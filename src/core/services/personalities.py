@@ -22,6 +22,7 @@ from avatar_service.core.services.base import Deps, fetch, page_of
 from avatar_service.core.validation import check_metadata, merge
 from avatar_service.ports.renderer import AvatarRenderer
 
+
 class Personalities:
     def __init__(self, deps: Deps, renderer: AvatarRenderer) -> None:
         self.deps = deps
@@ -79,8 +80,9 @@ class Personalities:
             if patch.voice is not UNSET:
                 changes["voice"] = merge(record.voice, patch.voice, Voice, "voice")
             if patch.appearance is not UNSET:
-                changes["appearance"] = appearance = merge(record.appearance, patch.appearance, Appearance, "appearance")
+                appearance = merge(record.appearance, patch.appearance, Appearance, "appearance")
                 self._check(appearance)
+                changes["appearance"] = appearance
             if patch.traits is not UNSET:
                 changes["traits"] = merge(record.traits, patch.traits, Traits, "traits")
             record = replace(record, **changes, updated_at=self.deps.clock.now())

@@ -12,7 +12,7 @@ from avatar_service.core.services.base import Deps
 from avatar_service.core.services.videos import Videos, emit_video
 from avatar_service.core.states import check_move, is_final
 from avatar_service.ports.blobs import BlobStore
-from avatar_service.ports.fetcher import FetchError, Fetcher
+from avatar_service.ports.fetcher import Fetcher, FetchError
 from avatar_service.ports.offload import Offload
 from avatar_service.ports.renderer import AvatarRenderer, RenderCancelled, RenderRequest
 from avatar_service.ports.speech import Audio, AudioDecoder, SpeechEngines, VoiceChoice

@@ -65,7 +65,8 @@ async def media(key: str, request: Request[Any, Any, Any], signer: NamedDependen
                            "Content-Length": str(end - start + 1)})
 
 
-async def _room_conversation(request: Request[Any, Any, Any], conversation_id: str, token: str) -> tuple[str, str]:
+async def _room_conversation(request: Request[Any, Any, Any], conversation_id: str, token: str
+                             ) -> tuple[str, str]:
     """The organization of a room whose token is valid (the token is the room's only credential)."""
     rooms = request.app.state.rooms
     if not token or not rooms.verify(conversation_id, token, request.app.state.clock.now()):

@@ -1,0 +1,63 @@
+"""`avatar serve`, `avatar migrate` and `avatar worker`."""
+
+import anyio
+import typer
+import uvicorn
+
+from avatar_service.adapters.database_jobs import DatabaseJobQueue
+from avatar_service.entrypoints import bootstrap
+from avatar_service.entrypoints.cli import runtime
+from avatar_service.entrypoints.http.app import create_app
+
+
+def serve(host: str = typer.Option("127.0.0.1", help="Address to listen on."),
+          port: int = typer.Option(8000, help="Port to listen on."),
+          workers: int = typer.Option(1, help="Worker processes (PostgreSQL only; jobs then need AVATAR_WORKER)."),
+          ) -> None:
+    """Run the HTTP API (applies migrations first; runs background jobs in-process unless AVATAR_WORKER=external)."""
+    config = runtime.settings(public_url=None)
+    if "AVATAR_PUBLIC_URL" not in __import__("os").environ:
+        config = runtime.settings(public_url=f"http://{host}:{port}")
+    container = runtime.run(lambda: runtime.migrated(config))
+    runtime.run(lambda: container.resolve(bootstrap.Storage).close())
+    typer.echo(f"avatar_service on http://{host}:{port}  (API under /v1, docs at /schema)", err=True)
+    typer.echo("No key yet? In another shell: avatar keys create --name me --scopes '*'", err=True)
+    app = create_app(runtime.container(config))
+    uvicorn.run(app, host=host, port=port, log_level="warning", workers=None if workers == 1 else workers)
+
+
+def migrate() -> None:
+    """Apply the database migrations and exit."""
+    config = runtime.settings()
+
+    async def work() -> None:
+        container = await runtime.migrated(config)
+        await container.resolve(bootstrap.Storage).close()
+
+    runtime.run(work)
+    typer.echo("database is up to date", err=True)
+
+
+def worker(once: bool = typer.Option(False, help="Run the work that is due now, then exit.")) -> None:
+    """Run background jobs (knowledge, renders, deliveries, timers) without serving HTTP."""
+    config = runtime.settings()
+
+    async def work() -> None:
+        container = await runtime.migrated(config)
+        jobs: DatabaseJobQueue = container.resolve(DatabaseJobQueue)
+        try:
+            if once:
+                await jobs.drain()
+            else:
+                await jobs.run()
+        finally:
+            with anyio.CancelScope(shield=True):
+                await container.resolve(bootstrap.Storage).close()
+
+    runtime.run(work)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(serve)
+    app.command()(migrate)
+    app.command()(worker)
