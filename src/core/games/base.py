@@ -131,7 +131,7 @@ def _check_value(param: str, value: Any, spec: dict) -> None:
         lo, hi = spec.get("minimum"), spec.get("maximum")
         if (lo is not None and value < lo) or (hi is not None and value > hi):
             raise InvalidOptions(param, f"{param} must be between {lo} and {hi}")
-        if spec.get("odd") and value % 2 == 0:
+        if spec.get("x-odd") and value % 2 == 0:
             raise InvalidOptions(param, f"{param} must be odd so that a best-of-N match has a winner")
 
 

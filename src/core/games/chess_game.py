@@ -38,8 +38,8 @@ class Level:
 
 LEVELS = {
     "easy": Level(0.3, 2, 600, 0.1),
-    "medium": Level(0.0, 20, 8_000, 0.28),
-    "hard": Level(0.0, 30, 40_000, 1.5),
+    "medium": Level(0.0, 20, 6_000, 0.22),
+    "hard": Level(0.0, 30, 36_000, 1.3),
 }
 
 
@@ -115,7 +115,7 @@ class ChessGame:
         opts = parse_options(options, self.options_schema)
         first: Side = opts["first"]
         board = chess.Board()
-        state = {
+        state: dict[str, Any] = {
             "fen": board.fen(),
             "start_fen": board.fen(),
             "board_ascii": str(board),

@@ -83,7 +83,7 @@ class RockPaperScissors:
                 "type": "integer",
                 "minimum": 1,
                 "maximum": 99,
-                "odd": True,
+                "x-odd": True,
                 "default": 3,
                 "description": "best of N; odd",
             },

@@ -13,6 +13,7 @@ from .base import (
     IllegalMove,
     Outcome,
     Side,
+    Winner,
     clone,
     finish,
     move_field,
@@ -162,7 +163,7 @@ class TicTacToe:
             tags.append("near_win" if side == "personality" else "near_loss")
         if side == "user" and cell in winning_cells(before, theirs):
             tags.append("good_move")
-        winner = None
+        winner: Winner | None = None
         if winner_mark(board):
             winner = side
             new["winning_line"] = next(list(ln) for ln in LINES if all(board[i] == mark for i in ln))
