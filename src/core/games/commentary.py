@@ -13,6 +13,7 @@ PRIORITY = (
     "round_won",
     "round_lost",
     "round_draw",
+    "streak",
     "check",
     "fork",
     "blunder",
@@ -118,6 +119,14 @@ LINES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ("I am close to winning this one.", "The end may be near, I think."),
         ("I can almost taste victory!", "Just one more step for me..."),
     ),
+    "streak:personality": (
+        ("That is several rounds in a row for me.", "I seem to have found a rhythm."),
+        ("I'm on a roll!", "Three in a row, who's counting? Me.", "Hot streak!"),
+    ),
+    "streak:user": (
+        ("You have won several rounds in a row. Impressive.", "You seem to have read me well."),
+        ("You're on fire!", "How are you doing that? Three straight!", "Okay, you've cracked my code."),
+    ),
     "near_loss": (
         ("You are very close to winning.", "I find myself in a difficult position."),
         ("Yikes, you're nearly there!", "I'm in trouble here, aren't I?"),
@@ -138,16 +147,16 @@ JOKES = (
     "If I had hands, I would be shuffling nervously right now.",
     "Don't worry, I only gloat a little.",
 )
-WARM = ("I'm really enjoying this!", "It's a pleasure playing with you.", "Thanks for such a fun game.")
+WARM = ("I'm really enjoying this!", "It's a pleasure playing with you.", "You're great company.")
 CONSOLE = (
     (
         "Do not be discouraged; you are playing thoughtfully.",
-        "Every game teaches something; you will get me next time.",
+        "Every game teaches something, and you are learning quickly.",
     ),
     (
         "Hey, you're doing fine, hang in there!",
-        "Don't sweat it, you'll get me next time.",
-        "Chin up, this one's still fun.",
+        "Don't sweat it, it's all part of the fun.",
+        "Chin up, you've got this.",
     ),
 )
 ELABORATE = (
@@ -170,12 +179,14 @@ USER_STRUGGLING = {
 def _situations(highlights: Sequence[str]) -> list[str]:
     tags = set(highlights)
     actor = "user" if "by_user" in tags else "personality"
-    return [f"{t}:{actor}" if t in BY_ACTOR else t for t in PRIORITY if t in tags]
+    # a streak belongs to whoever won this round, not to whoever threw
+    streaker = "personality" if "round_won" in tags else "user"
+    return [
+        f"{t}:{actor}" if t in BY_ACTOR else f"streak:{streaker}" if t == "streak" else t for t in PRIORITY if t in tags
+    ]
 
 
-def comment(
-    highlights: Sequence[str], traits: Mapping[str, float], rng: random.Random, game_name: str
-) -> str:
+def comment(highlights: Sequence[str], traits: Mapping[str, float], rng: random.Random, game_name: str) -> str:
     """One short line in the personality's voice: formal or casual, longer when verbose, a joke when
     humorous, a kind word when empathetic and the user is struggling, a warm remark when warm."""
 
@@ -197,8 +208,6 @@ def comment(
         parts.append(rng.choice(WARM))
     if verbosity >= 0.8 and "win" not in situations and "loss" not in situations:
         parts.append(rng.choice(ELABORATE[register]))
-    if verbosity < 0.3:
-        parts = parts[:1]
-    elif verbosity < 0.6:
-        parts = parts[:2]
+    # verbosity sets how many sentences survive: one, two, or at most four
+    parts = parts[: 1 if verbosity < 0.3 else 2 if verbosity < 0.6 else 4]
     return " ".join(parts).format(game=game_name)

@@ -56,3 +56,11 @@ def test_the_same_rng_gives_the_same_line() -> None:
     assert comment(tags, traits, random.Random(5), "Connect four") == comment(
         tags, traits, random.Random(5), "Connect four"
     )
+
+
+def test_a_streak_is_credited_to_the_winner_of_the_round() -> None:
+    verbose = {**PLAIN, "verbosity": 0.7}
+    mine = lines(("by_user", "round_won", "streak"), verbose)
+    theirs = lines(("by_user", "round_lost", "streak"), verbose)
+    assert any(s in t for t in mine for s in LINES["streak:personality"][0])
+    assert any(s in t for t in theirs for s in LINES["streak:user"][0])
