@@ -4,6 +4,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
+import anyio
 from sqlalchemy import event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
@@ -52,11 +53,13 @@ class SqlUnitOfWork:
     async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                         tb: TracebackType | None) -> None:
         assert self._conn is not None
-        try:
-            if not self._committed:
-                await self._conn.rollback()
-        finally:
-            await self._conn.close()
+        # Shielded: a cancelled caller must still end its transaction, or SQLite's write lock leaks.
+        with anyio.CancelScope(shield=True):
+            try:
+                if not self._committed:
+                    await self._conn.rollback()
+            finally:
+                await self._conn.close()
 
 
 def _sqlite_setup(engine: AsyncEngine) -> None:
