@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
+
 from avatar_service.core.errors import Conflict
 from avatar_service.core.model import Deleted, Page, User, UserCreate, UserPatch, UserRecord, public, replace
 from avatar_service.core.model.common import UNSET
@@ -24,6 +26,14 @@ class Users:
             raise Conflict(f"A user with external_id '{external_id}' already exists", param="external_id",
                            code="resource_exists")
 
+    async def _write(self, write: Awaitable[object], external_id: str | None) -> None:
+        """A concurrent request may take the external_id after the look-up: the unique index then decides."""
+        try:
+            await write
+        except Conflict as error:
+            raise Conflict(f"A user with external_id '{external_id}' already exists", param="external_id",
+                           code="resource_exists") from error
+
     async def create(self, organization_id: str, data: UserCreate) -> User:
         check_metadata(data.metadata)
         now = self.deps.clock.now()
@@ -38,7 +48,7 @@ class Users:
         )
         async with self.deps.storage(organization_id) as uow:
             await self._unique(uow, data.external_id)
-            await uow.users.add(record)
+            await self._write(uow.users.add(record), data.external_id)
             await uow.commit()
         return public(record, User)
 
@@ -61,7 +71,7 @@ class Users:
             if "external_id" in changes:
                 await self._unique(uow, patch.external_id, record.id)  # type: ignore[arg-type]
             record = replace(record, **changes, updated_at=self.deps.clock.now())
-            await uow.users.update(record)
+            await self._write(uow.users.update(record), record.external_id)
             await uow.commit()
         return public(record, User)
 

@@ -1,0 +1,5 @@
+"""In-memory storage for unit tests: the same repositories and transactions as the SQL adapter."""
+
+from avatar_service.adapters.memory.storage import MemoryStorage
+
+__all__ = ["MemoryStorage"]
