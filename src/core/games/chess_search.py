@@ -69,7 +69,9 @@ PSQ_MID, PSQ_END = _psq(False), _psq(True)
 
 def is_endgame(board: chess.Board) -> bool:
     queens = len(board.pieces(chess.QUEEN, chess.WHITE)) + len(board.pieces(chess.QUEEN, chess.BLACK))
-    minors = sum(len(board.pieces(pt, c)) for pt in (chess.KNIGHT, chess.BISHOP, chess.ROOK) for c in chess.COLORS)
+    minors = sum(
+        len(board.pieces(pt, c)) for pt in (chess.KNIGHT, chess.BISHOP, chess.ROOK) for c in chess.COLORS
+    )
     return queens == 0 or minors <= 2
 
 
@@ -198,7 +200,11 @@ class Search:
             e_depth, e_flag, e_score, tt_move = entry
             if e_depth >= depth and ply:
                 e_score = (
-                    e_score - ply if e_score > MATE - 1000 else e_score + ply if e_score < -MATE + 1000 else e_score
+                    e_score - ply
+                    if e_score > MATE - 1000
+                    else e_score + ply
+                    if e_score < -MATE + 1000
+                    else e_score
                 )
                 if e_flag == 0 or (e_flag > 0 and e_score >= beta) or (e_flag < 0 and e_score <= alpha):
                     return e_score

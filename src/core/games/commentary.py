@@ -182,11 +182,15 @@ def _situations(highlights: Sequence[str]) -> list[str]:
     # a streak belongs to whoever won this round, not to whoever threw
     streaker = "personality" if "round_won" in tags else "user"
     return [
-        f"{t}:{actor}" if t in BY_ACTOR else f"streak:{streaker}" if t == "streak" else t for t in PRIORITY if t in tags
+        f"{t}:{actor}" if t in BY_ACTOR else f"streak:{streaker}" if t == "streak" else t
+        for t in PRIORITY
+        if t in tags
     ]
 
 
-def comment(highlights: Sequence[str], traits: Mapping[str, float], rng: random.Random, game_name: str) -> str:
+def comment(
+    highlights: Sequence[str], traits: Mapping[str, float], rng: random.Random, game_name: str
+) -> str:
     """One short line in the personality's voice: formal or casual, longer when verbose, a joke when
     humorous, a kind word when empathetic and the user is struggling, a warm remark when warm."""
 

@@ -60,7 +60,8 @@ class Hangman:
         "properties": {
             "difficulty": {
                 **DIFFICULTY_SCHEMA,
-                "description": "easy: long words, 8 lives; medium: 5-7 letters, 6 lives; hard: 3-5 letters, 5 lives",
+                "description": "easy: long words, 8 lives; medium: 5-7 letters, 6 lives; "
+                "hard: 3-5 letters, 5 lives",
             }
         },
     }
