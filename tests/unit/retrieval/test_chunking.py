@@ -78,9 +78,7 @@ def test_a_heading_stays_with_its_paragraph() -> None:
 
 
 def test_sentences_are_not_split_at_abbreviations_or_list_numbers() -> None:
-    text = (
-        "Dr. Smith met Mr. J. R. Jones at 5 p.m. on Main St. today. " * 5 + "\n1. First item\n2. Second item"
-    )
+    text = "Dr. Smith met Mr. J. R. Jones at 5 p.m. on Main St. today. " * 5 + "\n1. First item\n2. Second item"
     # A 13-word sentence cannot be overlap (5); had it been cut, a chunk would start inside it.
     chunks = chunk_text(text, words, max_tokens=26, overlap_tokens=5)
     assert all(c.text.startswith(("Dr. Smith", "1. First")) for c in chunks)
@@ -121,6 +119,4 @@ def test_minilm_chunks_fit_the_model_window(minilm: MiniLMEmbedder) -> None:
     check_invariants(text, chunks, minilm.count_tokens, 200)
     assert all(c.token_count <= minilm.max_tokens for c in chunks)
     # Word pieces, not words: the count is well above a whitespace split.
-    assert sum(minilm.count_tokens(c.text) for c in chunks) > sum(
-        len(re.findall(r"\S+", c.text)) for c in chunks
-    )
+    assert sum(minilm.count_tokens(c.text) for c in chunks) > sum(len(re.findall(r"\S+", c.text)) for c in chunks)

@@ -1,4 +1,4 @@
-"""The retrieval parts of the core import nothing but the standard library (tokenizers are passed in)."""
+"""The retrieval parts of the core import only the standard library; the adapters fit their ports."""
 
 from __future__ import annotations
 
@@ -23,3 +23,19 @@ def test_stdlib_only(module: str) -> None:
         elif isinstance(node, ast.ImportFrom) and node.module:
             imported.add(node.module.split(".")[0])
     assert imported <= set(sys.stdlib_module_names) | {"__future__"}, imported
+
+
+def test_adapters_satisfy_their_ports(minilm: object, lexical: object) -> None:
+    # Checked by mypy as much as here: the adapters are structurally the ports' Protocols.
+    from avatar_service.adapters.embedders import LexicalEmbedder
+    from avatar_service.adapters.embedders.minilm_onnx import MiniLMEmbedder
+    from avatar_service.adapters.numpy_index import NumpyVectorIndex
+    from avatar_service.ports.embedder import Embedder
+    from avatar_service.ports.vector_index import VectorIndex
+
+    assert isinstance(minilm, MiniLMEmbedder) and isinstance(lexical, LexicalEmbedder)
+    embedders: list[Embedder] = [minilm, lexical]
+    index: VectorIndex = NumpyVectorIndex()
+    for embedder in embedders:
+        assert embedder.dimensions == embedder.embed(["x"]).shape[1]
+    assert not index.has("nothing")

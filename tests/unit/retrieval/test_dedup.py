@@ -34,10 +34,7 @@ def test_a_new_value_of_a_one_valued_slot_updates() -> None:
     assert decision == Decision("update", "mem_1", 0.8)
     assert decide("User's name is Ana Silva", [c("User's name is Ana", 0.75)]).action == "update"
     assert decide("User is 35 years old", [c("User is 34 years old", 0.97)]).action == "update"
-    assert (
-        decide("User's favorite band is Muse", [c("User's favorite band is Radiohead", 0.58)]).action
-        == "update"
-    )
+    assert decide("User's favorite band is Muse", [c("User's favorite band is Radiohead", 0.58)]).action == "update"
 
 
 def test_the_same_value_of_a_slot_is_skipped() -> None:
@@ -53,9 +50,7 @@ def test_different_slots_never_merge() -> None:
 
 def test_close_restatement_with_nothing_new_is_skipped() -> None:
     assert decide("User loves hiking", [c("User loves hiking in the mountains", 0.91)]).action == "skip"
-    assert (
-        decide("User goes swimming on Mondays", [c("User goes swimming every Monday", 0.94)]).action == "skip"
-    )
+    assert decide("User goes swimming on Mondays", [c("User goes swimming every Monday", 0.94)]).action == "skip"
 
 
 def test_close_statement_that_says_more_or_differs_updates() -> None:

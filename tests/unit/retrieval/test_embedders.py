@@ -39,9 +39,7 @@ def test_batching_does_not_change_vectors(embedder: Any) -> None:
 
 
 def test_related_texts_are_closer(embedder: Any) -> None:
-    a, b, c = embedder.embed(
-        ["User lives in Lisbon", "the user lives in lisbon", "Octopuses have three hearts"]
-    )
+    a, b, c = embedder.embed(["User lives in Lisbon", "the user lives in lisbon", "Octopuses have three hearts"])
     assert a @ b > a @ c
 
 
@@ -69,9 +67,7 @@ def test_minilm_embeds_up_to_its_window(minilm: MiniLMEmbedder) -> None:
 
 def test_minilm_is_close_to_sentence_transformers(minilm: MiniLMEmbedder) -> None:
     # Known pairs from all-MiniLM-L6-v2 (fp32): paraphrases far above unrelated sentences.
-    vectors = minilm.embed(
-        ["A man is eating food.", "A man is eating a piece of bread.", "A monkey plays drums."]
-    )
+    vectors = minilm.embed(["A man is eating food.", "A man is eating a piece of bread.", "A monkey plays drums."])
     assert float(vectors[0] @ vectors[1]) > 0.7
     assert float(vectors[0] @ vectors[2]) < 0.2
 

@@ -24,9 +24,7 @@ def recall(embedder: Any, data: dict[str, Any], scoped: bool) -> tuple[float, fl
     corpus = data["corpus"]
     kinds = {item["id"]: item["kind"] for item in corpus}
     index = NumpyVectorIndex()
-    index.upsert(
-        "set", [i["id"] for i in corpus], embedder.embed([i["text"] for i in corpus]), list(kinds.values())
-    )
+    index.upsert("set", [i["id"] for i in corpus], embedder.embed([i["text"] for i in corpus]), list(kinds.values()))
     queries = data["queries"]
     vectors = embedder.embed([q["query"] for q in queries])
     at1 = at5 = 0
