@@ -50,9 +50,11 @@ from avatar_service.ports.storage import Storage
 
 log = logging.getLogger(__name__)
 
-# Each use case and port a handler may name, resolved once from the container.
+# Each use case and port a handler may name, resolved once from the container. No name may equal a body
+# field: Litestar drops validation errors whose key is a dependency name and answers 500 instead of 400
+# (hence `memory_service`, as bulk bodies have a `memories` field).
 INJECTED: dict[str, Any] = {
-    "api_keys": ApiKeys, "personalities": Personalities, "users": Users, "memories": Memories,
+    "api_keys": ApiKeys, "personalities": Personalities, "users": Users, "memory_service": Memories,
     "knowledge": Knowledge, "conversations": Conversations, "videos": Videos, "games": GameSessions,
     "webhooks": Webhooks, "renderer": AvatarRenderer, "signer": MediaSigner, "blobs": BlobStore, "clock": Clock,
     "storage": Storage,

@@ -1,6 +1,7 @@
 """The one place where failures become the contract's envelope: {"error": {type, code, message, param}}."""
 
 import logging
+import re
 import uuid
 from typing import Any
 
@@ -14,6 +15,7 @@ log = logging.getLogger("avatar_service.http")
 STATUS = {e.Invalid: 400, e.Unauthenticated: 401, e.Forbidden: 403, e.NotFound: 404, e.Conflict: 409,
           e.TooLarge: 413, e.RateLimited: 429}
 TYPES = {401: "authentication_error", 403: "permission_error", 429: "rate_limit_error", 500: "api_error"}
+_FIELD = re.compile(r"field `(?P<field>[^`]+)`")
 HTTP_CODES = {400: "parameter_invalid", 401: "invalid_api_key", 403: "insufficient_scope", 404: "resource_missing",
               405: "method_not_allowed", 409: "state_conflict", 413: "payload_too_large", 415: "unsupported_media_type",
               429: "rate_limited"}
@@ -34,15 +36,28 @@ def avatar_error(_: Request[Any, Any, Any], exc: e.AvatarError) -> Response[Any]
     return envelope(status, exc.code, exc.message, exc.param, headers)
 
 
+def _param(key: str, message: str) -> str | None:
+    """The field a validation message is about: Litestar names the whole body `data` and stops at the object
+    that lacks (or has an unknown) field, so the field named in the message is appended."""
+    path = "" if key == "data" else key.removeprefix("data.")
+    field = _FIELD.search(message)
+    if field and ("missing required" in message or "unknown field" in message):
+        path = f"{path}.{field.group('field')}" if path else field.group("field")
+    return path or None
+
+
 def validation_error(_: Request[Any, Any, Any], exc: ValidationException) -> Response[Any]:
     extra = exc.extra if isinstance(exc.extra, list) else []
     first = extra[0] if extra and isinstance(extra[0], dict) else {}
-    param = first.get("key") or None
-    message = first.get("message") or exc.detail
-    if param and message:
-        message = f"{message} (at '{param}')"
+    key = str(first.get("key") or "")
+    message = str(first.get("message") or exc.detail)
     if "JSON" in str(exc.detail) or "decode" in str(exc.detail).lower():
         return envelope(400, "body_invalid", f"The body is not valid JSON: {exc.detail}")
+    if key == "data" and (message == "'data'" or message.startswith("Expected `object`")):  # none, null, [..]
+        return envelope(400, "body_invalid", "The request needs a JSON object as its body")
+    param = _param(key, message)
+    if param:
+        message = f"{message} (at '{param}')"
     return envelope(400, "parameter_invalid", message or "Invalid request", param)
 
 
@@ -52,6 +67,8 @@ def http_error(_: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
         return server_error(_, exc)
     message = exc.detail if exc.detail and exc.detail != str(status) else "Invalid request"
     headers = {k: v for k, v in (exc.headers or {}).items()}
+    if status == 400 and "JSON is malformed" in message:  # Litestar's own body decoding
+        return envelope(400, "body_invalid", f"The body is not valid JSON: {message}", None, headers or None)
     return envelope(status, HTTP_CODES.get(status, "invalid_request"), message, None, headers or None)
 
 

@@ -58,47 +58,48 @@ async def delete_user(user_id: str, users: NamedDependency[Users], caller: Named
 
 
 @post("/{user_id:str}/memories", status_code=201, opt=scopes("write"))
-async def create_memory(user_id: str, data: MemoryCreate, memories: NamedDependency[Memories],
+async def create_memory(user_id: str, data: MemoryCreate, memory_service: NamedDependency[Memories],
                         caller: NamedDependency[Caller]) -> Memory:
-    return await memories.create(caller.organization_id, user_id, data)
+    return await memory_service.create(caller.organization_id, user_id, data)
 
 
 @post("/{user_id:str}/memories/bulk", status_code=201, opt=scopes("write"))
-async def bulk_memories(user_id: str, data: MemoryBulkCreate, memories: NamedDependency[Memories],
+async def bulk_memories(user_id: str, data: MemoryBulkCreate, memory_service: NamedDependency[Memories],
                         caller: NamedDependency[Caller]) -> MemoryBulkResult:
-    return await memories.bulk(caller.organization_id, user_id, data)
+    return await memory_service.bulk(caller.organization_id, user_id, data)
 
 
 @post("/{user_id:str}/memories/search", status_code=200, opt=scopes("read"))
-async def search_memories(user_id: str, data: MemorySearch, memories: NamedDependency[Memories],
+async def search_memories(user_id: str, data: MemorySearch, memory_service: NamedDependency[Memories],
                           caller: NamedDependency[Caller]) -> MemorySearchResult:
-    return await memories.search(caller.organization_id, user_id, data)
+    return await memory_service.search(caller.organization_id, user_id, data)
 
 
 @get("/{user_id:str}/memories", opt=scopes("read"))
-async def list_memories(user_id: str, memories: NamedDependency[Memories], caller: NamedDependency[Caller],
-                        limit: Limit = 20, cursor: Cursor = None,
+async def list_memories(user_id: str, memory_service: NamedDependency[Memories],
+                        caller: NamedDependency[Caller], limit: Limit = 20, cursor: Cursor = None,
                         personality_id: Annotated[str | None, Parameter(max_length=128)] = None,
                         category: MemoryCategory | None = None) -> Page[Memory]:
-    return await memories.list(caller.organization_id, user_id, page(limit, cursor), personality_id, category)
+    return await memory_service.list(caller.organization_id, user_id, page(limit, cursor), personality_id,
+                                     category)
 
 
 @get("/{user_id:str}/memories/{memory_id:str}", opt=scopes("read"))
-async def get_memory(user_id: str, memory_id: str, memories: NamedDependency[Memories],
+async def get_memory(user_id: str, memory_id: str, memory_service: NamedDependency[Memories],
                      caller: NamedDependency[Caller]) -> Memory:
-    return await memories.get(caller.organization_id, user_id, memory_id)
+    return await memory_service.get(caller.organization_id, user_id, memory_id)
 
 
 @patch("/{user_id:str}/memories/{memory_id:str}", opt=scopes("write"))
-async def update_memory(user_id: str, memory_id: str, data: MemoryPatch, memories: NamedDependency[Memories],
-                        caller: NamedDependency[Caller]) -> Memory:
-    return await memories.update(caller.organization_id, user_id, memory_id, data)
+async def update_memory(user_id: str, memory_id: str, data: MemoryPatch,
+                        memory_service: NamedDependency[Memories], caller: NamedDependency[Caller]) -> Memory:
+    return await memory_service.update(caller.organization_id, user_id, memory_id, data)
 
 
 @delete("/{user_id:str}/memories/{memory_id:str}", status_code=200, opt=scopes("write"))
-async def delete_memory(user_id: str, memory_id: str, memories: NamedDependency[Memories],
+async def delete_memory(user_id: str, memory_id: str, memory_service: NamedDependency[Memories],
                         caller: NamedDependency[Caller]) -> Deleted:
-    return await memories.delete(caller.organization_id, user_id, memory_id)
+    return await memory_service.delete(caller.organization_id, user_id, memory_id)
 
 
 router = Router("/users", tags=["Users and memories"], route_handlers=[

@@ -1,0 +1,158 @@
+"""Conversations over HTTP: create with mode scopes, text turns, transcripts, ending, listing."""
+
+from typing import Any
+
+from litestar.testing import AsyncTestClient
+
+from .helpers import Service, assert_error, assert_id, assert_timestamp, auth, create_personality, create_user
+
+FIELDS = {"id", "object", "personality_id", "status", "created_at", "user_id", "mode", "room_url", "room_token",
+          "duration", "transcript", "ended_at"}
+
+
+async def test_create_read_and_end(client: AsyncTestClient[Any]) -> None:
+    personality = await create_personality(client)
+    user = await create_user(client)
+    response = await client.post("/v1/conversations", json={"personality_id": personality["id"],
+                                                            "user_id": user["id"], "initial_message": "Hi there!"})
+    assert response.status_code == 201, response.text
+    conversation = response.json()
+    assert set(conversation) == FIELDS
+    assert_id(conversation["id"], "conv_")
+    assert conversation["object"] == "conversation"
+    assert conversation["status"] == "connecting"
+    assert conversation["mode"] == "voice_video"  # the default
+    assert (conversation["personality_id"], conversation["user_id"]) == (personality["id"], user["id"])
+    assert conversation["room_url"].startswith(("http://", "https://"))
+    assert isinstance(conversation["room_token"], str) and conversation["room_token"]
+    assert conversation["ended_at"] is None and conversation["transcript"] is None
+    assert_timestamp(conversation["created_at"])
+
+    path = f"/v1/conversations/{conversation['id']}"
+    fetched = await client.get(path)
+    assert fetched.status_code == 200 and fetched.json() == conversation
+    with_transcript = (await client.get(path, params={"include_transcript": "true"})).json()
+    assert with_transcript["transcript"] == [{"role": "assistant", "content": "Hi there!", "timestamp": 0.0}]
+
+    ended = await client.delete(path)
+    assert ended.status_code == 200, ended.text
+    body = ended.json()
+    assert set(body) == FIELDS
+    assert body["status"] == "ended"
+    assert_timestamp(body["ended_at"])
+    assert isinstance(body["duration"], int) and body["duration"] >= 0
+    again = await client.delete(path)
+    assert again.status_code == 200
+    assert again.json() == body  # ending an ended conversation returns it unchanged
+    assert (await client.get(path)).json()["status"] == "ended"
+
+
+async def test_messages_and_transcript(client: AsyncTestClient[Any]) -> None:
+    personality = await create_personality(client)
+    await client.post(f"/v1/personalities/{personality['id']}/knowledge",
+                      json={"type": "text", "content": "The museum opens at 9am."})
+    conversation = (await client.post("/v1/conversations", json={"personality_id": personality["id"],
+                                                                 "mode": "voice"})).json()
+    path = f"/v1/conversations/{conversation['id']}"
+    for text in ("Hello!", "When does the museum open?"):
+        response = await client.post(f"{path}/messages", json={"content": text})
+        assert response.status_code == 200, response.text
+        result = response.json()
+        assert set(result) == {"conversation", "message", "reply"}
+        assert set(result["conversation"]) == FIELDS
+        assert result["conversation"]["status"] == "active"
+        assert result["message"]["role"] == "user" and result["message"]["content"] == text
+        assert result["reply"]["role"] == "assistant" and result["reply"]["content"].strip()
+        assert 0 <= result["message"]["timestamp"] <= result["reply"]["timestamp"]
+
+    transcript = (await client.get(path, params={"include_transcript": True})).json()["transcript"]
+    assert [t["role"] for t in transcript] == ["user", "assistant", "user", "assistant"]
+    assert [t["content"] for t in transcript[::2]] == ["Hello!", "When does the museum open?"]
+    assert all(set(t) == {"role", "content", "timestamp"} for t in transcript)
+    stamps = [t["timestamp"] for t in transcript]
+    assert stamps == sorted(stamps)
+    assert (await client.get(path, params={"include_transcript": "false"})).json()["transcript"] is None
+
+    assert_error(await client.post(f"{path}/messages", json={"content": ""}), 400, param="content")
+    assert_error(await client.post(f"{path}/messages", json={"content": "x" * 5001}), 400, param="content")
+    assert_error(await client.post(f"{path}/messages", json={}), 400, param="content")
+
+    assert (await client.delete(path)).json()["status"] == "ended"
+    assert_error(await client.post(f"{path}/messages", json={"content": "Still there?"}), 409,
+                 code="state_conflict")
+
+
+async def test_mode_needs_its_scopes(service: Service, client: AsyncTestClient[Any]) -> None:
+    personality = await create_personality(client)
+    voice = await service.make_key("conversations", "voice")
+    video = await service.make_key("conversations", "video")
+    both = await service.make_key("conversations", "voice", "video")
+    no_conversations = await service.make_key("voice", "video", "chat", "write")
+    expected = {
+        voice: {"voice": 201, "video": 403, "voice_video": 403},
+        video: {"voice": 403, "video": 201, "voice_video": 403},
+        both: {"voice": 201, "video": 201, "voice_video": 201},
+        no_conversations: {"voice": 403, "video": 403, "voice_video": 403},
+    }
+    for secret, modes in expected.items():
+        for mode, status in modes.items():
+            response = await client.post("/v1/conversations", headers=auth(secret),
+                                         json={"personality_id": personality["id"], "mode": mode})
+            if status == 201:
+                assert response.status_code == 201, response.text
+                assert response.json()["mode"] == mode
+            else:
+                assert_error(response, 403, code="insufficient_scope")
+    # The default mode is voice_video, so it needs both.
+    assert_error(await client.post("/v1/conversations", headers=auth(voice),
+                                   json={"personality_id": personality["id"]}), 403)
+    default = await client.post("/v1/conversations", headers=auth(both), json={"personality_id": personality["id"]})
+    assert default.status_code == 201 and default.json()["mode"] == "voice_video"
+
+
+async def test_create_validation(client: AsyncTestClient[Any]) -> None:
+    personality = await create_personality(client)
+    pid = personality["id"]
+    for body, param in [({}, "personality_id"), ({"personality_id": pid, "mode": "audio"}, "mode"),
+                        ({"personality_id": pid, "config": {"video_enabled": "yes"}}, "config.video_enabled"),
+                        ({"personality_id": pid, "config": {"subtitles": True}}, "config.subtitles"),
+                        ({"personality_id": pid, "initial_message": "x" * 5001}, "initial_message"),
+                        ({"personality_id": pid, "room": "x"}, "room")]:
+        assert_error(await client.post("/v1/conversations", json=body), 400, code="parameter_invalid", param=param)
+    assert_error(await client.post("/v1/conversations", json={"personality_id": f"personality_{'x' * 24}"}), 404,
+                 code="resource_missing", param="personality_id")
+    assert_error(await client.post("/v1/conversations", json={"personality_id": pid, "user_id": "user_nobody00000"
+                                                              "00000000000000"}), 404,
+                 code="resource_missing", param="user_id")
+    assert (await client.get("/v1/conversations")).json()["data"] == []
+    ok = await client.post("/v1/conversations", json={"personality_id": pid, "config": {
+        "video_enabled": False, "audio_enabled": True, "vad_enabled": False, "interruption_enabled": True}})
+    assert ok.status_code == 201, ok.text
+
+
+async def test_list_filters(client: AsyncTestClient[Any]) -> None:
+    first, second = await create_personality(client), await create_personality(client, name="B")
+    user = await create_user(client)
+    a = (await client.post("/v1/conversations", json={"personality_id": first["id"], "user_id": user["id"]})).json()
+    b = (await client.post("/v1/conversations", json={"personality_id": second["id"]})).json()
+    await client.delete(f"/v1/conversations/{a['id']}")
+
+    async def ids(**params: str) -> list[str]:
+        response = await client.get("/v1/conversations", params=params)
+        assert response.status_code == 200, response.text
+        return [c["id"] for c in response.json()["data"]]
+
+    assert await ids() == [b["id"], a["id"]]
+    assert await ids(status="ended") == [a["id"]]
+    assert await ids(status="connecting") == [b["id"]]
+    assert await ids(personality_id=second["id"]) == [b["id"]]
+    assert await ids(user_id=user["id"]) == [a["id"]]
+    assert_error(await client.get("/v1/conversations", params={"status": "paused"}), 400, param="status")
+
+
+async def test_unknown_conversation(client: AsyncTestClient[Any]) -> None:
+    for ident in (f"conv_{'x' * 24}", "nonsense"):
+        path = f"/v1/conversations/{ident}"
+        assert_error(await client.get(path), 404, code="resource_missing")
+        assert_error(await client.delete(path), 404, code="resource_missing")
+        assert_error(await client.post(f"{path}/messages", json={"content": "hi"}), 404, code="resource_missing")

@@ -1,0 +1,131 @@
+"""Personalities over HTTP: create, read, list, merge-patch, delete, and the avatars they may use."""
+
+from typing import Any
+
+from litestar.testing import AsyncTestClient
+
+from .helpers import assert_deleted, assert_error, assert_id, assert_timestamp, create_personality
+
+FIELDS = {"id", "object", "name", "created_at", "updated_at", "description", "system_prompt", "voice", "appearance",
+          "traits", "metadata"}
+
+
+async def test_create_returns_the_full_personality(client: AsyncTestClient[Any]) -> None:
+    body = {
+        "name": "Ava", "description": "A museum guide", "system_prompt": "You guide visitors.",
+        "voice": {"provider": "elevenlabs", "voice_id": "rachel", "settings": {"stability": 0.3, "speed": 1.2}},
+        "appearance": {"avatar_id": "ava", "style": "cartoon", "background": "#12ab34"},
+        "traits": {"warmth": 0.9, "humor": 0.1}, "metadata": {"team": "museum"},
+    }
+    response = await client.post("/v1/personalities", json=body)
+    assert response.status_code == 201, response.text
+    created = response.json()
+    assert set(created) == FIELDS
+    assert_id(created["id"], "personality_")
+    assert created["object"] == "personality"
+    assert_timestamp(created["created_at"])
+    assert_timestamp(created["updated_at"])
+    assert created["name"] == "Ava" and created["description"] == "A museum guide"
+    assert created["system_prompt"] == "You guide visitors."
+    assert created["voice"] == {"provider": "elevenlabs", "voice_id": "rachel",
+                                "settings": {"stability": 0.3, "similarity_boost": 0.75, "speed": 1.2}}
+    assert created["appearance"] == {"avatar_id": "ava", "style": "cartoon", "background": "#12ab34"}
+    assert created["traits"] == {"warmth": 0.9, "humor": 0.1, "formality": 0.5, "verbosity": 0.5, "empathy": 0.5}
+    assert created["metadata"] == {"team": "museum"}
+
+    fetched = await client.get(f"/v1/personalities/{created['id']}")
+    assert fetched.status_code == 200
+    assert fetched.json() == created
+
+
+async def test_only_a_name_is_required(client: AsyncTestClient[Any]) -> None:
+    created = await create_personality(client, name="Bo")
+    assert created["voice"]["provider"] in {"elevenlabs", "cartesia", "openai", "azure"}
+    assert set(created["traits"]) == {"warmth", "humor", "formality", "verbosity", "empathy"}
+    assert all(0 <= value <= 1 for value in created["traits"].values())
+    assert_error(await client.post("/v1/personalities", json={}), 400, code="parameter_invalid", param="name")
+    assert_error(await client.post("/v1/personalities", json={"name": ""}), 400, param="name")
+
+
+async def test_invalid_fields_name_their_param(client: AsyncTestClient[Any]) -> None:
+    cases: list[tuple[dict[str, Any], str]] = [
+        ({"name": 5}, "name"),
+        ({"name": "x" * 256}, "name"),
+        ({"name": "a", "traits": {"warmth": 1.5}}, "traits.warmth"),
+        ({"name": "a", "traits": {"empathy": -0.1}}, "traits.empathy"),
+        ({"name": "a", "traits": {"charm": 0.5}}, "traits.charm"),
+        ({"name": "a", "voice": {"provider": "acme"}}, "voice.provider"),
+        ({"name": "a", "voice": {"settings": {"speed": 2.5}}}, "voice.settings.speed"),
+        ({"name": "a", "voice": {"settings": {"stability": 2}}}, "voice.settings.stability"),
+        ({"name": "a", "appearance": {"style": "anime"}}, "appearance.style"),
+        ({"name": "a", "appearance": {"background": "red"}}, "appearance.background"),
+        ({"name": "a", "appearance": {"background": "#12345"}}, "appearance.background"),
+        ({"name": "a", "appearance": {"avatar_id": "no-such-avatar"}}, "appearance.avatar_id"),
+        ({"name": "a", "metadata": "not an object"}, "metadata"),
+    ]
+    for body, param in cases:
+        assert_error(await client.post("/v1/personalities", json=body), 400, code="parameter_invalid", param=param)
+    listed = await client.get("/v1/personalities")
+    assert listed.json()["data"] == []  # nothing invalid was stored
+
+
+async def test_backgrounds_the_contract_allows(client: AsyncTestClient[Any]) -> None:
+    for background in ("transparent", "blur", "#a1B2c3", "https://example.com/bg.png"):
+        created = await create_personality(client, appearance={"background": background})
+        assert created["appearance"]["background"] == background
+
+
+async def test_patch_merges_nested_objects(client: AsyncTestClient[Any]) -> None:
+    created = await create_personality(client, traits={"warmth": 0.2, "humor": 0.3},
+                                       voice={"provider": "cartesia", "voice_id": "v1"})
+    response = await client.patch(f"/v1/personalities/{created['id']}",
+                                  json={"name": "Ava 2", "traits": {"warmth": 0.8},
+                                        "voice": {"settings": {"speed": 1.5}}, "metadata": {"k": "v"}})
+    assert response.status_code == 200, response.text
+    patched = response.json()
+    assert patched["name"] == "Ava 2"
+    assert patched["traits"]["warmth"] == 0.8 and patched["traits"]["humor"] == 0.3
+    assert patched["voice"]["provider"] == "cartesia" and patched["voice"]["voice_id"] == "v1"
+    assert patched["voice"]["settings"]["speed"] == 1.5
+    assert patched["metadata"] == {"k": "v"}
+    assert patched["created_at"] == created["created_at"]
+    assert patched["updated_at"] >= created["updated_at"]
+    assert (await client.get(f"/v1/personalities/{created['id']}")).json() == patched
+
+    for body, param in [({"traits": {"warmth": 7}}, "traits.warmth"), ({"name": ""}, "name"),
+                        ({"voice": {"provider": "acme"}}, "voice.provider"),
+                        ({"appearance": {"avatar_id": "nobody"}}, "appearance.avatar_id"),
+                        ({"colour": "red"}, "colour")]:
+        assert_error(await client.patch(f"/v1/personalities/{created['id']}", json=body), 400, param=param)
+    assert (await client.get(f"/v1/personalities/{created['id']}")).json() == patched
+
+
+async def test_delete_then_missing(client: AsyncTestClient[Any]) -> None:
+    created = await create_personality(client)
+    assert_deleted(await client.delete(f"/v1/personalities/{created['id']}"), created["id"], "personality")
+    for method in ("get", "delete"):
+        response = await getattr(client, method)(f"/v1/personalities/{created['id']}")
+        assert_error(response, 404, code="resource_missing")
+    assert_error(await client.patch(f"/v1/personalities/{created['id']}", json={"name": "x"}), 404,
+                 code="resource_missing")
+
+
+async def test_list_is_newest_first(client: AsyncTestClient[Any]) -> None:
+    ids = [(await create_personality(client, name=f"P{i}"))["id"] for i in range(3)]
+    response = await client.get("/v1/personalities")
+    assert response.status_code == 200
+    page = response.json()
+    assert page["has_more"] is False and page["next_cursor"] is None
+    assert [p["id"] for p in page["data"]] == ids[::-1]
+
+
+async def test_avatars_lists_what_personalities_may_use(client: AsyncTestClient[Any]) -> None:
+    response = await client.get("/v1/avatars")
+    assert response.status_code == 200
+    avatars = response.json()["data"]
+    assert avatars
+    for avatar in avatars:
+        assert set(avatar) == {"id", "name", "style", "preview_url"}
+    for avatar in avatars:
+        created = await create_personality(client, appearance={"avatar_id": avatar["id"]})
+        assert created["appearance"]["avatar_id"] == avatar["id"]
