@@ -55,6 +55,10 @@ def _packaged_file(distribution: str, relative: str) -> Path:
     path = Path(str(dist.locate_file(relative)))
     if not path.is_file():
         raise ModelUnavailable(f"package {distribution} {dist.version} has no {relative}")
+    pinned = {MODEL_DISTRIBUTION: MODEL_VERSION, TOKENIZER_DISTRIBUTION: TOKENIZER_VERSION}.get(distribution)
+    if pinned and dist.version != pinned:
+        # The file hash decides; another version with the same file is fine, and worth a note.
+        log.info("%s is %s, pinned %s; its file hash is checked next", distribution, dist.version, pinned)
     return path
 
 
