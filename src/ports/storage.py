@@ -131,9 +131,13 @@ class UnitOfWork(Protocol):
 
 
 class Storage(Protocol):
-    """Opens units of work. `organization_id=None` is the system view used by workers and auth."""
+    """Opens units of work. `organization_id=None` is the system view used by workers and auth.
 
-    def __call__(self, organization_id: str | None) -> UnitOfWork: ...
+    A `read_only` unit of work reads a consistent snapshot and takes no write lock: reads never queue
+    behind writes (on SQLite, writers queue one at a time).
+    """
+
+    def __call__(self, organization_id: str | None, *, read_only: bool = False) -> UnitOfWork: ...
 
     async def ping(self) -> bool: ...
 

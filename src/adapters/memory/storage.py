@@ -102,7 +102,7 @@ class MemoryStorage:
         self._writer_task: asyncio.Task[Any] | None = None
         self._seq = itertools.count(1)
 
-    def __call__(self, organization_id: str | None) -> MemoryUnitOfWork:
+    def __call__(self, organization_id: str | None, *, read_only: bool = False) -> MemoryUnitOfWork:
         return MemoryUnitOfWork(self, organization_id)
 
     async def acquire(self) -> None:

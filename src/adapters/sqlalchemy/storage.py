@@ -15,35 +15,56 @@ from avatar_service.adapters.sqlalchemy.repository import SqlRepository
 from avatar_service.core import model as m
 
 
+REPOSITORIES: dict[str, tuple[Any, Any, Any]] = {
+    "organizations": (SqlRepository, t.organizations, m.Organization),
+    "api_keys": (SqlApiKeys, t.api_keys, m.ApiKeyRecord),
+    "personalities": (SqlRepository, t.personalities, m.PersonalityRecord),
+    "users": (SqlRepository, t.users, m.UserRecord),
+    "memories": (SqlRepository, t.memories, m.MemoryRecord),
+    "knowledge": (SqlRepository, t.knowledge_items, m.KnowledgeRecord),
+    "chunks": (SqlRepository, t.chunks, m.Chunk),
+    "conversations": (SqlRepository, t.conversations, m.ConversationRecord),
+    "transcripts": (SqlTranscripts, None, None),
+    "videos": (SqlRepository, t.videos, m.VideoRecord),
+    "game_sessions": (SqlRepository, t.game_sessions, m.GameSessionRecord),
+    "webhooks": (SqlRepository, t.webhooks, m.WebhookRecord),
+    "deliveries": (SqlRepository, t.deliveries, m.DeliveryRecord),
+    "outbox": (SqlOutbox, None, None),
+    "jobs": (SqlJobs, None, None),
+}
+
+
 class SqlUnitOfWork:
-    def __init__(self, engine: AsyncEngine, organization_id: str | None) -> None:
-        self.engine, self.org = engine, organization_id
+    def __init__(self, engine: AsyncEngine, organization_id: str | None, read_only: bool,
+                 write_lock: anyio.Lock | None) -> None:
+        self.engine, self.org, self.read_only = engine, organization_id, read_only
+        self._write_lock = write_lock
+        self._sqlite = engine.dialect.name == "sqlite"
         self._conn: AsyncConnection | None = None
         self._committed = False
 
-    def _repo(self, table: Any, record: Any) -> Any:
-        assert self._conn is not None
-        return SqlRepository(self._conn, table, record, self.org)
-
     async def __aenter__(self) -> Self:
-        conn = self._conn = await self.engine.connect()
-        await conn.begin()
-        self.organizations = self._repo(t.organizations, m.Organization)
-        self.api_keys = SqlApiKeys(conn, t.api_keys, m.ApiKeyRecord, self.org)
-        self.personalities = self._repo(t.personalities, m.PersonalityRecord)
-        self.users = self._repo(t.users, m.UserRecord)
-        self.memories = self._repo(t.memories, m.MemoryRecord)
-        self.knowledge = self._repo(t.knowledge_items, m.KnowledgeRecord)
-        self.chunks = self._repo(t.chunks, m.Chunk)
-        self.conversations = self._repo(t.conversations, m.ConversationRecord)
-        self.transcripts = SqlTranscripts(conn)
-        self.videos = self._repo(t.videos, m.VideoRecord)
-        self.game_sessions = self._repo(t.game_sessions, m.GameSessionRecord)
-        self.webhooks = self._repo(t.webhooks, m.WebhookRecord)
-        self.deliveries = self._repo(t.deliveries, m.DeliveryRecord)
-        self.outbox = SqlOutbox(conn)
-        self.jobs = SqlJobs(conn)
+        if self._write_lock is not None:
+            await self._write_lock.acquire()
+        try:
+            conn = self._conn = await self.engine.connect()
+            if self.read_only:
+                await conn.execution_options(avatar_read_only=True)
+            await conn.begin()
+        except BaseException:
+            if self._write_lock is not None:
+                self._write_lock.release()
+            raise
         return self
+
+    def __getattr__(self, name: str) -> Any:
+        """Repositories are made on first use: most units of work touch one or two of them."""
+        if name not in REPOSITORIES or self._conn is None:
+            raise AttributeError(name)
+        kind, table, record = REPOSITORIES[name]
+        repo = kind(self._conn, table, record, self.org) if record else kind(self._conn)
+        setattr(self, name, repo)
+        return repo
 
     async def commit(self) -> None:
         assert self._conn is not None
@@ -56,14 +77,19 @@ class SqlUnitOfWork:
         # Shielded: a cancelled caller must still end its transaction, or SQLite's write lock leaks.
         with anyio.CancelScope(shield=True):
             try:
-                if not self._committed:
+                if not self._committed and not (self.read_only and self._sqlite):
                     await self._conn.rollback()
             finally:
                 await self._conn.close()
+                if self._write_lock is not None:
+                    self._write_lock.release()
 
 
 def _sqlite_setup(engine: AsyncEngine) -> None:
-    """WAL for concurrent readers; BEGIN IMMEDIATE so two writers queue instead of deadlocking."""
+    """WAL so readers never wait; writers BEGIN IMMEDIATE so two of them queue instead of deadlocking.
+
+    A read-only unit of work begins a deferred transaction: a snapshot with no lock at all.
+    """
 
     @event.listens_for(engine.sync_engine, "connect")
     def _connect(dbapi_connection: Any, _record: Any) -> None:
@@ -77,7 +103,10 @@ def _sqlite_setup(engine: AsyncEngine) -> None:
 
     @event.listens_for(engine.sync_engine, "begin")
     def _begin(conn: Any) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        # Read-only: no BEGIN at all, each SELECT reads its own WAL snapshot (and the round trips of
+        # BEGIN and ROLLBACK through aiosqlite's thread were most of a read's cost).
+        if not conn.get_execution_options().get("avatar_read_only"):
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 def create_engine(url: str) -> AsyncEngine:
@@ -85,7 +114,8 @@ def create_engine(url: str) -> AsyncEngine:
     if parsed.get_backend_name() == "sqlite":
         if parsed.database and parsed.database != ":memory:":
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_async_engine(url, pool_size=8, max_overflow=8)
+        # Units of work always end their own transactions, so the pool need not roll back on return.
+        engine = create_async_engine(url, pool_size=8, max_overflow=8, pool_reset_on_return=None)
         _sqlite_setup(engine)
         return engine
     return create_async_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
@@ -95,9 +125,12 @@ class SqlStorage:
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine = create_engine(url)
+        # SQLite has one writer at a time: writers of this process queue here, in order, instead of
+        # sleeping in SQLite's busy handler (whose back-off sleeps made p99 latency explode under load).
+        self._write_lock = anyio.Lock() if self.engine.dialect.name == "sqlite" else None
 
-    def __call__(self, organization_id: str | None) -> SqlUnitOfWork:
-        return SqlUnitOfWork(self.engine, organization_id)
+    def __call__(self, organization_id: str | None, *, read_only: bool = False) -> SqlUnitOfWork:
+        return SqlUnitOfWork(self.engine, organization_id, read_only, None if read_only else self._write_lock)
 
     async def ping(self) -> bool:
         try:

@@ -53,14 +53,14 @@ class ApiKeys:
         return ApiKeyWithSecret(**{f: getattr(record, f) for f in ApiKey.__struct_fields__}, secret=secret)
 
     async def get(self, organization_id: str, key_id: str) -> ApiKey:
-        async with self.deps.storage(organization_id) as uow:
+        async with self.deps.storage(organization_id, read_only=True) as uow:
             record = await fetch(uow.api_keys, "api_key", key_id)
         if record.revoked_at is not None:  # a revoked key is gone for its owners too
             raise missing("api key", key_id)
         return _view(record)
 
     async def list(self, organization_id: str, page: PageRequest) -> PageOf[ApiKey]:
-        async with self.deps.storage(organization_id) as uow:
+        async with self.deps.storage(organization_id, read_only=True) as uow:
             records, more = await uow.api_keys.page(page, revoked_at=None)
         return page_of(records, more, ApiKey)
 
@@ -81,7 +81,7 @@ class ApiKeys:
         cached = self._cache.get(digest)
         record = cached[1] if cached and now.timestamp() - cached[0] < CACHE_SECONDS else None
         if record is None:
-            async with self.deps.storage(None) as uow:
+            async with self.deps.storage(None, read_only=True) as uow:
                 record = await uow.api_keys.by_hash(digest)
             if record is None or not hmac.compare_digest(record.secret_hash, digest):
                 raise Unauthenticated("Invalid API key")

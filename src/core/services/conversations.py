@@ -57,7 +57,7 @@ class Conversations:
     async def create(self, organization_id: str, data: ConversationCreate) -> Conversation:
         now = self.deps.clock.now()
         ident = self.deps.ids.new("conversation")
-        async with self.deps.storage(organization_id) as uow:
+        async with self.deps.storage(organization_id, read_only=True) as uow:
             await fetch(uow.personalities, "personality", data.personality_id, param="personality_id")
             if data.user_id is not None:
                 await fetch(uow.users, "user", data.user_id, param="user_id")
@@ -88,14 +88,14 @@ class Conversations:
 
     async def get(self, organization_id: str, conversation_id: str, include_transcript: bool = False
                   ) -> Conversation:
-        async with self.deps.storage(organization_id) as uow:
+        async with self.deps.storage(organization_id, read_only=True) as uow:
             record = await fetch(uow.conversations, "conversation", conversation_id)
             transcript = await uow.transcripts.for_conversation(record.id) if include_transcript else None
         return self._view(record, transcript)
 
     async def list(self, organization_id: str, page: PageRequest, status: str | None = None,
                    personality_id: str | None = None, user_id: str | None = None) -> Page[Conversation]:
-        async with self.deps.storage(organization_id) as uow:
+        async with self.deps.storage(organization_id, read_only=True) as uow:
             records, more = await uow.conversations.page(
                 page, **given(status=status, personality_id=personality_id, user_id=user_id))
         return page_of(records, more, Conversation)
@@ -166,27 +166,33 @@ class Conversations:
 
     async def say(self, organization_id: str, conversation_id: str, content: str) -> MessageResult:
         """One text turn: the user's message and the personality's reply, each stored as it happens."""
-        now = self.deps.clock.now()
-        async with self.deps.storage(organization_id) as uow:
+        # Retrieval reads a snapshot; only the short write below holds the write lock.
+        async with self.deps.storage(organization_id, read_only=True) as uow:
             record = await fetch(uow.conversations, "conversation", conversation_id)
-            if is_final("conversation", record.status):
-                raise Conflict(f"The conversation is {record.status}: it takes no more messages")
+            self._open_for_turns(record)
             if await uow.transcripts.count(record.id) >= self.limits.max_transcript - 1:
                 raise Conflict(f"The transcript is at its limit of {self.limits.max_transcript} turns",
                                code="transcript_full")
             personality = await fetch(uow.personalities, "personality", record.personality_id)
             history = await uow.transcripts.for_conversation(record.id)
+            knowledge = await self.knowledge.ranked(uow, personality.id, content, 4, min_relevance=0.2)
+            memories = []
+            if record.user_id:
+                ranked = await self.memories.ranked(uow, record.user_id, content, personality.id, 5, 0.2)
+                memories = [memory for memory, _ in ranked]
+        now = self.deps.clock.now()
+        async with self.deps.storage(organization_id) as uow:
+            record = await fetch(uow.conversations, "conversation", conversation_id)
+            self._open_for_turns(record)  # it may have ended meanwhile
             message = TranscriptItem(role="user", content=content, timestamp=_since(record, now))
             record = await self._activate(uow, record, now)
             record = replace(record, last_activity_at=now,
                              idle_deadline=now + timedelta(seconds=self.limits.idle_timeout))
             await uow.conversations.update(record)
             await uow.transcripts.append(record.id, [message])
+            for memory in memories:  # retrieved for this reply: last_used_at says so
+                await uow.memories.set(memory.id, last_used_at=now)
             await self._schedule(uow, record)
-            knowledge = await self.knowledge.ranked(uow, personality.id, content, 4, min_relevance=0.2)
-            memories = []
-            if record.user_id:
-                memories = await self.memories.recall(uow, record.user_id, personality.id, content)
             await uow.commit()
         request = DialogueRequest(
             persona=persona(personality),
@@ -199,6 +205,11 @@ class Conversations:
             await uow.transcripts.append(record.id, [reply])
             await uow.commit()
         return MessageResult(conversation=self._view(record), message=message, reply=reply)
+
+    @staticmethod
+    def _open_for_turns(record: ConversationRecord) -> None:
+        if is_final("conversation", record.status):
+            raise Conflict(f"The conversation is {record.status}: it takes no more messages")
 
 
 def _since(record: ConversationRecord, now: datetime) -> float:

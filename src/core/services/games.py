@@ -69,7 +69,7 @@ class GameSessions:
         game = CATALOGUE.get(data.game_id)
         if game is None:
             raise NotFound(f"No such game: '{data.game_id}' (GET /v1/games lists them)", param="game_id")
-        async with self.deps.storage(organization_id) as uow:
+        async with self.deps.storage(organization_id, read_only=True) as uow:
             personality = await fetch(uow.personalities, "personality", data.personality_id, param="personality_id")
             if data.user_id is not None:
                 await fetch(uow.users, "user", data.user_id, param="user_id")
@@ -104,18 +104,18 @@ class GameSessions:
                        updated_at=self.deps.clock.now())
 
     async def get(self, organization_id: str, session_id: str) -> GameSession:
-        async with self.deps.storage(organization_id) as uow:
+        async with self.deps.storage(organization_id, read_only=True) as uow:
             return view(await fetch(uow.game_sessions, "game_session", session_id))
 
     async def list(self, organization_id: str, page: PageRequest, status: str | None = None) -> Page[GameSession]:
-        async with self.deps.storage(organization_id) as uow:
+        async with self.deps.storage(organization_id, read_only=True) as uow:
             records, more = await uow.game_sessions.page(page, **given(status=status))
         result = page_of(records, more, GameSession)
         result.data = [view(r) for r in records]
         return result
 
     async def move(self, organization_id: str, session_id: str, data: MoveCreate) -> MoveResult:
-        async with self.deps.storage(organization_id) as uow:
+        async with self.deps.storage(organization_id, read_only=True) as uow:
             record = await fetch(uow.game_sessions, "game_session", session_id)
             personality = await uow.personalities.get(record.personality_id)
         if is_final("game_session", record.status):

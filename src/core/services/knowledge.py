@@ -72,12 +72,12 @@ class Knowledge:
         return record
 
     async def get(self, organization_id: str, personality_id: str, item_id: str) -> KnowledgeItem:
-        async with self.deps.storage(organization_id) as uow:
+        async with self.deps.storage(organization_id, read_only=True) as uow:
             return public(await self._mine(uow, personality_id, item_id), KnowledgeItem)
 
     async def list(self, organization_id: str, personality_id: str, page: PageRequest,
                    type: str | None = None) -> Page[KnowledgeItem]:
-        async with self.deps.storage(organization_id) as uow:
+        async with self.deps.storage(organization_id, read_only=True) as uow:
             await fetch(uow.personalities, "personality", personality_id)
             records, more = await uow.knowledge.page(page, personality_id=personality_id, **given(type=type))
         return page_of(records, more, KnowledgeItem)
@@ -113,7 +113,7 @@ class Knowledge:
 
     async def search(self, organization_id: str, personality_id: str, data: KnowledgeSearch
                      ) -> KnowledgeSearchResult:
-        async with self.deps.storage(organization_id) as uow:
+        async with self.deps.storage(organization_id, read_only=True) as uow:
             await fetch(uow.personalities, "personality", personality_id)
             hits = await self.ranked(uow, personality_id, data.query, data.limit, data.min_relevance)
         return KnowledgeSearchResult(data=hits)

@@ -31,7 +31,6 @@ from avatar_service.ports.storage import UnitOfWork
 
 # Named here: inside the class `list` is the method.
 Ranked = list[tuple[MemoryRecord, float]]
-Records = list[MemoryRecord]
 
 
 def namespace(user_id: str) -> str:
@@ -110,12 +109,12 @@ class Memories:
         return record
 
     async def get(self, organization_id: str, user_id: str, memory_id: str) -> Memory:
-        async with self.deps.storage(organization_id) as uow:
+        async with self.deps.storage(organization_id, read_only=True) as uow:
             return public(await self._mine(uow, user_id, memory_id), Memory)
 
     async def list(self, organization_id: str, user_id: str, page: PageRequest,
                    personality_id: str | None = None, category: str | None = None) -> Page[Memory]:
-        async with self.deps.storage(organization_id) as uow:
+        async with self.deps.storage(organization_id, read_only=True) as uow:
             await fetch(uow.users, "user", user_id)
             records, more = await uow.memories.page(
                 page, user_id=user_id, **given(personality_id=personality_id, category=category))
@@ -166,19 +165,10 @@ class Memories:
         return [(records[ident], score) for ident, score in hits if ident in records][:limit]
 
     async def search(self, organization_id: str, user_id: str, data: MemorySearch) -> MemorySearchResult:
-        async with self.deps.storage(organization_id) as uow:
+        async with self.deps.storage(organization_id, read_only=True) as uow:
             await self._owner(uow, user_id, data.personality_id)
             ranked = await self.ranked(uow, user_id, data.query, data.personality_id, data.limit,
                                        data.min_relevance)
         return MemorySearchResult(
             data=[MemoryHit(**{f: getattr(r, f) for f in Memory.__struct_fields__}, relevance=score)
                   for r, score in ranked])
-
-    async def recall(self, uow: UnitOfWork, user_id: str, personality_id: str, query: str, limit: int = 5
-                     ) -> Records:
-        """Memories for a conversation reply; marks them used (the caller's transaction commits it)."""
-        ranked = await self.ranked(uow, user_id, query, personality_id, limit, min_relevance=0.2)
-        now = self.deps.clock.now()
-        for record, _ in ranked:
-            await uow.memories.set(record.id, last_used_at=now)
-        return [record for record, _ in ranked]

@@ -58,12 +58,12 @@ class Personalities:
         return public(record, Personality)
 
     async def get(self, organization_id: str, personality_id: str) -> Personality:
-        async with self.deps.storage(organization_id) as uow:
+        async with self.deps.storage(organization_id, read_only=True) as uow:
             record = await fetch(uow.personalities, "personality", personality_id)
         return public(record, Personality)
 
     async def list(self, organization_id: str, page: PageRequest) -> Page[Personality]:
-        async with self.deps.storage(organization_id) as uow:
+        async with self.deps.storage(organization_id, read_only=True) as uow:
             records, more = await uow.personalities.page(page)
         return page_of(records, more, Personality)
 

@@ -53,11 +53,11 @@ class Users:
         return public(record, User)
 
     async def get(self, organization_id: str, user_id: str) -> User:
-        async with self.deps.storage(organization_id) as uow:
+        async with self.deps.storage(organization_id, read_only=True) as uow:
             return public(await fetch(uow.users, "user", user_id), User)
 
     async def list(self, organization_id: str, page: PageRequest, external_id: str | None = None) -> Page[User]:
-        async with self.deps.storage(organization_id) as uow:
+        async with self.deps.storage(organization_id, read_only=True) as uow:
             records, more = await uow.users.page(page, **given(external_id=external_id))
         return page_of(records, more, User)
 

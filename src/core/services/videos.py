@@ -63,12 +63,12 @@ class Videos:
         return created
 
     async def get(self, organization_id: str, video_id: str) -> VideoGeneration:
-        async with self.deps.storage(organization_id) as uow:
+        async with self.deps.storage(organization_id, read_only=True) as uow:
             return self.view(await fetch(uow.videos, "video.generation", video_id))
 
     async def list(self, organization_id: str, page: PageRequest, status: str | None = None
                    ) -> Page[VideoGeneration]:
-        async with self.deps.storage(organization_id) as uow:
+        async with self.deps.storage(organization_id, read_only=True) as uow:
             records, more = await uow.videos.page(page, **given(status=status))
         result = page_of(records, more, VideoGeneration)
         result.data = [self.view(r) for r in records]

@@ -45,11 +45,11 @@ class Webhooks:
         return public(record, WebhookWithSecret)
 
     async def get(self, organization_id: str, webhook_id: str) -> Webhook:
-        async with self.deps.storage(organization_id) as uow:
+        async with self.deps.storage(organization_id, read_only=True) as uow:
             return public(await fetch(uow.webhooks, "webhook", webhook_id), Webhook)
 
     async def list(self, organization_id: str) -> WebhookList:
-        async with self.deps.storage(organization_id) as uow:
+        async with self.deps.storage(organization_id, read_only=True) as uow:
             records = await uow.webhooks.find(limit=MAX_WEBHOOKS)
         return WebhookList(data=[public(r, Webhook) for r in records])
 
@@ -75,7 +75,7 @@ class Webhooks:
         return Deleted(id=record.id, object="webhook")
 
     async def deliveries(self, organization_id: str, webhook_id: str, page: PageRequest) -> Page[WebhookDelivery]:
-        async with self.deps.storage(organization_id) as uow:
+        async with self.deps.storage(organization_id, read_only=True) as uow:
             await fetch(uow.webhooks, "webhook", webhook_id)
             records, more = await uow.deliveries.page(page, webhook_id=webhook_id)
         return page_of(records, more, WebhookDelivery)

@@ -1,0 +1,110 @@
+"""HTTP API throughput and latency: the real server (embedded default) against a bare Litestar app.
+
+Starts both with uvicorn (one process each, same settings) and loads them from a separate process with
+wrk (Debian package `wrk`). Prints requests/s, p50 and p99 for an authenticated GET of a personality and a
+POST /v1/users, next to the bare app's GET of a constant.
+
+    .venv/bin/python bench/http_api.py [--seconds 10] [--connections 32]
+"""
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+VENV = Path(sys.executable).parent
+POST_LUA = """
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.body = '{"metadata": {"plan": "pro"}, "settings": {"memory_enabled": true}}'
+"""
+LATENCY_LUA = """
+done = function(summary, latency, requests)
+  io.write(string.format("RESULT %f %f %f %d %d\\n", summary.requests / (summary.duration / 1e6),
+    latency:percentile(50) / 1000, latency:percentile(99) / 1000, summary.errors.status, summary.requests))
+end
+"""
+
+
+def wait_up(url: str, timeout: float = 60) -> None:
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            if httpx.get(url, timeout=1).status_code < 500:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    raise SystemExit(f"server at {url} did not start")
+
+
+def wrk(url: str, seconds: int, connections: int, key: str | None, script: str) -> tuple[float, float, float, int]:
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as handle:
+        handle.write(script + LATENCY_LUA)
+    command = ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "-s", handle.name, url]
+    if key:
+        command[1:1] = ["-H", f"Authorization: Bearer {key}"]
+    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    rps, p50, p99, errors, total = re.search(r"RESULT (\S+) (\S+) (\S+) (\d+) (\d+)", out).groups()  # type: ignore[union-attr]
+    return float(rps), float(p50), float(p99), int(errors)
+
+
+def start(args: list[str], env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
+    process = subprocess.Popen(args, env=env, cwd=env.get("BENCH_CWD"), stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    wait_up(f"http://127.0.0.1:{port}/healthz" if "serve" in args else f"http://127.0.0.1:{port}/v1/personalities/x")
+    return process
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--connections", type=int, default=32)
+    opts = parser.parse_args()
+    if not shutil.which("wrk"):
+        raise SystemExit("needs wrk: apt-get install wrk")
+    work = Path(tempfile.mkdtemp(prefix="bench-http-"))
+    env = {**os.environ, "AVATAR_DATA_DIR": str(work), "AVATAR_DATABASE_URL": f"sqlite+aiosqlite:///{work}/a.db",
+           "AVATAR_LOG_LEVEL": "WARNING", "BENCH_CWD": str(work)}
+    key = subprocess.run([VENV / "avatar", "keys", "create", "--name", "bench", "--scopes", "*"], env=env,
+                         capture_output=True, text=True, check=True).stdout.strip()
+    rows = []
+    server = start([str(VENV / "avatar"), "serve", "--port", "8011"], env, 8011)
+    try:
+        base = "http://127.0.0.1:8011/v1"
+        created = httpx.post(f"{base}/personalities", json={"name": "Bench"},
+                             headers={"Authorization": f"Bearer {key}"}).json()
+        wrk(f"{base}/personalities/{created['id']}", 2, opts.connections, key, "")  # warm-up
+        rows.append(("GET /v1/personalities/{id}", *wrk(f"{base}/personalities/{created['id']}", opts.seconds,
+                                                        opts.connections, key, "")))
+        rows.append(("POST /v1/users", *wrk(f"{base}/users", opts.seconds, opts.connections, key, POST_LUA)))
+    finally:
+        server.terminate()
+        server.wait()
+    bare = start([str(VENV / "uvicorn"), "--app-dir", str(ROOT / "bench"), "bare_app:app", "--port", "8012",
+                  "--log-level", "warning"], env, 8012)
+    try:
+        url = "http://127.0.0.1:8012/v1/personalities/x"
+        wrk(url, 2, opts.connections, None, "")
+        rows.append(("bare Litestar constant GET", *wrk(url, opts.seconds, opts.connections, None, "")))
+    finally:
+        bare.terminate()
+        bare.wait()
+    print(f"{'endpoint':32} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'non-2xx':>8}")
+    for name, rps, p50, p99, errors in rows:
+        print(f"{name:32} {rps:9.0f} {p50:8.2f} {p99:8.2f} {errors:8d}")
+    print(f"authenticated GET at {100 * rows[0][1] / rows[2][1]:.0f}% of the bare app's requests/s "
+          f"({opts.connections} connections, {opts.seconds} s, one uvicorn process each)")
+    shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
