@@ -14,7 +14,6 @@ from avatar_service.adapters.sqlalchemy.queues import SqlApiKeys, SqlJobs, SqlOu
 from avatar_service.adapters.sqlalchemy.repository import SqlRepository
 from avatar_service.core import model as m
 
-
 REPOSITORIES: dict[str, tuple[Any, Any, Any]] = {
     "organizations": (SqlRepository, t.organizations, m.Organization),
     "api_keys": (SqlApiKeys, t.api_keys, m.ApiKeyRecord),

@@ -104,6 +104,7 @@ knowledge_items = Table(
     Column("token_count", Integer, nullable=False), Column("error", JSON),
     Column("refresh_interval", String(16), nullable=False), Column("content", Text),
     Column("upload", LargeBinary), Column("upload_type", String(255)), _ts("next_refresh_at"),
+    Column("feed_keys", JSON),
     Index("ix_knowledge_personality_created", "organization_id", "personality_id", "created_at", "id"),
 )
 
@@ -181,4 +182,17 @@ jobs = Table(
     _ts("run_at", False), Column("attempts", Integer, nullable=False), Column("key", String(128)),
     _ts("locked_until"), Column("last_error", Text),
     Index("ix_jobs_due", "run_at"),
+)
+
+idempotency_keys = Table(
+    "idempotency_keys", metadata, Column("organization_id", ID, primary_key=True), Column("key", String(255), primary_key=True),
+    Column("request_hash", String(64), nullable=False), Column("status_code", Integer),
+    Column("response_body", LargeBinary), Column("content_type", String(128)), _ts("created_at", False),
+    _ts("expires_at", False),
+    Index("ix_idempotency_expires", "expires_at"),
+)
+
+rate_limits = Table(
+    "rate_limits", metadata, Column("bucket", String(160), primary_key=True), _ts("window_start", False),
+    Column("count", Integer, nullable=False),
 )

@@ -44,6 +44,8 @@ class KnowledgeRecord(KnowledgeItem, kw_only=True):
     upload: bytes | None = None
     upload_type: str | None = None
     next_refresh_at: datetime | None = None
+    # keys (id or link) of the feed entries already indexed, so a re-fetch adds none twice
+    feed_keys: list[str] | None = None
 
 
 class Chunk(Struct, kw_only=True):
