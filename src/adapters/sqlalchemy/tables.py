@@ -185,7 +185,8 @@ jobs = Table(
 )
 
 idempotency_keys = Table(
-    "idempotency_keys", metadata, Column("organization_id", ID, primary_key=True), Column("key", String(255), primary_key=True),
+    "idempotency_keys", metadata, Column("organization_id", ID, primary_key=True),
+    Column("key", String(255), primary_key=True),
     Column("request_hash", String(64), nullable=False), Column("status_code", Integer),
     Column("response_body", LargeBinary), Column("content_type", String(128)), _ts("created_at", False),
     _ts("expires_at", False),

@@ -43,8 +43,8 @@ def _range(header: str | None, size: int) -> tuple[int, int] | None:
 
 @get("/media/{key:path}", tags=["Media"])
 async def media(key: str, request: Request[Any, Any, Any], signer: NamedDependency[MediaSigner],
-                blobs: NamedDependency[SkipValidation[BlobStore]], clock: NamedDependency[SkipValidation[Clock]], expires: int = 0,
-                signature: str = "") -> Response[Any]:
+                blobs: NamedDependency[SkipValidation[BlobStore]], clock: NamedDependency[SkipValidation[Clock]],
+                expires: int = 0, signature: str = "") -> Response[Any]:
     """A finished video or thumbnail. The URL's signature is the only credential; ranges work for seeking."""
     key = key.lstrip("/")
     if not signer.valid(key, expires, signature, clock.now()):
