@@ -3,7 +3,7 @@
 from collections.abc import Mapping
 
 from avatar_service.adapters.guarded_http import FetchRefused, GuardedHttp
-from avatar_service.ports.fetcher import FetchError, Fetched
+from avatar_service.ports.fetcher import Fetched, FetchError
 from avatar_service.ports.webhook_sender import PostOutcome
 
 DELIVERY_TIMEOUT = 10.0  # seconds per webhook attempt

@@ -28,7 +28,6 @@ from avatar_service.core.services.filters import given
 from avatar_service.ports.semantic import Semantic
 from avatar_service.ports.storage import UnitOfWork
 
-
 # Named here: inside the class `list` is the method.
 Ranked = list[tuple[MemoryRecord, float]]
 
