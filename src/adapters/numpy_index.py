@@ -86,9 +86,7 @@ class NumpyVectorIndex:
             if space is None:
                 space = self._spaces[namespace] = _Namespace(matrix.shape[1])
             elif matrix.shape[1] != space.dimensions:
-                raise ValueError(
-                    f"vectors have {matrix.shape[1]} dimensions, the namespace has {space.dimensions}"
-                )
+                raise ValueError(f"vectors have {matrix.shape[1]} dimensions, the namespace has {space.dimensions}")
             space.reserve(len(ids))
             rows = np.empty(len(ids), dtype=np.int64)
             for i, vector_id in enumerate(ids):
@@ -138,9 +136,7 @@ class NumpyVectorIndex:
             space = self._spaces.get(namespace)
             return space.size if space else 0
 
-    def search(
-        self, namespace: str, query: Vectors, k: int, group: str | None = None
-    ) -> list[tuple[str, float]]:
+    def search(self, namespace: str, query: Vectors, k: int, group: str | None = None) -> list[tuple[str, float]]:
         if k <= 0:
             return []
         with self._lock:

@@ -29,9 +29,7 @@ _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
 # A sentence ends at . ! ? or … (plus closing quotes or brackets) before whitespace, or at a line break
 # inside a paragraph (list items, headings and verse are one line each).
 _SENTENCE_END = re.compile(r"[.!?…]+[\"'”’)\]]*(?=\s)|\n")
-_ABBREVIATION_TEXT = (
-    "mr mrs ms dr prof sr jr st vs etc e.g i.e cf fig no vol approx dept inc ltd co corp mt ft"
-)
+_ABBREVIATION_TEXT = "mr mrs ms dr prof sr jr st vs etc e.g i.e cf fig no vol approx dept inc ltd co corp mt ft"
 _ABBREVIATIONS = frozenset(_ABBREVIATION_TEXT.split())
 _WORD = re.compile(r"\S+")
 _HEADING = re.compile(r"#{1,6}\s")
@@ -47,9 +45,7 @@ def _spans(text: str, start: int, end: int, breaker: re.Pattern[str]) -> list[tu
     cursor = start
     for match in breaker.finditer(text, start, end):
         sentence_dot = breaker is _SENTENCE_END and match.group() != "\n"
-        if sentence_dot and (
-            _is_abbreviation(text, cursor, match.start()) or _lowercase_follows(text, match.end())
-        ):
+        if sentence_dot and (_is_abbreviation(text, cursor, match.start()) or _lowercase_follows(text, match.end())):
             continue
         pieces.append((cursor, match.end()))
         cursor = match.end()

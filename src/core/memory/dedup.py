@@ -145,9 +145,7 @@ def _content_words(text: str) -> set[str]:
     return {_stem(w) for w in _WORD.findall(text.casefold()) if w not in _STOP}
 
 
-def decide(
-    new_content: str, candidates: Sequence[Candidate], thresholds: Thresholds = MODEL_THRESHOLDS
-) -> Decision:
+def decide(new_content: str, candidates: Sequence[Candidate], thresholds: Thresholds = MODEL_THRESHOLDS) -> Decision:
     """Skip, update one candidate, or add the fact as a new memory (see the module docstring)."""
     if not candidates:
         return Decision("new")
