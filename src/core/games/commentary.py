@@ -176,16 +176,85 @@ USER_STRUGGLING = {
 }
 
 
+# tags that describe the position after a move rather than the move itself: only the latest half of an
+# exchange still tells the truth about them (the personality's answer may have blocked the user's threat)
+POSITION = {"near_win", "near_loss"}
+# what each situation means, in words, for a dialogue engine that is a language model
+MEANING = {
+    "win": "the personality won the game",
+    "loss": "the user won the game",
+    "draw": "the game ended in a draw",
+    "round_won": "the personality won this round",
+    "round_lost": "the user won this round",
+    "round_draw": "this round was a tie",
+    "streak:personality": "the personality has won several rounds in a row",
+    "streak:user": "the user has won several rounds in a row",
+    "near_win": "the personality is close to winning",
+    "near_loss": "the user is close to winning",
+    "opening": "the game has just begun",
+    "letter_hit": "the user's letter is in the word",
+    "letter_miss": "the user's guess was wrong",
+    "check": "{who} gave check",
+    "fork": "{who} made a fork (one move attacking two things)",
+    "blunder": "{who} made a blunder",
+    "good_move": "{who} made a strong move",
+    "capture": "{who} captured a piece",
+    "threat": "{who} threatens to win next move",
+}
+
+
+def exchange(user: Sequence[str], personality: Sequence[str] = ()) -> list[str]:
+    """The highlights of one exchange (the user's move, then the personality's answer) as one list.
+
+    Move tags keep their mover ("blunder:user", "fork:personality"), so a blunder of the user is still
+    remarked on after the personality has answered it; position and result tags come from the latest half,
+    which describes the board as it is now.
+    """
+    halves = [(side, tags) for side, tags in (("user", user), ("personality", personality)) if tags]
+    out: list[str] = []
+    for i, (side, tags) in enumerate(halves):
+        latest = i == len(halves) - 1
+        for tag in tags:
+            if tag in BY_ACTOR:
+                out.append(f"{tag}:{side}")
+            elif not tag.startswith("by_") and (latest or tag not in POSITION):
+                out.append(tag)
+    return list(dict.fromkeys(out))
+
+
+def describe(highlights: Sequence[str]) -> str:
+    """The situation in plain words ("the user made a blunder; the personality captured a piece")."""
+    said = []
+    for situation in _situations(highlights):
+        tag, _, who = situation.partition(":")
+        meaning = MEANING.get(situation) or MEANING.get(tag)
+        if meaning:
+            said.append(meaning.format(who=f"the {who}" if who else "someone"))
+    return "; ".join(said) or "the game goes on"
+
+
 def _situations(highlights: Sequence[str]) -> list[str]:
+    """Situations, most telling first; move tags qualified by their mover ("fork:user").
+
+    Takes either one half's raw tags (with by_user / by_personality saying whose move it was) or the
+    already-qualified tags of exchange().
+    """
     tags = set(highlights)
     actor = "user" if "by_user" in tags else "personality"
     # a streak belongs to whoever won this round, not to whoever threw
     streaker = "personality" if "round_won" in tags else "user"
-    return [
-        f"{t}:{actor}" if t in BY_ACTOR else f"streak:{streaker}" if t == "streak" else t
-        for t in PRIORITY
-        if t in tags
-    ]
+    out: list[str] = []
+    for t in PRIORITY:
+        if t in BY_ACTOR:
+            # the personality's answer came last, so it leads when both sides did the same kind of thing
+            for who in ("personality", "user"):
+                if f"{t}:{who}" in tags or (t in tags and who == actor):
+                    out.append(f"{t}:{who}")
+        elif t == "streak":
+            out += [f"streak:{streaker}"] if t in tags else []
+        elif t in tags:
+            out.append(t)
+    return out
 
 
 def comment(

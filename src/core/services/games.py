@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import logging
+import random
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 from avatar_service.core.errors import Conflict, Invalid, NotFound
-from avatar_service.core.games import CATALOGUE, IllegalMove, InvalidOptions, catalogue_entry
+from avatar_service.core.games import CATALOGUE, IllegalMove, InvalidOptions, catalogue_entry, commentary
 from avatar_service.core.games.base import PRIVATE_PREFIX, Outcome
 from avatar_service.core.model import (
     GameCatalogue,
@@ -32,6 +34,7 @@ from avatar_service.ports.dialogue import DialogueEngine, DialogueRequest, Turn
 from avatar_service.ports.jobs import JobQueue
 from avatar_service.ports.offload import Offload
 
+log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class GameLimits:
@@ -52,15 +55,31 @@ class GameSessions:
     def catalogue(self) -> GameCatalogue:
         return GameCatalogue(data=[GameInfo(**catalogue_entry(game)) for game in CATALOGUE.values()])
 
-    async def _comment(self, personality: PersonalityRecord, game_name: str, outcome: Outcome,
-                       message: str | None) -> str:
-        request = DialogueRequest(
-            persona=persona(personality),
-            history=[Turn("user", message or "")],
-            situation={"game": game_name, "highlights": list(outcome.highlights), "finished": outcome.finished,
-                       "winner": outcome.winner},
-        )
-        return await self.dialogue.reply(request)
+    async def _comment(self, personality: PersonalityRecord, record: GameSessionRecord, halves: list[Outcome],
+                       message: str | None, moves: dict[str, Any]) -> str:
+        """The personality's line on the latest exchange, in its own voice, from the dialogue engine.
+
+        `halves` are the outcomes of the user's move and of the personality's answer (either may be missing):
+        both go into the situation, so a blunder or fork of the user is still remarked on after the answer.
+        """
+        user = next((o.highlights for o in halves if "by_user" in o.highlights), ())
+        mine = next((o.highlights for o in halves if "by_personality" in o.highlights), ())
+        highlights = commentary.exchange(user, mine)
+        game = CATALOGUE[record.game_id]
+        situation: dict[str, object] = {
+            "game": game.name, "game_id": game.id, "highlights": highlights,
+            "summary": commentary.describe(highlights), "finished": is_final("game_session", record.status),
+            "winner": record.winner, "move_count": record.move_count, **moves,
+        }
+        request = DialogueRequest(persona=persona(personality), history=[Turn("user", message or "")],
+                                  situation=situation)
+        try:
+            return await self.dialogue.reply(request)
+        except Exception:
+            # a hosted model that is down must not cost the user their move: the offline line stands in
+            log.warning("dialogue engine failed on game commentary; using the offline line", exc_info=True)
+            rng = random.Random(f"{record.id}:{record.move_count}")
+            return commentary.comment(highlights, request.persona.traits, rng, game.name)
 
     async def _personality_turn(self, state: dict[str, Any], game_id: str) -> tuple[dict[str, Any], Outcome]:
         return await self.offload(CATALOGUE[game_id].personality_move, state)
@@ -84,9 +103,12 @@ class GameSessions:
             state=state, organization_id=organization_id,
         )
         if first == "personality":
-            _move, outcome = await self._personality_turn(state, game.id)
+            # The opening move is computed here, inside the request, so the session is created `active` with
+            # the user to move; `waiting` is never observed (README, API decisions).
+            move, outcome = await self._personality_turn(state, game.id)
             record = self._apply(record, outcome, 1)
-            record.personality_commentary = await self._comment(personality, game.name, outcome, None)
+            record.personality_commentary = await self._comment(personality, record, [outcome], None,
+                                                                {"personality_move": move})
         async with self.deps.storage(organization_id) as uow:
             await uow.game_sessions.add(record)
             await self._arm_idle_timer(uow, record)
@@ -94,7 +116,9 @@ class GameSessions:
         return view(record)
 
     async def _arm_idle_timer(self, uow: Any, record: GameSessionRecord) -> None:
-        await self.jobs.enqueue(uow, "game.timer", {"organization_id": record.organization_id, "id": record.id},
+        # the version says which move armed this timer: once another move is made, this timer is stale
+        payload = {"organization_id": record.organization_id, "id": record.id, "version": record.version}
+        await self.jobs.enqueue(uow, "game.timer", payload,
                                 run_at=self.deps.clock.now() + timedelta(seconds=self.limits.idle_timeout))
 
     def _apply(self, record: GameSessionRecord, outcome: Outcome, moves: int) -> GameSessionRecord:
@@ -128,15 +152,20 @@ class GameSessions:
             outcome = await self.offload(game.user_move, record.state, data.move)
         except IllegalMove as error:
             return MoveResult(session=view(record), user_move_valid=False, user_move_error=str(error))
+        halves = [outcome]
+        # rock-paper-scissors throws are simultaneous: the personality's throw comes with the user's move
         personality_move = outcome.personality_move
         updated = self._apply(record, outcome, 2 if personality_move else 1)
         if not outcome.finished and outcome.next_turn == "personality":
             personality_move, outcome = await self._personality_turn(outcome.state, game.id)
+            halves.append(outcome)
             updated = self._apply(updated, outcome, 1)
+        updated = replace(updated, version=record.version + 1)
         message = None
         if personality is not None:
-            message = await self._comment(personality, game.name, outcome, data.message)
-        updated = replace(updated, personality_commentary=message, version=record.version + 1)
+            moves = {"user_move": data.move, "personality_move": personality_move}
+            message = await self._comment(personality, updated, halves, data.message, moves)
+        updated = replace(updated, personality_commentary=message)
         async with self.deps.storage(organization_id) as uow:
             # Optimistic concurrency: of two moves sent at once on one session, only one applies.
             if not await uow.game_sessions.update(updated, expect={"version": record.version}):
@@ -167,12 +196,13 @@ class GameSessions:
             record = await uow.game_sessions.get(payload["id"])
             if record is None or is_final("game_session", record.status):
                 return
+            if payload.get("version", record.version) != record.version:
+                return  # a move came after this timer was armed, and armed a timer of its own
             idle_for = (self.deps.clock.now() - (record.updated_at or record.created_at)).total_seconds()
             if idle_for < self.limits.idle_timeout:
                 return
-            updated = replace(record, status="abandoned", current_turn=None, version=record.version + 1,
-                              updated_at=self.deps.clock.now())
-            check_move("game_session", record.status, "abandoned")
+            updated = replace(record, status=check_move("game_session", record.status, "abandoned"),
+                              current_turn=None, version=record.version + 1, updated_at=self.deps.clock.now())
             if await uow.game_sessions.update(updated, expect={"version": record.version}):
                 await uow.commit()
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from avatar_service.core.games.base import HIGHLIGHTS
-from avatar_service.core.games.commentary import CONSOLE, JOKES, LINES, comment
+from avatar_service.core.games.commentary import CONSOLE, JOKES, LINES, comment, describe, exchange
 
 PLAIN = {"warmth": 0.5, "humor": 0.0, "formality": 0.5, "verbosity": 0.5, "empathy": 0.0}
 
@@ -64,3 +64,23 @@ def test_a_streak_is_credited_to_the_winner_of_the_round() -> None:
     theirs = lines(("by_user", "round_lost", "streak"), verbose)
     assert any(s in t for t in mine for s in LINES["streak:personality"][0])
     assert any(s in t for t in theirs for s in LINES["streak:user"][0])
+
+
+def test_an_exchange_keeps_each_movers_tags_and_the_latest_position() -> None:
+    user = ("by_user", "opening", "blunder", "threat", "near_loss")
+    mine = ("by_personality", "opening", "capture", "near_win")
+    tags = exchange(user, mine)
+    assert tags == ["opening", "blunder:user", "threat:user", "capture:personality", "near_win"]
+    assert exchange(("by_user", "fork", "loss")) == ["fork:user", "loss"]  # the user's move ended the game
+    assert describe(tags).startswith("the user made a blunder; the personality captured a piece")
+    assert describe(()) == "the game goes on"
+
+
+def test_qualified_tags_comment_on_the_right_mover() -> None:
+    verbose = {**PLAIN, "verbosity": 0.7}
+    both = lines(("fork:user", "capture:personality"), verbose)
+    assert all(any(t.startswith(f) for f in LINES["fork:user"][0]) for t in both)
+    assert any(any(c in t for c in LINES["capture:personality"][0]) for t in both)
+    # a blunder of the user is still remarked on after the personality answered it
+    assert all(any(t.startswith(b) for b in LINES["blunder:user"][0])
+               for t in lines(exchange(("by_user", "blunder"), ("by_personality",)), PLAIN))
