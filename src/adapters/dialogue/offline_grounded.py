@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import random
 import re
 import zlib
@@ -527,7 +528,10 @@ class _Reply:
     # --- games ----------------------------------------------------------------------------------------
 
     def game(self, situation: dict[str, object]) -> None:
-        line = _delegate_commentary(self.request, situation, self.style.rng.randrange(1 << 30))
+        # the situation (move, count, tags) joins the seed: successive moves of one game get different lines,
+        # while the same request still always gets the same reply
+        seed = self.style.rng.randrange(1 << 30) ^ zlib.crc32(repr(situation).encode())
+        line = _delegate_commentary(self.request, situation, seed)
         if line:
             self.parts.append(line)
             return
@@ -619,7 +623,8 @@ def _highlights(situation: dict[str, object]) -> list[str]:
 def _delegate_commentary(request: DialogueRequest, situation: dict[str, object], seed: int) -> str | None:
     """Game commentary from the games package when it is there; None means 'say our own short line'."""
     try:
-        from avatar_service.core.games import commentary
+        # import_module consults sys.modules even when the package already holds the attribute
+        commentary = importlib.import_module("avatar_service.core.games.commentary")
     except ImportError:
         return None
     game = situation.get("game_name") or situation.get("game") or situation.get("game_id") or "the game"
