@@ -1,5 +1,6 @@
 """Resource ids: a prefix plus 24 unguessable URL-safe characters."""
 
+import re
 import secrets
 
 PREFIXES = {
@@ -19,6 +20,9 @@ PREFIXES = {
     "job": "job_",
 }
 
+# What follows the prefix: URL-safe characters only, so e.g. a NUL never reaches a query.
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{8,64}")
+
 
 def new_id(kind: str) -> str:
     # 18 random bytes -> 24 base64url characters (144 bits).
@@ -28,4 +32,4 @@ def new_id(kind: str) -> str:
 def looks_like(kind: str, ident: str) -> bool:
     """A cheap shape check: a malformed id is simply not found, never an error of another kind."""
     prefix = PREFIXES[kind]
-    return ident.startswith(prefix) and 8 <= len(ident) - len(prefix) <= 64
+    return ident.startswith(prefix) and _TOKEN.fullmatch(ident[len(prefix):]) is not None

@@ -2,6 +2,7 @@
 
 import base64
 import binascii
+import re
 from datetime import datetime
 
 import msgspec
@@ -9,6 +10,7 @@ import msgspec
 from avatar_service.core.errors import Invalid
 
 DEFAULT_LIMIT = 20
+_ID = re.compile(r"[A-Za-z0-9_-]{1,160}")  # every id is a prefix and URL-safe characters
 
 
 class PageRequest(msgspec.Struct, frozen=True, kw_only=True):
@@ -39,6 +41,6 @@ def decode_cursor(cursor: str) -> tuple[datetime, str]:
         decoded = msgspec.json.decode(raw, type=_Cursor)
     except (binascii.Error, ValueError, msgspec.DecodeError):
         raise Invalid("cursor is not a cursor this API returned", param="cursor") from None
-    if decoded.created_at.tzinfo is None:
+    if decoded.created_at.tzinfo is None or not _ID.fullmatch(decoded.id):
         raise Invalid("cursor is not a cursor this API returned", param="cursor")
     return decoded.created_at, decoded.id

@@ -39,6 +39,7 @@ from avatar_service.entrypoints.http.routes import (
     videos,
     webhooks,
 )
+from avatar_service.entrypoints.http.strict_input import check_input
 from avatar_service.entrypoints.settings import Settings
 from avatar_service.ports.blobs import BlobStore
 from avatar_service.ports.clock import Clock
@@ -105,6 +106,7 @@ def create_app(container: punq.Container, *, run_worker: bool | None = None) -> 
         route_handlers=[v1, *public.ROUTES],
         dependencies={name: provider(kind) for name, kind in INJECTED.items()},
         exception_handlers=HANDLERS,
+        before_request=check_input,
         lifespan=[lifespan],
         request_max_body_size=settings.max_body_bytes,
         openapi_config=OpenAPIConfig(

@@ -1,9 +1,12 @@
 """/v1/personalities and their knowledge items."""
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, get_args
 
 from litestar import Request, Router, delete, get, patch, post
 from litestar.di import NamedDependency
+from litestar.openapi.spec import OpenAPIFormat, OpenAPIMediaType, OpenAPIType, Operation, RequestBody, Schema
+from litestar.params import JSONBody
 
 from avatar_service.core.errors import Invalid
 from avatar_service.core.model import (
@@ -17,7 +20,7 @@ from avatar_service.core.model import (
     PersonalityCreate,
     PersonalityPatch,
 )
-from avatar_service.core.model.knowledge import KnowledgeType
+from avatar_service.core.model.knowledge import MAX_CONTENT, KnowledgeType, RefreshInterval
 from avatar_service.core.services.api_keys import Caller
 from avatar_service.core.services.knowledge import Knowledge, Upload
 from avatar_service.core.services.personalities import Personalities
@@ -27,7 +30,7 @@ from avatar_service.entrypoints.http.routes.common import Cursor, Limit, page
 
 
 @post("/", status_code=201, opt=scopes("write"))
-async def create_personality(data: PersonalityCreate, personalities: NamedDependency[Personalities],
+async def create_personality(data: JSONBody[PersonalityCreate], personalities: NamedDependency[Personalities],
                              caller: NamedDependency[Caller]) -> Personality:
     return await personalities.create(caller.organization_id, data)
 
@@ -45,7 +48,7 @@ async def get_personality(personality_id: str, personalities: NamedDependency[Pe
 
 
 @patch("/{personality_id:str}", opt=scopes("write"))
-async def update_personality(personality_id: str, data: PersonalityPatch,
+async def update_personality(personality_id: str, data: JSONBody[PersonalityPatch],
                              personalities: NamedDependency[Personalities],
                              caller: NamedDependency[Caller]) -> Personality:
     return await personalities.update(caller.organization_id, personality_id, data)
@@ -78,8 +81,35 @@ async def _knowledge_body(request: Request[Any, Any, Any]) -> tuple[KnowledgeCre
     return decode(KnowledgeCreate, await request.body()), None
 
 
+def _knowledge_fields(**extra: Schema) -> dict[str, Schema]:
+    return {
+        "name": Schema(type=OpenAPIType.STRING, max_length=255),
+        "refresh_interval": Schema(type=OpenAPIType.STRING, enum=list(get_args(RefreshInterval)), default="never"),
+        **extra,
+    }
+
+
+@dataclass
+class _KnowledgeOperation(Operation):
+    """The body is read by hand (JSON or multipart), so the document describes it here."""
+
+    def __post_init__(self) -> None:
+        json_body = Schema(type=OpenAPIType.OBJECT, required=["type"], properties=_knowledge_fields(
+            type=Schema(type=OpenAPIType.STRING, enum=list(get_args(KnowledgeType))),
+            url=Schema(type=OpenAPIType.STRING, format=OpenAPIFormat.URI, description="for `url`, `feed`, "
+                       "`document`"),
+            content=Schema(type=OpenAPIType.STRING, max_length=MAX_CONTENT, description="for `text`, `document`"),
+        ))
+        upload = Schema(type=OpenAPIType.OBJECT, required=["file"], properties=_knowledge_fields(
+            file=Schema(type=OpenAPIType.STRING, format=OpenAPIFormat.BINARY, description="type `document`")))
+        self.request_body = RequestBody(required=True, content={
+            "application/json": OpenAPIMediaType(schema=json_body),
+            "multipart/form-data": OpenAPIMediaType(schema=upload),
+        })
+
+
 @post("/{personality_id:str}/knowledge", status_code=201, opt=scopes("write"),
-      request_max_body_size=25 * 1024 * 1024)
+      request_max_body_size=25 * 1024 * 1024, operation_class=_KnowledgeOperation)
 async def add_knowledge(personality_id: str, request: Request[Any, Any, Any], knowledge: NamedDependency[Knowledge],
                         caller: NamedDependency[Caller]) -> KnowledgeItem:
     item, upload = await _knowledge_body(request)
@@ -99,7 +129,7 @@ async def delete_knowledge(personality_id: str, item_id: str, knowledge: NamedDe
 
 
 @post("/{personality_id:str}/knowledge/search", status_code=200, opt=scopes("read"))
-async def search_knowledge(personality_id: str, data: KnowledgeSearch, knowledge: NamedDependency[Knowledge],
+async def search_knowledge(personality_id: str, data: JSONBody[KnowledgeSearch], knowledge: NamedDependency[Knowledge],
                            caller: NamedDependency[Caller]) -> KnowledgeSearchResult:
     return await knowledge.search(caller.organization_id, personality_id, data)
 

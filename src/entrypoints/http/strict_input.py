@@ -1,0 +1,68 @@
+"""Strict request input: JSON bodies are decoded without type coercion, and no text may hold a NUL character.
+
+Litestar converts bodies leniently (`"10"` for an integer, `1` for a boolean); the contract wants a wrong type
+to be a 400 naming the field, as `core.validation.decode` answers. PostgreSQL cannot store U+0000, so it is
+refused everywhere (also on SQLite) rather than being a 500 on one backend.
+"""
+
+from typing import Any
+
+import msgspec
+from litestar import Request
+
+from avatar_service.core.errors import Invalid
+from avatar_service.core.validation import decode
+
+NUL = "\x00"
+MESSAGE = "Text may not contain the NUL character (U+0000)"
+
+
+def _nul_at(value: Any, path: str) -> str | None:
+    """The dotted path of the first string (or object key) holding a NUL, or None."""
+    if isinstance(value, str):
+        return path if NUL in value else None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            inner = f"{path}.{key}" if path else str(key)
+            if NUL in str(key):
+                return inner
+            found = _nul_at(item, inner)
+            if found is not None:
+                return found
+    if isinstance(value, list):
+        for index, item in enumerate(value):
+            found = _nul_at(item, f"{path}[{index}]")
+            if found is not None:
+                return found
+    return None
+
+
+def _refuse_nul(param: str | None) -> Invalid:
+    return Invalid(MESSAGE, param=(param or "").replace(NUL, "") or None)
+
+
+async def check_input(request: Request[Any, Any, Any]) -> None:
+    """A before-request hook (it runs after authentication): query, form fields and JSON bodies."""
+    for key, value in request.query_params.multi_items():
+        if NUL in key or NUL in value:
+            raise _refuse_nul(key)
+    if request.method not in ("POST", "PUT", "PATCH"):
+        return
+    if request.content_type[0] in ("multipart/form-data", "application/x-www-form-urlencoded"):
+        for key, field in (await request.form()).multi_items():
+            if isinstance(field, str) and (NUL in key or NUL in field):
+                raise _refuse_nul(key)
+        return
+    body = await request.body()
+    data_field = request.route_handler.parsed_data_field
+    kind = data_field.annotation if data_field is not None else None
+    if body.strip() and isinstance(kind, type) and issubclass(kind, msgspec.Struct):
+        decode(kind, body)  # raises Invalid(param) on a wrong type, or body_invalid on broken JSON
+    if b"\\u0000" in body:  # a raw NUL byte is not valid JSON: that is answered as body_invalid
+        try:
+            decoded = msgspec.json.decode(body)
+        except msgspec.DecodeError:
+            return
+        param = _nul_at(decoded, "")
+        if param is not None:
+            raise _refuse_nul(param)
