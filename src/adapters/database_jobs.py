@@ -1,14 +1,26 @@
-"""The embedded job queue: jobs are rows written with the change; an in-process anyio pool runs them."""
+"""The embedded job queue: jobs are rows written with the change; an in-process anyio pool runs them.
 
+Any number of processes may run it against one PostgreSQL database: a job is claimed with
+`FOR UPDATE SKIP LOCKED` and a lock that expires, and the worker holding it renews the lock while the job
+runs, so a worker that dies (even SIGKILL) lets the job run again elsewhere one lease later, while a long
+render that is alive is never taken from it.
+
+Idle workers wake at once after a commit that wrote jobs or outbox events, instead of at their next poll:
+in-process through SQLAlchemy's pool events, across processes through PostgreSQL `NOTIFY avatar_work`
+(a statement trigger on `jobs` and `outbox`, migration 0003) that every worker `LISTEN`s to.
+"""
+
+import asyncio
 import logging
 import math
+import threading
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
 import anyio
-from sqlalchemy import update
+from sqlalchemy import event, update
 
 from avatar_service.core.model import Job
 from avatar_service.ports.clock import Clock, Ids
@@ -17,6 +29,8 @@ from avatar_service.ports.storage import Storage, UnitOfWork
 
 log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 5
+CHANNEL = "avatar_work"
+_WAKING_TABLES = ("INSERT INTO jobs", "INSERT INTO outbox", 'INSERT INTO "jobs"', 'INSERT INTO "outbox"')
 
 
 @dataclass(slots=True)
@@ -24,31 +38,85 @@ class _Kind:
     handler: JobHandler
     concurrency: int
     lock_seconds: float
-    running: int = 0
+    running: set[str] = field(default_factory=set)
+
+
+@dataclass(slots=True)
+class _Periodic:
+    seconds: float
+    task: Callable[[], Awaitable[Any]]
+    on_wake: bool
+    woken: anyio.Event | None = None
 
 
 class DatabaseJobQueue:
-    def __init__(self, storage: Storage, clock: Clock, ids: Ids, poll_interval: float = 0.5) -> None:
+    def __init__(self, storage: Storage, clock: Clock, ids: Ids, poll_interval: float = 0.5,
+                 lease_seconds: float = 30.0) -> None:
         self.storage, self.clock, self.ids = storage, clock, ids
         self.poll_interval = poll_interval
+        self.lease_seconds = lease_seconds
         self.kinds: dict[str, _Kind] = {}
-        self.periodic: list[tuple[float, Callable[[], Awaitable[Any]]]] = []
+        self.periodic: list[_Periodic] = []
         self._wake: anyio.Event | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None  # run()'s loop, to wake it from pool events
+        self._loop_thread = 0
+        engine = getattr(storage, "engine", None)
+        if engine is not None:
+            self._watch_commits(engine)
 
     async def enqueue(self, uow: UnitOfWork, kind: str, payload: dict[str, Any], *,
                       run_at: datetime | None = None) -> None:
         await uow.jobs.add(Job(id=self.ids.new("job"), kind=kind, payload=payload, run_at=run_at or self.clock.now()))
 
-    def register(self, kind: str, handler: JobHandler, concurrency: int = 2, lock_seconds: float = 300.0) -> None:
-        self.kinds[kind] = _Kind(handler, concurrency, lock_seconds)
+    def register(self, kind: str, handler: JobHandler, concurrency: int = 2, lock_seconds: float | None = None
+                 ) -> None:
+        self.kinds[kind] = _Kind(handler, concurrency, lock_seconds or self.lease_seconds)
 
-    def every(self, seconds: float, task: Callable[[], Awaitable[Any]]) -> None:
-        """A periodic task of the worker (e.g. the outbox dispatcher)."""
-        self.periodic.append((seconds, task))
+    def every(self, seconds: float, task: Callable[[], Awaitable[Any]], *, on_wake: bool = False) -> None:
+        """A periodic task of the worker; `on_wake` also runs it as soon as new work is committed."""
+        self.periodic.append(_Periodic(seconds, task, on_wake))
 
     def wake(self) -> None:
         if self._wake is not None:
             self._wake.set()
+        for periodic in self.periodic:
+            if periodic.woken is not None:
+                periodic.woken.set()
+
+    def _wake_from_anywhere(self) -> None:
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        if threading.get_ident() == self._loop_thread:
+            self.wake()
+        else:  # a pool event on a driver's thread
+            loop.call_soon_threadsafe(self.wake)
+
+    def _watch_commits(self, engine: Any) -> None:
+        """Wakes this process's worker after a commit that wrote jobs or events (the pool hands the
+        connection back only once its transaction is over, so the worker's next read sees the rows)."""
+
+        @event.listens_for(engine.sync_engine, "after_cursor_execute")
+        def _written(conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+            if statement.startswith(_WAKING_TABLES):
+                conn.info["avatar_wrote_work"] = True
+
+        @event.listens_for(engine.sync_engine, "commit")
+        def _commit(conn: Any) -> None:
+            if conn.info.pop("avatar_wrote_work", False):
+                conn.info["avatar_committed_work"] = True
+
+        @event.listens_for(engine.sync_engine, "rollback")
+        def _rollback(conn: Any) -> None:
+            conn.info.pop("avatar_wrote_work", None)
+
+        @event.listens_for(engine.sync_engine.pool, "checkin")
+        def _checkin(_dbapi: Any, record: Any) -> None:
+            if record is not None and record.info.pop("avatar_committed_work", False):
+                self._wake_from_anywhere()
+
+    async def prepare(self) -> None:
+        """Nothing to do: the jobs table is one of the service's own (migrations)."""
 
     async def recover(self) -> None:
         """Single-process profile only: jobs locked by a process that died run again at once."""
@@ -63,10 +131,10 @@ class DatabaseJobQueue:
         claimed: list[tuple[_Kind, Job]] = []
         async with self.storage(None) as uow:
             for name, kind in self.kinds.items():
-                free = kind.concurrency - kind.running
+                free = kind.concurrency - len(kind.running)
                 if free > 0:
                     for job in await uow.jobs.claim(now, kind.lock_seconds, free, [name]):
-                        kind.running += 1
+                        kind.running.add(job.id)
                         claimed.append((kind, job))
             await uow.commit()
         return claimed
@@ -88,8 +156,52 @@ class DatabaseJobQueue:
                 await uow.jobs.finish(job.id)
                 await uow.commit()
         finally:
-            kind.running -= 1
+            kind.running.discard(job.id)
             self.wake()
+
+    async def _renew_leases(self) -> None:
+        """Extends the locks of the jobs this worker is running: alive work is never taken from it."""
+        from avatar_service.adapters.sqlalchemy import tables
+
+        engine = getattr(self.storage, "engine", None)
+        if engine is None:
+            return
+        while True:
+            await anyio.sleep(max(0.2, min(kind.lock_seconds for kind in self.kinds.values()) / 3)
+                              if self.kinds else 1.0)
+            now = self.clock.now()
+            try:
+                async with engine.begin() as conn:
+                    for kind in self.kinds.values():
+                        if kind.running:
+                            await conn.execute(update(tables.jobs).where(tables.jobs.c.id.in_(list(kind.running)))
+                                               .values(locked_until=now + timedelta(seconds=kind.lock_seconds)))
+            except Exception:
+                log.exception("renewing job leases failed")
+
+    async def _listen(self) -> None:
+        """PostgreSQL only: wakes on `NOTIFY avatar_work` from any process's commit."""
+        engine = getattr(self.storage, "engine", None)
+        if engine is None or engine.dialect.name != "postgresql":
+            return
+        import asyncpg
+
+        dsn = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        while True:
+            try:
+                conn = await asyncpg.connect(dsn)
+                try:
+                    closed = anyio.Event()
+                    conn.add_termination_listener(lambda *_, ended=closed: ended.set())
+                    await conn.add_listener(CHANNEL, lambda *_: self.wake())
+                    self.wake()  # anything committed while we were not listening
+                    await closed.wait()
+                finally:
+                    with anyio.CancelScope(shield=True):
+                        await conn.close()
+            except Exception:
+                log.warning("LISTEN %s failed; polling only until it reconnects", CHANNEL, exc_info=True)
+                await anyio.sleep(5)
 
     async def run_due(self) -> int:
         """Claims and runs every due job once, waiting for them (tests and `avatar worker --once`)."""
@@ -97,8 +209,8 @@ class DatabaseJobQueue:
         async with anyio.create_task_group() as group:
             for kind, job in claimed:
                 group.start_soon(self._run, kind, job)
-        for _, task in self.periodic:
-            await task()
+        for periodic in self.periodic:
+            await periodic.task()
         return len(claimed)
 
     async def drain(self, rounds: int = 50) -> None:
@@ -107,25 +219,36 @@ class DatabaseJobQueue:
             if not await self.run_due():
                 return
 
-    async def _periodic(self, seconds: float, task: Callable[[], Awaitable[Any]]) -> None:
+    async def _periodic(self, periodic: _Periodic) -> None:
         while True:
+            periodic.woken = anyio.Event() if periodic.on_wake else None
             try:
-                await task()
+                await periodic.task()
             except Exception:
                 log.exception("periodic task failed")
-            await anyio.sleep(seconds)
+            with anyio.move_on_after(periodic.seconds):
+                if periodic.woken is not None:
+                    await periodic.woken.wait()
+                else:
+                    await anyio.sleep_forever()
 
     async def run(self) -> None:
         """Runs until cancelled: claims due jobs whenever woken or every poll interval."""
-        async with anyio.create_task_group() as group:
-            for seconds, task in self.periodic:
-                group.start_soon(self._periodic, seconds, task)
-            while True:
-                self._wake = anyio.Event()
-                try:
-                    for kind, job in await self._claim(self.clock.now()):
-                        group.start_soon(self._run, kind, job)
-                except Exception:
-                    log.exception("claiming jobs failed")
-                with anyio.move_on_after(self.poll_interval):
-                    await self._wake.wait()
+        self._loop, self._loop_thread = asyncio.get_running_loop(), threading.get_ident()
+        try:
+            async with anyio.create_task_group() as group:
+                for periodic in self.periodic:
+                    group.start_soon(self._periodic, periodic)
+                group.start_soon(self._renew_leases)
+                group.start_soon(self._listen)
+                while True:
+                    self._wake = anyio.Event()
+                    try:
+                        for kind, job in await self._claim(self.clock.now()):
+                            group.start_soon(self._run, kind, job)
+                    except Exception:
+                        log.exception("claiming jobs failed")
+                    with anyio.move_on_after(self.poll_interval):
+                        await self._wake.wait()
+        finally:
+            self._loop = None

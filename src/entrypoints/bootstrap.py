@@ -9,8 +9,11 @@ from avatar_service.adapters.filesystem_blobs import FilesystemBlobs
 from avatar_service.adapters.guarded_http import GuardedHttp
 from avatar_service.adapters.hosted_rooms import HostedRooms
 from avatar_service.adapters.http_clients import GuardedFetcher, GuardedSender
+from avatar_service.adapters.local_rate_limit import LocalRateLimiter
+from avatar_service.adapters.procrastinate_jobs import ProcrastinateJobQueue
 from avatar_service.adapters.semantic_index import IndexedSemantic
 from avatar_service.adapters.sqlalchemy import SqlStorage
+from avatar_service.adapters.sqlalchemy.request_guards import SqlIdempotencyStore, SqlRateLimiter
 from avatar_service.adapters.text_extraction import DocumentTextExtractor
 from avatar_service.adapters.thread_offload import ThreadOffload
 from avatar_service.core.media_urls import MediaSigner
@@ -34,9 +37,10 @@ from avatar_service.ports.clock import Clock, Ids, RandomIds, SystemClock
 from avatar_service.ports.dialogue import DialogueEngine
 from avatar_service.ports.extractor import TextExtractor
 from avatar_service.ports.fetcher import Fetcher
-from avatar_service.ports.jobs import JobQueue
+from avatar_service.ports.jobs import JobQueue, JobRunner
 from avatar_service.ports.offload import Offload
 from avatar_service.ports.renderer import AvatarRenderer
+from avatar_service.ports.request_guards import IdempotencyStore, RateLimiter
 from avatar_service.ports.rooms import RoomProvider
 from avatar_service.ports.semantic import Semantic
 from avatar_service.ports.speech import AudioDecoder, SpeechEngines
@@ -78,13 +82,13 @@ def assemble(settings: Settings, storage: Storage, clock: Clock | None = None, i
     ids = ids or RandomIds()
     secret = settings.signing_secret()
     offload = ThreadOffload(threads=4)
-    jobs = DatabaseJobQueue(storage, clock, ids)
+    jobs = _jobs(settings, storage, clock, ids)
     http = GuardedHttp(allow_private=settings.allow_private_urls, max_bytes=settings.max_fetch_bytes)
     embedder = LexicalEmbedder() if settings.embedder == "lexical" else default_embedder()
     rooms = HostedRooms(settings.public_url, secret)
     ports: dict[object, object] = {
         Settings: settings, Storage: storage, Clock: clock, Ids: ids, Offload: offload, JobQueue: jobs,
-        DatabaseJobQueue: jobs, Fetcher: GuardedFetcher(http), WebhookSender: GuardedSender(http),
+        JobRunner: jobs, Fetcher: GuardedFetcher(http), WebhookSender: GuardedSender(http),
         Semantic: IndexedSemantic(embedder, offload), TextExtractor: DocumentTextExtractor(),
         AvatarRenderer: overrides.pop("renderer", None) or _renderer(),
         SpeechEngines: overrides.pop("speech", None) or _speech(settings),
@@ -95,6 +99,13 @@ def assemble(settings: Settings, storage: Storage, clock: Clock | None = None, i
                                                settings.conversation_max_duration, settings.max_transcript_turns),
         GameLimits: GameLimits(settings.game_idle_timeout),
     }
+    if isinstance(jobs, DatabaseJobQueue):
+        ports[DatabaseJobQueue] = jobs
+    if isinstance(storage, SqlStorage):
+        ports[IdempotencyStore] = SqlIdempotencyStore(storage)
+        shared = settings.rate_limit_storage == "database" or (
+            settings.rate_limit_storage == "auto" and settings.database_url.startswith("postgresql"))
+        ports[RateLimiter] = SqlRateLimiter(storage) if shared else LocalRateLimiter()
     if overrides:
         raise TypeError(f"unknown overrides: {sorted(overrides)}")
     for key, instance in ports.items():
@@ -109,20 +120,26 @@ def assemble(settings: Settings, storage: Storage, clock: Clock | None = None, i
     return c
 
 
-def _register_jobs(c: punq.Container, jobs: DatabaseJobQueue, settings: Settings) -> None:
+def _jobs(settings: Settings, storage: Storage, clock: Clock, ids: Ids) -> DatabaseJobQueue | ProcrastinateJobQueue:
+    """AVATAR_JOBS picks the job queue adapter; the core only sees the JobQueue port."""
+    if settings.jobs == "procrastinate":
+        from avatar_service.adapters.procrastinate_jobs import ProcrastinateJobQueue
+
+        return ProcrastinateJobQueue(storage, clock, ids, stalled_after=settings.job_lease_seconds)
+    if settings.jobs != "database":
+        raise SystemExit(f"AVATAR_JOBS must be 'database' or 'procrastinate', not {settings.jobs!r}")
+    return DatabaseJobQueue(storage, clock, ids, lease_seconds=settings.job_lease_seconds)
+
+
+def _register_jobs(c: punq.Container, jobs: DatabaseJobQueue | ProcrastinateJobQueue, settings: Settings) -> None:
     jobs.register("knowledge.process", c.resolve(KnowledgeProcessor), concurrency=settings.max_concurrent_ingestions)
-    jobs.register("video.render", c.resolve(VideoRenderer), concurrency=settings.max_concurrent_renders,
-                  lock_seconds=1800)
+    jobs.register("video.render", c.resolve(VideoRenderer), concurrency=settings.max_concurrent_renders)
     jobs.register("memory.extract", c.resolve(MemoryExtractor))
     jobs.register("conversation.timer", c.resolve(Conversations).on_timer, concurrency=4)
     jobs.register("game.timer", c.resolve(GameSessions).on_timer, concurrency=4)
     dispatcher: Dispatcher = c.resolve(Dispatcher)
 
-    async def dispatch() -> None:
-        await dispatcher.fan_out()
-        await dispatcher.send_due()
-
-    jobs.every(0.5, dispatch)
+    jobs.every(0.5, dispatcher.pass_once, on_wake=True)
 
 
 def embedded(settings: Settings) -> punq.Container:

@@ -38,6 +38,10 @@ class Settings(msgspec.Struct, kw_only=True, frozen=True):
     azure_speech_region: str = ""
     azure_base_url: str = ""
     log_level: str = "INFO"
+    jobs: str = "database"  # "database": jobs table and in-process runner; "procrastinate": on PostgreSQL
+    job_lease_seconds: float = 30.0  # a dead worker's job runs again after this (live workers renew it)
+    rate_limit_per_minute: int = 600  # requests per API key per minute; 0 turns the limit off
+    rate_limit_storage: str = "auto"  # "auto": the database on PostgreSQL, else in-process; "database", "memory"
 
     @property
     def data_path(self) -> Path:

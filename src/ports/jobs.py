@@ -21,3 +21,23 @@ class JobQueue(Protocol):
     def wake(self) -> None:
         """A hint that new work was committed, so an idle worker need not wait for its next poll."""
         ...
+
+
+class JobRunner(Protocol):
+    """The worker side of a job queue: what `avatar serve` (embedded) and `avatar worker` run."""
+
+    async def prepare(self) -> None:
+        """Once, with the migrations: whatever storage the runner keeps besides the service's tables."""
+        ...
+
+    async def recover(self) -> None:
+        """At start of a single-process deployment: work a dead process held becomes runnable at once."""
+        ...
+
+    async def run(self) -> None:
+        """Runs jobs and the outbox dispatcher until cancelled."""
+        ...
+
+    async def drain(self) -> None:
+        """Runs what is due now until nothing is left, then returns (tests, `avatar worker --once`)."""
+        ...

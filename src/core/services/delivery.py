@@ -1,21 +1,36 @@
-"""The outbox dispatcher: events become signed deliveries, sent at least once with back-off."""
+"""The outbox dispatcher: events become signed deliveries, sent at least once with back-off.
+
+Every attempt leaves one row in `webhook_deliveries` (what `GET /webhooks/{id}/deliveries` lists): the first
+attempt fills the row made at fan-out; a retry closes the previous row as `failed` (its `next_retry_at` says
+when the retry was due) and writes a new row for the new attempt. A row is `pending` while a retry is
+scheduled, `succeeded` or `failed` once settled.
+
+Several dispatchers (API processes, `avatar worker`s on other machines) may run at once: outbox events are
+taken with `FOR UPDATE SKIP LOCKED` by the storage, and a due delivery is claimed by a compare-and-set of its
+`next_retry_at` to a lease, so one attempt is made by one dispatcher. A dispatcher that dies mid-attempt
+leaves the lease to expire and the delivery is sent again: at least once, never lost.
+"""
 
 import asyncio
 import logging
 import random
-from datetime import timedelta
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 
-from msgspec import json
+from msgspec import json, structs
 
 from avatar_service.core.model import DeliveryRecord, Event, WebhookRecord
 from avatar_service.core.services.base import Deps
 from avatar_service.core.webhooks.backoff import next_attempt_delay, should_disable
 from avatar_service.core.webhooks.signing import headers
-from avatar_service.ports.webhook_sender import WebhookSender
+from avatar_service.ports.storage import UnitOfWork
+from avatar_service.ports.webhook_sender import PostOutcome, WebhookSender
 
 log = logging.getLogger(__name__)
-BATCH = 200
-PARALLEL = 32  # concurrent POSTs per dispatcher pass
+BATCH = 500  # events fanned out, and deliveries claimed, per pass
+PARALLEL = 64  # concurrent POSTs per pass, over all endpoints
+LEASE_SECONDS = 120.0  # a claimed delivery is not claimed again before this, unless its attempt was recorded
 
 
 def body_of(event: Event) -> bytes:
@@ -23,10 +38,26 @@ def body_of(event: Event) -> bytes:
     return json.encode({"id": event.id, "type": event.type, "created_at": event.created_at, "data": event.data})
 
 
+@dataclass(slots=True)
+class _Attempt:
+    delivery: DeliveryRecord
+    due_at: datetime  # when it was due before the lease replaced next_retry_at
+    outcome: PostOutcome | None = None
+    give_up: str | None = None  # a reason to fail without sending (endpoint deleted or disabled)
+    deferred_until: datetime | None = None  # not sent: an older delivery to the same endpoint just failed
+
+
 class Dispatcher:
     def __init__(self, deps: Deps, sender: WebhookSender) -> None:
         self.deps, self.sender = deps, sender
         self._rand = random.Random()
+        self.per_endpoint = 8  # POSTs in flight per endpoint; 1 keeps strict order per endpoint
+        self.lease_seconds = LEASE_SECONDS
+
+    async def pass_once(self) -> int:
+        """One dispatcher pass: fan out new events, then send what is due. Returns deliveries attempted."""
+        await self.fan_out()
+        return await self.send_due()
 
     async def fan_out(self) -> int:
         """Turns undispatched outbox events into one pending delivery per subscribed endpoint."""
@@ -52,67 +83,96 @@ class Dispatcher:
             await uow.commit()
         return len(events)
 
-    def _delivery(self, event: Event, webhook_id: str | None, url: str, body: bytes, now: object) -> DeliveryRecord:
+    def _delivery(self, event: Event, webhook_id: str | None, url: str, body: bytes, now: datetime
+                  ) -> DeliveryRecord:
         return DeliveryRecord(
             id=self.deps.ids.new("webhook_delivery"), webhook_id=webhook_id, event_id=event.id,
-            event_type=event.type, status="pending", created_at=event.created_at, next_retry_at=now,  # type: ignore[arg-type]
+            event_type=event.type, status="pending", created_at=event.created_at, next_retry_at=now,
             organization_id=event.organization_id, url=url, payload=body,
         )
 
     async def send_due(self) -> int:
-        """Sends every delivery whose next attempt is due; returns how many were attempted."""
+        """Claims every delivery whose next attempt is due, sends them, records each attempt."""
         now = self.deps.clock.now()
+        hooks: dict[str, WebhookRecord | None] = {}
+        secrets: dict[str, str] = {}
+        claimed: list[_Attempt] = []
         async with self.deps.storage(None) as uow:
             due = await uow.deliveries.due("next_retry_at", now, BATCH, status="pending")
-            secrets: dict[str, str] = {}
-            hooks: dict[str, WebhookRecord] = {}
+            if not due:
+                return 0
+            lease = now + timedelta(seconds=self.lease_seconds)
             for delivery in due:
+                assert delivery.next_retry_at is not None
+                # Compare-and-set: another dispatcher that read the same row claims it first, or we do.
+                if await uow.deliveries.set(delivery.id, expect={"status": "pending",
+                                                                 "next_retry_at": delivery.next_retry_at},
+                                            next_retry_at=lease):
+                    claimed.append(_Attempt(delivery, delivery.next_retry_at))
+            for attempt in claimed:
+                delivery = attempt.delivery
                 if delivery.webhook_id and delivery.webhook_id not in hooks:
-                    hook = await uow.webhooks.get(delivery.webhook_id)
-                    if hook:
-                        hooks[hook.id] = hook
+                    hooks[delivery.webhook_id] = await uow.webhooks.get(delivery.webhook_id)
                 elif delivery.webhook_id is None and delivery.event_id not in secrets:
                     event = await uow.outbox.get(delivery.event_id)
                     secrets[delivery.event_id] = (event.target_secret or "") if event else ""
-            # Claim them: a second dispatcher will not pick these up until the lease passes.
-            lease = now + timedelta(seconds=60)
-            for delivery in due:
-                await uow.deliveries.set(delivery.id, next_retry_at=lease)
             await uow.commit()
         gate = asyncio.Semaphore(PARALLEL)
+        by_endpoint: dict[str, list[_Attempt]] = {}
+        for attempt in sorted(claimed, key=lambda a: (a.delivery.created_at, a.delivery.event_id)):
+            by_endpoint.setdefault(attempt.delivery.webhook_id or attempt.delivery.url, []).append(attempt)
+        await asyncio.gather(*(self._send_endpoint(group, hooks, secrets, gate) for group in by_endpoint.values()))
+        await self._record(claimed)
+        return len(claimed)
 
-        async def attempt(delivery: DeliveryRecord) -> None:
-            async with gate:
-                hook = hooks.get(delivery.webhook_id or "")
-                if delivery.webhook_id and (hook is None or not hook.enabled):
-                    await self._record(delivery, None, "endpoint deleted or disabled", 0, give_up=True)
+    async def _send_endpoint(self, group: list[_Attempt], hooks: dict[str, WebhookRecord | None],
+                             secrets: dict[str, str], gate: asyncio.Semaphore) -> None:
+        """One endpoint's deliveries, oldest first, a few at a time; after a failure the rest wait for its retry."""
+        hook = hooks.get(group[0].delivery.webhook_id or "")
+        if group[0].delivery.webhook_id and (hook is None or not hook.enabled):
+            for attempt in group:
+                attempt.give_up = "endpoint deleted or disabled"
+            return
+        failed_at: list[datetime] = []
+        window = asyncio.Semaphore(self.per_endpoint)
+
+        async def send(attempt: _Attempt) -> None:
+            async with window, gate:
+                if failed_at:  # keep the endpoint's order: do not overtake a delivery that is waiting to retry
+                    attempt.deferred_until = failed_at[0]
                     return
+                delivery = attempt.delivery
                 secret = hook.secret if hook else secrets.get(delivery.event_id, "")
                 timestamp = int(self.deps.clock.now().timestamp())
-                outcome = await self.sender.post(delivery.url, delivery.payload,
-                                                 headers(secret, delivery.event_id, timestamp, delivery.payload))
-                await self._record(delivery, outcome.status if outcome.ok or outcome.status else None,
-                                   None if outcome.ok else (outcome.error or f"HTTP {outcome.status}"),
-                                   outcome.duration_ms, ok=outcome.ok, hook=hook)
+                attempt.outcome = await self.sender.post(
+                    delivery.url, delivery.payload, headers(secret, delivery.event_id, timestamp, delivery.payload))
+                if not attempt.outcome.ok and not failed_at:
+                    failed_at.append(self.deps.clock.now() + timedelta(seconds=5))
 
-        await asyncio.gather(*(attempt(d) for d in due))
-        return len(due)
+        await asyncio.gather(*(send(a) for a in group))
 
-    async def _record(self, delivery: DeliveryRecord, status: int | None, error: str | None, duration_ms: int,
-                      *, ok: bool = False, give_up: bool = False, hook: WebhookRecord | None = None) -> None:
+    async def _record(self, attempts: Sequence[_Attempt]) -> None:
+        """All attempts of a pass in one transaction, with the endpoints' failure windows."""
         now = self.deps.clock.now()
-        attempt = delivery.attempt + 1
-        delay = None if ok or give_up else next_attempt_delay(attempt, self._rand.random)
-        changes = {"attempt": attempt, "response_status": status, "error": error, "duration_ms": duration_ms}
-        if ok:
-            changes |= {"status": "succeeded", "delivered_at": now, "next_retry_at": None}
-        elif delay is None:
-            changes |= {"status": "failed", "next_retry_at": None}
-        else:
-            changes |= {"next_retry_at": now + timedelta(seconds=delay)}
+        health: dict[str, bool] = {}  # webhook id -> any success in this pass
         async with self.deps.storage(None) as uow:
-            await uow.deliveries.set(delivery.id, **changes)
-            if hook is not None:
+            for attempt in attempts:
+                delivery = attempt.delivery
+                if attempt.deferred_until is not None:  # not attempted: due again with the failed one's retry
+                    await uow.deliveries.set(delivery.id, next_retry_at=max(attempt.deferred_until, now))
+                    continue
+                if attempt.give_up is not None:
+                    await uow.deliveries.set(delivery.id, status="failed", next_retry_at=None, error=attempt.give_up)
+                    continue
+                outcome = attempt.outcome
+                assert outcome is not None
+                await self._record_one(uow, attempt, outcome, now)
+                if delivery.webhook_id:
+                    health[delivery.webhook_id] = health.get(delivery.webhook_id, False) or outcome.ok
+            for webhook_id, ok in health.items():
+                hook = await uow.webhooks.get(webhook_id)
+                if hook is None:
+                    continue
                 if ok and hook.failing_since is not None:
                     await uow.webhooks.set(hook.id, failing_since=None)
                 elif not ok:
@@ -122,3 +182,23 @@ class Dispatcher:
                     if disable:
                         log.warning("webhook %s disabled after failing since %s", hook.id, since)
             await uow.commit()
+
+    async def _record_one(self, uow: UnitOfWork, attempt: _Attempt, outcome: PostOutcome, now: datetime) -> None:
+        delivery = attempt.delivery
+        number = delivery.attempt + 1
+        delay = None if outcome.ok else next_attempt_delay(number, self._rand.random)
+        status = "succeeded" if outcome.ok else ("failed" if delay is None else "pending")
+        changes = {
+            "attempt": number, "status": status, "duration_ms": outcome.duration_ms,
+            "response_status": outcome.status,
+            "error": None if outcome.ok else (outcome.error or f"HTTP {outcome.status}"),
+            "delivered_at": now if outcome.ok else None,
+            "next_retry_at": None if delay is None else now + timedelta(seconds=delay),
+        }
+        deliveries = uow.deliveries
+        if delivery.attempt == 0:  # the row made at fan-out holds the first attempt
+            await deliveries.set(delivery.id, **changes)
+        else:  # the earlier attempt's row is closed as it was; this attempt gets a row of its own
+            await deliveries.set(delivery.id, status="failed", next_retry_at=attempt.due_at)
+            await deliveries.add(structs.replace(delivery, id=self.deps.ids.new("webhook_delivery"), created_at=now,
+                                                 **changes))

@@ -10,6 +10,7 @@ import punq
 from avatar_service.adapters.sqlalchemy.migrate import upgrade
 from avatar_service.entrypoints import bootstrap
 from avatar_service.entrypoints.settings import Settings, load_settings
+from avatar_service.ports.jobs import JobRunner
 
 T = TypeVar("T")
 
@@ -31,6 +32,7 @@ def container(config: Settings) -> punq.Container:
 async def migrated(config: Settings) -> punq.Container:
     built = container(config)
     await upgrade(built.resolve(bootstrap.Storage).engine)
+    await built.resolve(JobRunner).prepare()  # e.g. procrastinate's own schema
     return built
 
 

@@ -4,10 +4,10 @@ import anyio
 import typer
 import uvicorn
 
-from avatar_service.adapters.database_jobs import DatabaseJobQueue
 from avatar_service.entrypoints import bootstrap
 from avatar_service.entrypoints.cli import runtime
 from avatar_service.entrypoints.http.app import create_app
+from avatar_service.ports.jobs import JobRunner
 
 
 def serve(host: str = typer.Option("127.0.0.1", help="Address to listen on."),
@@ -44,7 +44,7 @@ def worker(once: bool = typer.Option(False, help="Run the work that is due now, 
 
     async def work() -> None:
         container = await runtime.migrated(config)
-        jobs: DatabaseJobQueue = container.resolve(DatabaseJobQueue)
+        jobs: JobRunner = container.resolve(JobRunner)
         try:
             if once:
                 await jobs.drain()

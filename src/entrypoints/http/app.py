@@ -9,12 +9,12 @@ import anyio
 import punq
 from litestar import Litestar, Router
 from litestar.di import Provide
+from litestar.middleware import DefineMiddleware
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import ScalarRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme
 
 from avatar_service import __version__
-from avatar_service.adapters.database_jobs import DatabaseJobQueue
 from avatar_service.adapters.hosted_rooms import HostedRooms
 from avatar_service.core.media_urls import MediaSigner
 from avatar_service.core.services.api_keys import ApiKeys
@@ -29,6 +29,8 @@ from avatar_service.core.services.webhooks import Webhooks
 from avatar_service.entrypoints.http import public
 from avatar_service.entrypoints.http.auth import authenticate, current_caller
 from avatar_service.entrypoints.http.errors import HANDLERS
+from avatar_service.entrypoints.http.idempotency import IdempotencyMiddleware
+from avatar_service.entrypoints.http.rate_limit import RateLimitMiddleware
 from avatar_service.entrypoints.http.routes import (
     api_keys,
     avatars,
@@ -44,7 +46,9 @@ from avatar_service.entrypoints.settings import Settings
 from avatar_service.ports.blobs import BlobStore
 from avatar_service.ports.clock import Clock
 from avatar_service.ports.dialogue import DialogueEngine
+from avatar_service.ports.jobs import JobRunner
 from avatar_service.ports.renderer import AvatarRenderer
+from avatar_service.ports.request_guards import IdempotencyStore, RateLimiter
 from avatar_service.ports.semantic import Semantic
 from avatar_service.ports.speech import SpeechEngines
 from avatar_service.ports.storage import Storage
@@ -75,9 +79,21 @@ def engines(container: punq.Container) -> dict[str, Any]:
     }
 
 
+def guards(container: punq.Container) -> list[DefineMiddleware]:
+    """Rate limits (outermost: their headers go on every answer, replays too), then idempotency."""
+    settings: Settings = container.resolve(Settings)
+    clock: Clock = container.resolve(Clock)
+    try:
+        limiter, store = container.resolve(RateLimiter), container.resolve(IdempotencyStore)
+    except punq.MissingDependencyError:  # storage without these tables (in-memory tests)
+        return []
+    return [DefineMiddleware(RateLimitMiddleware, limiter=limiter, limit=settings.rate_limit_per_minute, clock=clock),
+            DefineMiddleware(IdempotencyMiddleware, store=store, api_keys=container.resolve(ApiKeys), clock=clock)]
+
+
 def create_app(container: punq.Container, *, run_worker: bool | None = None) -> Litestar:
     settings: Settings = container.resolve(Settings)
-    jobs: DatabaseJobQueue = container.resolve(DatabaseJobQueue)
+    jobs: JobRunner = container.resolve(JobRunner)
     worker = settings.worker == "embedded" if run_worker is None else run_worker
 
     @asynccontextmanager
@@ -106,6 +122,7 @@ def create_app(container: punq.Container, *, run_worker: bool | None = None) -> 
         route_handlers=[v1, *public.ROUTES],
         dependencies={name: provider(kind) for name, kind in INJECTED.items()},
         exception_handlers=HANDLERS,
+        middleware=guards(container),  # app level: a router's middleware is deep-copied with its arguments
         before_request=check_input,
         lifespan=[lifespan],
         request_max_body_size=settings.max_body_bytes,
