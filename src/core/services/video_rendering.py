@@ -1,11 +1,15 @@
 """The render job: speech or fetched audio, the avatar renderer off the loop, files into the blob store."""
 
+from __future__ import annotations
+
 import asyncio
 import logging
 import re
-import tempfile
+import secrets
+import shutil
+from collections.abc import Awaitable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from avatar_service.core.model import PersonalityRecord, VideoRecord, replace
 from avatar_service.core.services.base import Deps
@@ -14,12 +18,16 @@ from avatar_service.core.states import check_move, is_final
 from avatar_service.ports.blobs import BlobStore
 from avatar_service.ports.fetcher import Fetcher, FetchError
 from avatar_service.ports.offload import Offload
-from avatar_service.ports.renderer import AvatarRenderer, RenderCancelled, RenderRequest
-from avatar_service.ports.speech import Audio, AudioDecoder, SpeechEngines, VoiceChoice
+from avatar_service.ports.renderer import AvatarRenderer, RenderCancelled, RenderRequest, RenderResult
+from avatar_service.ports.speech import Audio, AudioDecoder, SpeechEngines, SpeechSynthesizer, VoiceChoice
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 PROGRESS_EVERY = 0.5  # seconds between progress writes and cancel checks
 WORDS_PER_SECOND = 2.6  # a first guess at speech rate, corrected after synthesis
+CUT_TRIES = 3  # re-syntheses of shorter text before the sound itself is cut
+# Content types a background image may come with; anything else (an HTML page, JSON) is refused early.
+IMAGE_TYPES = re.compile(r"^(image/|application/octet-stream|binary/octet-stream|$)")
 
 
 class RenderFailed(Exception):
@@ -33,6 +41,65 @@ def cut_at_words(text: str, words: int) -> str:
     return " ".join(parts[:max(1, words)])
 
 
+def _consume(task: asyncio.Future[Any]) -> None:
+    """Retrieves the outcome of an abandoned step, so asyncio does not log it as never retrieved."""
+    if not task.cancelled():
+        task.exception()
+
+
+class _Watch:
+    """Polls the stored status while a step runs: writes progress (only upwards) and notices a cancel."""
+
+    def __init__(self, deps: Deps, record: VideoRecord) -> None:
+        self.deps, self.org, self.video_id = deps, record.organization_id, record.id
+        # A render resumed after a crash starts from 0 again, but the stored progress never goes back.
+        self.value = self.written = record.progress or 0
+        self.cancelled = False
+
+    def on_progress(self, value: int) -> None:  # called from the renderer's thread
+        self.value = max(self.value, min(99, int(value)))
+
+    def should_cancel(self) -> bool:  # polled by the renderer between frames
+        return self.cancelled
+
+    async def poll(self) -> None:
+        value = self.value
+        if value > self.written:
+            async with self.deps.storage(self.org) as uow:
+                if await uow.videos.set(self.video_id, expect={"status": "processing"}, progress=value):
+                    await uow.commit()
+                    self.written = value
+                    return
+        else:
+            async with self.deps.storage(self.org, read_only=True) as uow:
+                current = await uow.videos.get(self.video_id)
+            if current is not None and current.status == "processing":
+                return
+        self.cancelled = True  # cancelled (or deleted) meanwhile
+
+    async def run(self, work: Awaitable[T], *, stops_itself: bool = False) -> T:
+        """Awaits one step, polling meanwhile; a cancel ends the job at once.
+
+        The renderer (`stops_itself`) sees the flag between frames and removes its partial files; other
+        steps (fetch, decode, speech) are abandoned: their thread may finish, its result is dropped.
+        """
+        task = asyncio.ensure_future(work)
+        try:
+            while True:
+                done, _ = await asyncio.wait([task], timeout=PROGRESS_EVERY)
+                if done:
+                    return task.result()
+                await self.poll()
+                if self.cancelled and not stops_itself:
+                    raise RenderCancelled()
+        except BaseException:  # also the worker shutting down: the renderer's thread must stop too
+            self.cancelled = True
+            if not task.done():
+                task.cancel()
+                task.add_done_callback(_consume)
+            raise
+
+
 class VideoRenderer:
     def __init__(self, deps: Deps, videos: Videos, speech: SpeechEngines, decode: AudioDecoder,
                  renderer: AvatarRenderer, fetcher: Fetcher, blobs: BlobStore, offload: Offload,
@@ -42,10 +109,14 @@ class VideoRenderer:
         self.work_dir = work_dir
 
     async def __call__(self, payload: dict[str, Any]) -> None:
+        """Renders one generation. Run again after a crash (its job lock expired, or `recover()` on start),
+        it finds the generation `processing` and renders it afresh: attempts never share files or blob keys,
+        so even two runs at once (a lock stolen by a restarting process) cannot spoil each other's output."""
         org, video_id = payload["organization_id"], payload["id"]
         async with self.deps.storage(org) as uow:
             record = await uow.videos.get(video_id)
             if record is None or is_final("video.generation", record.status):
+                self._sweep(video_id)  # leftovers of an attempt whose process died
                 return
             personality = await uow.personalities.get(record.personality_id or "")
             if record.status == "pending":
@@ -54,105 +125,130 @@ class VideoRenderer:
                 if not await uow.videos.update(record, expect={"status": "pending"}):
                     return
                 await uow.commit()
+            else:
+                log.warning("resuming %s: an earlier attempt stopped mid-render", video_id)
         if personality is None:
             await self.videos.fail(org, video_id, "personality_missing", "The personality was deleted")
+            self._sweep(video_id)
             return
-        self.work_dir.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryDirectory(dir=self.work_dir) as tmp:
-            try:
-                await self._render(record, personality, Path(tmp))
-            except RenderFailed as error:
-                await self.videos.fail(org, video_id, error.code, error.message)
-            except RenderCancelled:
-                pass  # the cancel already set the status; the temporary files go with the directory
-            except Exception as error:  # a bug must still end the job, never leave it processing
-                log.exception("render failed for %s", video_id)
-                await self.videos.fail(org, video_id, "render_failed", str(error)[:300])
+        token = secrets.token_hex(6)
+        attempt = self.work_dir / video_id / token
+        attempt.mkdir(parents=True)
+        try:
+            await self._render(record, personality, attempt, token)
+        except RenderFailed as error:
+            await self.videos.fail(org, video_id, error.code, error.message)
+        except RenderCancelled:
+            pass  # the cancel already set the status; the files go below
+        except Exception as error:  # a bug must still end the job, never leave it processing
+            log.exception("render failed for %s", video_id)
+            await self.videos.fail(org, video_id, "render_failed", f"The render failed: {str(error)[:300]}")
+        finally:
+            # Plain (blocking) removal: it must also run while the task is being cancelled at shutdown.
+            shutil.rmtree(attempt, ignore_errors=True)
+        self._sweep(video_id)  # the generation is final here, so nothing of any attempt is needed
 
-    async def _audio(self, record: VideoRecord, personality: PersonalityRecord) -> Audio:
+    async def give_up(self, payload: dict[str, Any]) -> None:
+        """Every earlier attempt died with its process (e.g. killed for memory): fail, do not loop."""
+        await self.videos.fail(payload["organization_id"], payload["id"], "render_failed",
+                               "The render was interrupted repeatedly; create the video again")
+        self._sweep(payload["id"])
+
+    def _sweep(self, video_id: str) -> None:
+        shutil.rmtree(self.work_dir / video_id, ignore_errors=True)
+
+    async def _audio(self, record: VideoRecord, personality: PersonalityRecord, watch: _Watch) -> Audio:
         cap = float(record.max_duration or 300)
         if record.audio_url:
             try:
-                fetched = await self.fetcher.fetch(record.audio_url)
+                fetched = await watch.run(self.fetcher.fetch(record.audio_url))
             except FetchError as error:
                 raise RenderFailed(error.code, f"audio_url: {error.message}") from None
             try:
-                return await self.offload(self.decode, fetched.body, 24_000, cap)
+                audio = await watch.run(self.offload(self.decode, fetched.body, 24_000, cap))
+            except RenderCancelled:
+                raise
             except Exception as error:
                 raise RenderFailed("audio_undecodable", f"audio_url is not decodable audio: {error}") from None
+            if audio.duration < 0.04:  # not even one frame of video
+                raise RenderFailed("audio_undecodable", "audio_url holds no audible length of audio")
+            return audio
         text = re.sub(r"\s+", " ", record.text or "").strip()
         if not re.search(r"\w", text):
             raise RenderFailed("content_empty", "The text has nothing to speak after cleaning")
         voice = personality.voice
         choice = VoiceChoice(provider=voice.provider, voice_id=voice.voice_id, speed=voice.settings.speed,
                              stability=voice.settings.stability, similarity_boost=voice.settings.similarity_boost)
-        engine = self.speech.for_provider(voice.provider)
-        words = len(text.split())
-        if words > cap * WORDS_PER_SECOND * 1.5:  # far too long: do not synthesize what would be cut anyway
-            text = cut_at_words(text, int(cap * WORDS_PER_SECOND * 1.5))
-        audio = await self.offload(engine.synthesize, text, choice)
-        if audio.duration > cap:
-            # Cut at a word boundary: keep the share of words that fits, then synthesize again.
-            keep = int(len(text.split()) * cap / audio.duration * 0.95)
-            audio = await self.offload(engine.synthesize, cut_at_words(text, keep), choice)
-            if audio.duration > cap:
-                audio = Audio(audio.samples[: int(cap * audio.sample_rate)], audio.sample_rate)
+        return await self._speak(self.speech.for_provider(voice.provider), text, choice, cap, watch)
+
+    async def _speak(self, engine: SpeechSynthesizer, text: str, choice: VoiceChoice, cap: float,
+                     watch: _Watch) -> Audio:
+        """Speech no longer than `cap`, cut at a word boundary: fewer words are spoken, never half a word."""
+        budget = int(cap * WORDS_PER_SECOND * 1.5)
+        if len(text.split()) > budget:  # far too long: do not synthesize what would be cut anyway
+            text = cut_at_words(text, budget)
+        audio = await watch.run(self.offload(engine.synthesize, text, choice))
+        for _ in range(CUT_TRIES):
+            words = len(text.split())
+            if audio.duration <= cap or words <= 1:
+                break
+            # Keep the share of words that fits, a little less, as the speech rate is not even.
+            text = cut_at_words(text, min(words - 1, int(words * cap / audio.duration * 0.95)))
+            audio = await watch.run(self.offload(engine.synthesize, text, choice))
+        if audio.duration > cap:  # one word longer than the cap (or a voice far slower than guessed)
+            audio = Audio(audio.samples[: int(cap * audio.sample_rate)], audio.sample_rate)
+        if audio.duration < 0.04:
+            raise RenderFailed("content_empty", "The voice produced no audio for this text")
         return audio
 
-    async def _background(self, record: VideoRecord, personality: PersonalityRecord, tmp: Path) -> str:
+    async def _background(self, record: VideoRecord, personality: PersonalityRecord, tmp: Path,
+                          watch: _Watch) -> str:
         background = record.background or personality.appearance.background
         if not background.startswith(("http://", "https://")):
             return background
-        try:
-            fetched = await self.fetcher.fetch(background)
+        try:  # the guarded fetcher: no private addresses unless allowed, a size cap, a timeout
+            fetched = await watch.run(self.fetcher.fetch(background))
         except FetchError as error:
             raise RenderFailed(error.code, f"background: {error.message}") from None
+        if not IMAGE_TYPES.match(fetched.content_type.lower()):
+            raise RenderFailed("unsupported_media", f"background: {fetched.content_type} is not an image")
         path = tmp / "background.img"
         path.write_bytes(fetched.body)
-        return str(path)
+        return str(path)  # the renderer decodes it and scales it to cover the frame
 
-    async def _render(self, record: VideoRecord, personality: PersonalityRecord, tmp: Path) -> None:
-        org = record.organization_id
-        audio = await self._audio(record, personality)
+    async def _render(self, record: VideoRecord, personality: PersonalityRecord, tmp: Path, token: str) -> None:
+        watch = _Watch(self.deps, record)
+        audio = await self._audio(record, personality, watch)
         request = RenderRequest(
             audio=audio, avatar_id=personality.appearance.avatar_id, style=personality.appearance.style,
-            background=await self._background(record, personality, tmp), resolution=record.resolution,
-            out_dir=tmp,
+            background=await self._background(record, personality, tmp, watch), resolution=record.resolution,
+            out_dir=tmp / "out",
         )
-        progress = {"value": 0, "cancelled": False}
-
-        def on_progress(value: int) -> None:
-            progress["value"] = max(progress["value"], min(99, value))
-
-        render = asyncio.ensure_future(
-            self.offload(self.renderer.render, request, on_progress, lambda: progress["cancelled"]))
-        written = 0
-        while not render.done():
-            await asyncio.wait([render], timeout=PROGRESS_EVERY)
-            async with self.deps.storage(org) as uow:
+        result: RenderResult = await watch.run(
+            self.offload(self.renderer.render, request, watch.on_progress, watch.should_cancel), stops_itself=True)
+        # Keys unique to this attempt: a concurrent or later attempt never overwrites or deletes them.
+        video_key = f"videos/{record.id}/{token}{result.video_path.suffix}"
+        thumb_key = f"videos/{record.id}/{token}-thumbnail{result.thumbnail_path.suffix}"
+        stored = False
+        try:
+            await self.blobs.put_file(video_key, result.video_path, result.content_type)
+            await self.blobs.put_file(thumb_key, result.thumbnail_path,
+                                      "image/png" if result.thumbnail_path.suffix == ".png" else "image/jpeg")
+            now = self.deps.clock.now()
+            async with self.deps.storage(record.organization_id) as uow:
                 current = await uow.videos.get(record.id)
-                if current is None or current.status != "processing":
-                    progress["cancelled"] = True
-                elif progress["value"] > written:
-                    written = int(progress["value"])
-                    await uow.videos.set(record.id, expect={"status": "processing"}, progress=written)
-                    await uow.commit()
-        result = render.result()
-        video_key = f"videos/{record.id}/video{result.video_path.suffix}"
-        thumb_key = f"videos/{record.id}/thumbnail{result.thumbnail_path.suffix}"
-        await self.blobs.put_file(video_key, result.video_path, result.content_type)
-        await self.blobs.put_file(thumb_key, result.thumbnail_path,
-                                  "image/png" if result.thumbnail_path.suffix == ".png" else "image/jpeg")
-        now = self.deps.clock.now()
-        async with self.deps.storage(org) as uow:
-            current = await uow.videos.get(record.id)
-            if current is None or current.status != "processing":
-                await self.blobs.delete(video_key)
-                await self.blobs.delete(thumb_key)
-                return
-            done = replace(current, status=check_move("video.generation", "processing", "completed"),
-                           progress=100, duration=round(result.duration, 3), video_key=video_key,
-                           thumbnail_key=thumb_key, completed_at=now, updated_at=now)
-            if await uow.videos.update(done, expect={"status": "processing"}):
-                await emit_video(uow, self.videos, done, "video.completed")
-                await uow.commit()
+                if current is not None and current.status == "processing":
+                    done = replace(current, status=check_move("video.generation", "processing", "completed"),
+                                   progress=100, duration=round(result.duration, 3), video_key=video_key,
+                                   thumbnail_key=thumb_key, completed_at=now, updated_at=now)
+                    if await uow.videos.update(done, expect={"status": "processing"}):
+                        await emit_video(uow, self.videos, done, "video.completed")
+                        await uow.commit()
+                        stored = True
+        finally:
+            if not stored:  # cancelled meanwhile, or the commit failed: the uploaded files belong to no one
+                for key in (video_key, thumb_key):
+                    try:
+                        await self.blobs.delete(key)
+                    except Exception:
+                        log.warning("could not delete blob %s", key, exc_info=True)
