@@ -2,6 +2,7 @@
 
 from typing import Any
 
+import pytest
 from litestar.testing import AsyncTestClient
 
 from .helpers import (
@@ -198,3 +199,23 @@ async def test_a_memory_is_reached_only_through_its_user(client: AsyncTestClient
     assert_error(await client.get(wrong), 404, code="resource_missing")
     assert_error(await client.patch(wrong, json={"content": "x"}), 404, code="resource_missing")
     assert_error(await client.delete(wrong), 404, code="resource_missing")
+
+
+@pytest.mark.parametrize("settings_overrides", [{"embedder": "auto"}])  # the real default embedder, once
+async def test_search_finds_paraphrases_with_the_default_embedder(client: AsyncTestClient[Any],
+                                                                   settings_overrides: dict[str, Any]) -> None:
+    health = (await client.get("/healthz")).json()
+    assert "lexical" not in health["engines"]["embedder"]
+    personality = await create_personality(client)
+    user = await create_user(client)
+    base = f"/v1/users/{user['id']}/memories"
+    facts = ["User has a dog named Rex", "User loves hiking in the Alps", "User lives in Lisbon",
+             "User is allergic to peanuts"]
+    response = await client.post(f"{base}/bulk", json={"personality_id": personality["id"],
+                                                       "memories": [{"content": f} for f in facts]})
+    assert response.status_code == 201
+    for query, expected in [("What pet does the user own?", facts[0]), ("Which city is home?", facts[2]),
+                            ("Any food the user cannot eat?", facts[3]),
+                            ("favourite outdoor activity in the mountains", facts[1])]:
+        hits = (await client.post(f"{base}/search", json={"query": query, "limit": 1})).json()["data"]
+        assert [h["content"] for h in hits] == [expected], query

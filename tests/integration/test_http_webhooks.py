@@ -1,6 +1,7 @@
 """Webhooks over HTTP: endpoints (secret shown once), test deliveries, and events sent by the dispatcher."""
 
 import json
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -188,7 +189,5 @@ async def test_a_failing_receiver_is_retried_later(service: Service, client: Asy
 
 def received_at(receiver: Receiver) -> str:
     """The first request's webhook-timestamp as an RFC 3339 string, to compare with next_retry_at."""
-    from datetime import UTC, datetime
-
     stamp = int(receiver.requests[0].headers["webhook-timestamp"])
     return datetime.fromtimestamp(stamp, UTC).strftime("%Y-%m-%dT%H:%M:%S")

@@ -5,7 +5,15 @@ from typing import Any, get_args
 
 from litestar import Request, Router, delete, get, patch, post
 from litestar.di import NamedDependency
-from litestar.openapi.spec import OpenAPIFormat, OpenAPIMediaType, OpenAPIType, Operation, RequestBody, Schema
+from litestar.openapi.spec import (
+    OpenAPIFormat,
+    OpenAPIMediaType,
+    OpenAPIType,
+    Operation,
+    Reference,
+    RequestBody,
+    Schema,
+)
 from litestar.params import JSONBody
 
 from avatar_service.core.errors import Invalid
@@ -81,7 +89,7 @@ async def _knowledge_body(request: Request[Any, Any, Any]) -> tuple[KnowledgeCre
     return decode(KnowledgeCreate, await request.body()), None
 
 
-def _knowledge_fields(**extra: Schema) -> dict[str, Schema]:
+def _knowledge_fields(**extra: Schema) -> dict[str, Schema | Reference]:
     return {
         "name": Schema(type=OpenAPIType.STRING, max_length=255),
         "refresh_interval": Schema(type=OpenAPIType.STRING, enum=list(get_args(RefreshInterval)), default="never"),
