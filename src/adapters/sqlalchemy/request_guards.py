@@ -30,7 +30,7 @@ class _Writes:
     @asynccontextmanager
     async def _begin(self) -> AsyncIterator[AsyncConnection]:
         if self._lock is None:
-            async with self._begin() as conn:
+            async with self.engine.begin() as conn:
                 yield conn
             return
         async with self._lock, self.engine.begin() as conn:
@@ -38,7 +38,6 @@ class _Writes:
 
 
 class SqlIdempotencyStore(_Writes):
-
     async def claim(self, organization_id: str, key: str, request_hash: str, now: datetime, expires_at: datetime
                     ) -> StoredResponse | None:
         c = t.idempotency_keys.c
