@@ -278,7 +278,7 @@ def test_game_situation_gets_a_short_line_or_the_games_commentary(monkeypatch: p
     monkeypatch.setitem(sys.modules, "avatar_service.core.games.commentary", None)  # import fails
     line = ask("", situation={"event": "blunder", "game": "chess"})
     assert line and len(line.split()) <= 20
-    assert re.search(r"won|win", ask("", situation={"winner": "user"}), re.I)
+    assert re.search(r"won|win|yours", ask("", situation={"winner": "user"}), re.I)
 
     fake = types.ModuleType("avatar_service.core.games.commentary")
     seen: list[tuple[object, ...]] = []

@@ -2,6 +2,7 @@
 
 from litestar import Router, get, post
 from litestar.di import NamedDependency
+from litestar.params import JSONBody
 
 from avatar_service.core.model import GameCatalogue, GameSession, GameSessionCreate, MoveCreate, MoveResult, Page
 from avatar_service.core.model.games import GameStatus
@@ -17,7 +18,7 @@ async def list_games(games: NamedDependency[GameSessions]) -> GameCatalogue:
 
 
 @post("/game-sessions", status_code=201, opt=scopes("chat"), tags=["Games"])
-async def create_session(data: GameSessionCreate, games: NamedDependency[GameSessions],
+async def create_session(data: JSONBody[GameSessionCreate], games: NamedDependency[GameSessions],
                          caller: NamedDependency[Caller]) -> GameSession:
     return await games.create(caller.organization_id, data)
 
@@ -35,7 +36,7 @@ async def get_session(session_id: str, games: NamedDependency[GameSessions], cal
 
 
 @post("/game-sessions/{session_id:str}/move", status_code=200, opt=scopes("chat"), tags=["Games"])
-async def move(session_id: str, data: MoveCreate, games: NamedDependency[GameSessions],
+async def move(session_id: str, data: JSONBody[MoveCreate], games: NamedDependency[GameSessions],
                caller: NamedDependency[Caller]) -> MoveResult:
     return await games.move(caller.organization_id, session_id, data)
 

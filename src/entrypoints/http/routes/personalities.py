@@ -14,7 +14,7 @@ from litestar.openapi.spec import (
     RequestBody,
     Schema,
 )
-from litestar.params import JSONBody
+from litestar.params import FromPath, FromQuery, JSONBody
 
 from avatar_service.core.errors import Invalid
 from avatar_service.core.model import (
@@ -38,40 +38,55 @@ from avatar_service.entrypoints.http.routes.common import Cursor, Limit, page
 
 
 @post("/", status_code=201, opt=scopes("write"))
-async def create_personality(data: JSONBody[PersonalityCreate], personalities: NamedDependency[Personalities],
-                             caller: NamedDependency[Caller]) -> Personality:
+async def create_personality(
+    data: JSONBody[PersonalityCreate], personalities: NamedDependency[Personalities], caller: NamedDependency[Caller]
+) -> Personality:
     return await personalities.create(caller.organization_id, data)
 
 
 @get("/", opt=scopes("read"))
-async def list_personalities(personalities: NamedDependency[Personalities], caller: NamedDependency[Caller],
-                             limit: Limit = 20, cursor: Cursor = None) -> Page[Personality]:
+async def list_personalities(
+    personalities: NamedDependency[Personalities],
+    caller: NamedDependency[Caller],
+    limit: Limit = 20,
+    cursor: Cursor = None,
+) -> Page[Personality]:
     return await personalities.list(caller.organization_id, page(limit, cursor))
 
 
 @get("/{personality_id:str}", opt=scopes("read"))
-async def get_personality(personality_id: str, personalities: NamedDependency[Personalities],
-                          caller: NamedDependency[Caller]) -> Personality:
+async def get_personality(
+    personality_id: FromPath[str], personalities: NamedDependency[Personalities], caller: NamedDependency[Caller]
+) -> Personality:
     return await personalities.get(caller.organization_id, personality_id)
 
 
 @patch("/{personality_id:str}", opt=scopes("write"))
-async def update_personality(personality_id: str, data: JSONBody[PersonalityPatch],
-                             personalities: NamedDependency[Personalities],
-                             caller: NamedDependency[Caller]) -> Personality:
+async def update_personality(
+    personality_id: FromPath[str],
+    data: JSONBody[PersonalityPatch],
+    personalities: NamedDependency[Personalities],
+    caller: NamedDependency[Caller],
+) -> Personality:
     return await personalities.update(caller.organization_id, personality_id, data)
 
 
 @delete("/{personality_id:str}", status_code=200, opt=scopes("write"))
-async def delete_personality(personality_id: str, personalities: NamedDependency[Personalities],
-                             caller: NamedDependency[Caller]) -> Deleted:
+async def delete_personality(
+    personality_id: FromPath[str], personalities: NamedDependency[Personalities], caller: NamedDependency[Caller]
+) -> Deleted:
     return await personalities.delete(caller.organization_id, personality_id)
 
 
 @get("/{personality_id:str}/knowledge", opt=scopes("read"))
-async def list_knowledge(personality_id: str, knowledge: NamedDependency[Knowledge], caller: NamedDependency[Caller],
-                         type: KnowledgeType | None = None, limit: Limit = 20, cursor: Cursor = None
-                         ) -> Page[KnowledgeItem]:
+async def list_knowledge(
+    personality_id: FromPath[str],
+    knowledge: NamedDependency[Knowledge],
+    caller: NamedDependency[Caller],
+    type: FromQuery[KnowledgeType | None] = None,
+    limit: Limit = 20,
+    cursor: Cursor = None,
+) -> Page[KnowledgeItem]:
     return await knowledge.list(caller.organization_id, personality_id, page(limit, cursor), type)
 
 
@@ -102,46 +117,93 @@ class _KnowledgeOperation(Operation):
     """The body is read by hand (JSON or multipart), so the document describes it here."""
 
     def __post_init__(self) -> None:
-        json_body = Schema(type=OpenAPIType.OBJECT, required=["type"], properties=_knowledge_fields(
-            type=Schema(type=OpenAPIType.STRING, enum=list(get_args(KnowledgeType))),
-            url=Schema(type=OpenAPIType.STRING, format=OpenAPIFormat.URI, description="for `url`, `feed`, "
-                       "`document`"),
-            content=Schema(type=OpenAPIType.STRING, max_length=MAX_CONTENT, description="for `text`, `document`"),
-        ))
-        upload = Schema(type=OpenAPIType.OBJECT, required=["file"], properties=_knowledge_fields(
-            file=Schema(type=OpenAPIType.STRING, format=OpenAPIFormat.BINARY, description="type `document`")))
-        self.request_body = RequestBody(required=True, content={
-            "application/json": OpenAPIMediaType(schema=json_body),
-            "multipart/form-data": OpenAPIMediaType(schema=upload),
-        })
+        json_body = Schema(
+            type=OpenAPIType.OBJECT,
+            required=["type"],
+            properties=_knowledge_fields(
+                type=Schema(type=OpenAPIType.STRING, enum=list(get_args(KnowledgeType))),
+                url=Schema(
+                    type=OpenAPIType.STRING, format=OpenAPIFormat.URI, description="for `url`, `feed`, `document`"
+                ),
+                content=Schema(type=OpenAPIType.STRING, max_length=MAX_CONTENT, description="for `text`, `document`"),
+            ),
+        )
+        upload = Schema(
+            type=OpenAPIType.OBJECT,
+            required=["file"],
+            properties=_knowledge_fields(
+                file=Schema(type=OpenAPIType.STRING, format=OpenAPIFormat.BINARY, description="type `document`")
+            ),
+        )
+        self.request_body = RequestBody(
+            required=True,
+            content={
+                "application/json": OpenAPIMediaType(schema=json_body),
+                "multipart/form-data": OpenAPIMediaType(schema=upload),
+            },
+        )
 
 
-@post("/{personality_id:str}/knowledge", status_code=201, opt=scopes("write"),
-      request_max_body_size=25 * 1024 * 1024, operation_class=_KnowledgeOperation)
-async def add_knowledge(personality_id: str, request: Request[Any, Any, Any], knowledge: NamedDependency[Knowledge],
-                        caller: NamedDependency[Caller]) -> KnowledgeItem:
+@post(
+    "/{personality_id:str}/knowledge",
+    status_code=201,
+    opt=scopes("write"),
+    request_max_body_size=25 * 1024 * 1024,
+    operation_class=_KnowledgeOperation,
+)
+async def add_knowledge(
+    personality_id: FromPath[str],
+    request: Request[Any, Any, Any],
+    knowledge: NamedDependency[Knowledge],
+    caller: NamedDependency[Caller],
+) -> KnowledgeItem:
     item, upload = await _knowledge_body(request)
     return await knowledge.add(caller.organization_id, personality_id, item, upload)
 
 
 @get("/{personality_id:str}/knowledge/{item_id:str}", opt=scopes("read"))
-async def get_knowledge(personality_id: str, item_id: str, knowledge: NamedDependency[Knowledge],
-                        caller: NamedDependency[Caller]) -> KnowledgeItem:
+async def get_knowledge(
+    personality_id: FromPath[str],
+    item_id: FromPath[str],
+    knowledge: NamedDependency[Knowledge],
+    caller: NamedDependency[Caller],
+) -> KnowledgeItem:
     return await knowledge.get(caller.organization_id, personality_id, item_id)
 
 
 @delete("/{personality_id:str}/knowledge/{item_id:str}", status_code=200, opt=scopes("write"))
-async def delete_knowledge(personality_id: str, item_id: str, knowledge: NamedDependency[Knowledge],
-                           caller: NamedDependency[Caller]) -> Deleted:
+async def delete_knowledge(
+    personality_id: FromPath[str],
+    item_id: FromPath[str],
+    knowledge: NamedDependency[Knowledge],
+    caller: NamedDependency[Caller],
+) -> Deleted:
     return await knowledge.delete(caller.organization_id, personality_id, item_id)
 
 
 @post("/{personality_id:str}/knowledge/search", status_code=200, opt=scopes("read"))
-async def search_knowledge(personality_id: str, data: JSONBody[KnowledgeSearch], knowledge: NamedDependency[Knowledge],
-                           caller: NamedDependency[Caller]) -> KnowledgeSearchResult:
+async def search_knowledge(
+    personality_id: FromPath[str],
+    data: JSONBody[KnowledgeSearch],
+    knowledge: NamedDependency[Knowledge],
+    caller: NamedDependency[Caller],
+) -> KnowledgeSearchResult:
     return await knowledge.search(caller.organization_id, personality_id, data)
 
 
-router = Router("/personalities", tags=["Personalities"], route_handlers=[
-    create_personality, list_personalities, get_personality, update_personality, delete_personality,
-    list_knowledge, add_knowledge, get_knowledge, delete_knowledge, search_knowledge])
+router = Router(
+    "/personalities",
+    tags=["Personalities"],
+    route_handlers=[
+        create_personality,
+        list_personalities,
+        get_personality,
+        update_personality,
+        delete_personality,
+        list_knowledge,
+        add_knowledge,
+        get_knowledge,
+        delete_knowledge,
+        search_knowledge,
+    ],
+)

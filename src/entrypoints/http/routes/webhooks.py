@@ -2,6 +2,7 @@
 
 from litestar import Router, delete, get, patch, post
 from litestar.di import NamedDependency
+from litestar.params import FromPath, JSONBody
 
 from avatar_service.core.model import (
     Deleted,
@@ -20,8 +21,9 @@ from avatar_service.entrypoints.http.routes.common import Cursor, Limit, page
 
 
 @post("/", status_code=201, opt=scopes("*"))
-async def create_webhook(data: WebhookCreate, webhooks: NamedDependency[Webhooks], caller: NamedDependency[Caller]
-                         ) -> WebhookWithSecret:
+async def create_webhook(
+    data: JSONBody[WebhookCreate], webhooks: NamedDependency[Webhooks], caller: NamedDependency[Caller]
+) -> WebhookWithSecret:
     return await webhooks.create(caller.organization_id, data)
 
 
@@ -31,34 +33,57 @@ async def list_webhooks(webhooks: NamedDependency[Webhooks], caller: NamedDepend
 
 
 @get("/{webhook_id:str}", opt=scopes("*"))
-async def get_webhook(webhook_id: str, webhooks: NamedDependency[Webhooks], caller: NamedDependency[Caller]
-                      ) -> Webhook:
+async def get_webhook(
+    webhook_id: FromPath[str], webhooks: NamedDependency[Webhooks], caller: NamedDependency[Caller]
+) -> Webhook:
     return await webhooks.get(caller.organization_id, webhook_id)
 
 
 @patch("/{webhook_id:str}", opt=scopes("*"))
-async def update_webhook(webhook_id: str, data: WebhookPatch, webhooks: NamedDependency[Webhooks],
-                         caller: NamedDependency[Caller]) -> Webhook:
+async def update_webhook(
+    webhook_id: FromPath[str],
+    data: JSONBody[WebhookPatch],
+    webhooks: NamedDependency[Webhooks],
+    caller: NamedDependency[Caller],
+) -> Webhook:
     return await webhooks.update(caller.organization_id, webhook_id, data)
 
 
 @delete("/{webhook_id:str}", status_code=200, opt=scopes("*"))
-async def delete_webhook(webhook_id: str, webhooks: NamedDependency[Webhooks], caller: NamedDependency[Caller]
-                         ) -> Deleted:
+async def delete_webhook(
+    webhook_id: FromPath[str], webhooks: NamedDependency[Webhooks], caller: NamedDependency[Caller]
+) -> Deleted:
     return await webhooks.delete(caller.organization_id, webhook_id)
 
 
 @post("/{webhook_id:str}/test", status_code=200, opt=scopes("*"))
-async def test_webhook(webhook_id: str, webhooks: NamedDependency[Webhooks], caller: NamedDependency[Caller]
-                       ) -> WebhookDelivery:
+async def test_webhook(
+    webhook_id: FromPath[str], webhooks: NamedDependency[Webhooks], caller: NamedDependency[Caller]
+) -> WebhookDelivery:
     return await webhooks.test(caller.organization_id, webhook_id)
 
 
 @get("/{webhook_id:str}/deliveries", opt=scopes("*"))
-async def list_deliveries(webhook_id: str, webhooks: NamedDependency[Webhooks], caller: NamedDependency[Caller],
-                          limit: Limit = 20, cursor: Cursor = None) -> Page[WebhookDelivery]:
+async def list_deliveries(
+    webhook_id: FromPath[str],
+    webhooks: NamedDependency[Webhooks],
+    caller: NamedDependency[Caller],
+    limit: Limit = 20,
+    cursor: Cursor = None,
+) -> Page[WebhookDelivery]:
     return await webhooks.deliveries(caller.organization_id, webhook_id, page(limit, cursor))
 
 
-router = Router("/webhooks", tags=["Webhooks"], route_handlers=[
-    create_webhook, list_webhooks, get_webhook, update_webhook, delete_webhook, test_webhook, list_deliveries])
+router = Router(
+    "/webhooks",
+    tags=["Webhooks"],
+    route_handlers=[
+        create_webhook,
+        list_webhooks,
+        get_webhook,
+        update_webhook,
+        delete_webhook,
+        test_webhook,
+        list_deliveries,
+    ],
+)
