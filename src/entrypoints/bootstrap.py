@@ -74,6 +74,19 @@ def _renderer() -> AvatarRenderer:
     return PyAVRenderer()
 
 
+def _blobs(settings: Settings) -> BlobStore:
+    if settings.blob_store == "s3":
+        if not settings.s3_bucket:
+            raise SystemExit("AVATAR_BLOB_STORE=s3 needs AVATAR_S3_BUCKET")
+        from avatar_service.adapters.s3_blobs import S3Blobs
+
+        return S3Blobs(settings.s3_bucket, endpoint_url=settings.s3_endpoint_url, access_key=settings.s3_access_key,
+                       secret_key=settings.s3_secret_key, region=settings.s3_region, prefix=settings.s3_prefix)
+    if settings.blob_store != "filesystem":
+        raise SystemExit(f"AVATAR_BLOB_STORE must be filesystem or s3, not {settings.blob_store!r}")
+    return FilesystemBlobs(settings.data_path / "media")
+
+
 def assemble(settings: Settings, storage: Storage, clock: Clock | None = None, ids: Ids | None = None,
              **overrides: object) -> punq.Container:
     """Wires every port and use case; `overrides` replace single ports by name (tests)."""
@@ -94,7 +107,7 @@ def assemble(settings: Settings, storage: Storage, clock: Clock | None = None, i
         SpeechEngines: overrides.pop("speech", None) or _speech(settings),
         AudioDecoder: decode_audio, DialogueEngine: overrides.pop("dialogue", None) or _dialogue(settings),
         RoomProvider: rooms, HostedRooms: rooms, MediaSigner: MediaSigner(settings.public_url, secret),
-        BlobStore: FilesystemBlobs(settings.data_path / "media"),
+        BlobStore: _blobs(settings),
         ConversationLimits: ConversationLimits(settings.conversation_join_timeout, settings.conversation_idle_timeout,
                                                settings.conversation_max_duration, settings.max_transcript_turns),
         GameLimits: GameLimits(settings.game_idle_timeout),

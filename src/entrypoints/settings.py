@@ -38,6 +38,13 @@ class Settings(msgspec.Struct, kw_only=True, frozen=True):
     azure_speech_region: str = ""
     azure_base_url: str = ""
     log_level: str = "INFO"
+    blob_store: str = "filesystem"  # "filesystem" (under data_dir/media) or "s3" (any S3-compatible server)
+    s3_bucket: str = ""
+    s3_endpoint_url: str = ""  # empty: AWS itself; e.g. http://127.0.0.1:9000 for MinIO
+    s3_access_key: str = ""  # empty: boto3's usual credential chain
+    s3_secret_key: str = ""
+    s3_region: str = ""
+    s3_prefix: str = ""  # a folder inside the bucket, when the bucket is shared
     jobs: str = "database"  # "database": jobs table and in-process runner; "procrastinate": on PostgreSQL
     job_lease_seconds: float = 30.0  # a dead worker's job runs again after this (live workers renew it)
     rate_limit_per_minute: int = 600  # requests per API key per minute; 0 turns the limit off

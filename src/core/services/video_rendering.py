@@ -192,8 +192,8 @@ class VideoRenderer:
             words = len(text.split())
             if audio.duration <= cap or words <= 1:
                 break
-            # Keep the share of words that fits, a little less, as the speech rate is not even.
-            text = cut_at_words(text, min(words - 1, int(words * cap / audio.duration * 0.95)))
+            # Keep the share of words that fits (rounded down); an uneven speech rate is caught by the next try.
+            text = cut_at_words(text, min(words - 1, int(words * cap / audio.duration)))
             audio = await watch.run(self.offload(engine.synthesize, text, choice))
         if audio.duration > cap:  # one word longer than the cap (or a voice far slower than guessed)
             audio = Audio(audio.samples[: int(cap * audio.sample_rate)], audio.sample_rate)
@@ -218,11 +218,11 @@ class VideoRenderer:
 
     async def _render(self, record: VideoRecord, personality: PersonalityRecord, tmp: Path, token: str) -> None:
         watch = _Watch(self.deps, record)
+        background = await self._background(record, personality, tmp, watch)  # cheap: fail before speaking
         audio = await self._audio(record, personality, watch)
         request = RenderRequest(
             audio=audio, avatar_id=personality.appearance.avatar_id, style=personality.appearance.style,
-            background=await self._background(record, personality, tmp, watch), resolution=record.resolution,
-            out_dir=tmp / "out",
+            background=background, resolution=record.resolution, out_dir=tmp / "out",
         )
         result: RenderResult = await watch.run(
             self.offload(self.renderer.render, request, watch.on_progress, watch.should_cancel), stops_itself=True)
