@@ -68,6 +68,19 @@ def _speech(settings: Settings) -> SpeechEngines:
     return SpeechEngines(build_speech(settings.speech_credentials()))
 
 
+def _rooms(settings: Settings, hosted: HostedRooms, speech: SpeechEngines, offload: Offload) -> RoomProvider:
+    if settings.livekit_url:
+        from avatar_service.adapters.livekit_rooms import LiveKitRooms
+
+        return LiveKitRooms(settings.livekit_url, settings.livekit_api_key, settings.livekit_api_secret)
+    from avatar_service.adapters.aiortc_rooms import AiortcRooms, is_loopback_url
+
+    extra = [address for address in settings.room_host_addresses.split(",") if address.strip()]
+    if not extra and is_loopback_url(settings.public_url):  # a local service serves local browsers
+        extra = ["127.0.0.1"]
+    return AiortcRooms(hosted, speech, offload, host_addresses=extra)
+
+
 def _renderer() -> AvatarRenderer:
     from avatar_service.adapters.pyav_renderer import PyAVRenderer
 
@@ -99,14 +112,16 @@ def assemble(settings: Settings, storage: Storage, clock: Clock | None = None, i
     http = GuardedHttp(allow_private=settings.allow_private_urls, max_bytes=settings.max_fetch_bytes)
     embedder = LexicalEmbedder() if settings.embedder == "lexical" else default_embedder()
     rooms = HostedRooms(settings.public_url, secret)
+    speech = overrides.pop("speech", None) or _speech(settings)
+    room_provider = _rooms(settings, rooms, speech, offload)  # type: ignore[arg-type]
     ports: dict[object, object] = {
         Settings: settings, Storage: storage, Clock: clock, Ids: ids, Offload: offload, JobQueue: jobs,
         JobRunner: jobs, Fetcher: GuardedFetcher(http), WebhookSender: GuardedSender(http),
         Semantic: IndexedSemantic(embedder, offload), TextExtractor: DocumentTextExtractor(),
         AvatarRenderer: overrides.pop("renderer", None) or _renderer(),
-        SpeechEngines: overrides.pop("speech", None) or _speech(settings),
+        SpeechEngines: speech,
         AudioDecoder: decode_audio, DialogueEngine: overrides.pop("dialogue", None) or _dialogue(settings),
-        RoomProvider: rooms, HostedRooms: rooms, MediaSigner: MediaSigner(settings.public_url, secret),
+        RoomProvider: room_provider, HostedRooms: rooms, MediaSigner: MediaSigner(settings.public_url, secret),
         BlobStore: _blobs(settings),
         ConversationLimits: ConversationLimits(settings.conversation_join_timeout, settings.conversation_idle_timeout,
                                                settings.conversation_max_duration, settings.max_transcript_turns),
@@ -129,6 +144,8 @@ def assemble(settings: Settings, storage: Storage, clock: Clock | None = None, i
                              ports[AvatarRenderer], ports[Fetcher], ports[BlobStore], offload,  # type: ignore[arg-type]
                              settings.data_path / "work")
     c.register(VideoRenderer, instance=renderer)
+    if hasattr(room_provider, "attach"):  # the room calls back into conversations, which needs the room
+        room_provider.attach(c.resolve(Conversations))
     _register_jobs(c, jobs, settings)
     return c
 

@@ -38,6 +38,10 @@ class Settings(msgspec.Struct, kw_only=True, frozen=True):
     azure_speech_region: str = ""
     azure_base_url: str = ""
     log_level: str = "INFO"
+    room_host_addresses: str = ""  # comma-separated extra ICE host addresses, e.g. "127.0.0.1" (aioice skips loopback)
+    livekit_url: str = ""  # set: rooms are issued on this LiveKit server instead of the service's own aiortc room
+    livekit_api_key: str = ""
+    livekit_api_secret: str = ""
     blob_store: str = "filesystem"  # "filesystem" (under data_dir/media) or "s3" (any S3-compatible server)
     s3_bucket: str = ""
     s3_endpoint_url: str = ""  # empty: AWS itself; e.g. http://127.0.0.1:9000 for MinIO

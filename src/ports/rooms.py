@@ -2,7 +2,9 @@
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol
+from typing import Any, Protocol, runtime_checkable
+
+from avatar_service.ports.speech import VoiceChoice
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,3 +19,44 @@ class RoomProvider(Protocol):
     async def open(self, conversation_id: str, expires_at: datetime) -> RoomAccess: ...
 
     async def close(self, conversation_id: str) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class RoomMedia:
+    """What a room's media pipeline needs to know about its conversation (its config, voice and look)."""
+
+    organization_id: str
+    conversation_id: str
+    voice: VoiceChoice
+    avatar_id: str = "ava"
+    style: str = "realistic"
+    background: str = "blur"
+    audio_enabled: bool = True
+    video_enabled: bool = True
+    vad_enabled: bool = True
+    interruption_enabled: bool = True
+
+
+class RoomHost(Protocol):
+    """The conversation side of a room, called by the media pipeline (the Conversations use case)."""
+
+    async def room_media(self, organization_id: str, conversation_id: str) -> RoomMedia: ...
+
+    async def joined(self, organization_id: str, conversation_id: str) -> Any: ...
+
+    async def voice_turn(self, organization_id: str, conversation_id: str, content: str) -> str: ...
+
+    async def end(self, organization_id: str, conversation_id: str, status: str = "ended") -> Any: ...
+
+
+@runtime_checkable
+class RoomSignaling(Protocol):
+    """A provider whose rooms the service hosts itself: SDP offer in, answer out (ICE gathered first)."""
+
+    async def answer(self, organization_id: str, conversation_id: str, sdp: str, kind: str) -> tuple[str, str]:
+        """Returns the answer as (sdp, type)."""
+        ...
+
+    async def speak(self, conversation_id: str, text: str) -> bool:
+        """Says `text` in the room when a participant is connected; False when nobody is there."""
+        ...

@@ -26,7 +26,8 @@ from avatar_service.core.services.memories import Memories
 from avatar_service.core.states import check_move, is_final
 from avatar_service.ports.dialogue import DialogueEngine, DialogueRequest, Persona, Turn
 from avatar_service.ports.jobs import JobQueue
-from avatar_service.ports.rooms import RoomProvider
+from avatar_service.ports.rooms import RoomMedia, RoomProvider
+from avatar_service.ports.speech import VoiceChoice
 from avatar_service.ports.storage import UnitOfWork
 
 
@@ -161,7 +162,10 @@ class Conversations:
                 await self._close(uow, record, "ended", now)
             else:
                 await self._schedule(uow, record)
+                record = None
             await uow.commit()
+        if record is not None:  # a room still open in this process hangs up with the conversation
+            await self.rooms.close(record.id)
         self.jobs.wake()
 
     async def say(self, organization_id: str, conversation_id: str, content: str) -> MessageResult:
@@ -205,6 +209,25 @@ class Conversations:
             await uow.transcripts.append(record.id, [reply])
             await uow.commit()
         return MessageResult(conversation=self._view(record), message=message, reply=reply)
+
+    async def voice_turn(self, organization_id: str, conversation_id: str, content: str) -> str:
+        """One spoken turn in the room: the same retrieval and transcript as a text turn; the reply to speak."""
+        return (await self.say(organization_id, conversation_id, content)).reply.content
+
+    async def room_media(self, organization_id: str, conversation_id: str) -> RoomMedia:
+        """What the room's media pipeline needs: the conversation's config, the personality's voice and look."""
+        async with self.deps.storage(organization_id, read_only=True) as uow:
+            record = await fetch(uow.conversations, "conversation", conversation_id)
+            self._open_for_turns(record)
+            personality = await fetch(uow.personalities, "personality", record.personality_id)
+        voice, look, config = personality.voice, personality.appearance, record.config
+        return RoomMedia(
+            organization_id=organization_id, conversation_id=record.id,
+            voice=VoiceChoice(provider=voice.provider, voice_id=voice.voice_id, speed=voice.settings.speed,
+                              stability=voice.settings.stability, similarity_boost=voice.settings.similarity_boost),
+            avatar_id=look.avatar_id, style=look.style, background=look.background,
+            audio_enabled=config.audio_enabled, video_enabled=config.video_enabled,
+            vad_enabled=config.vad_enabled, interruption_enabled=config.interruption_enabled)
 
     @staticmethod
     def _open_for_turns(record: ConversationRecord) -> None:

@@ -26,7 +26,7 @@ from avatar_service.core.services.personalities import Personalities
 from avatar_service.core.services.users import Users
 from avatar_service.core.services.videos import Videos
 from avatar_service.core.services.webhooks import Webhooks
-from avatar_service.entrypoints.http import public
+from avatar_service.entrypoints.http import public, rooms
 from avatar_service.entrypoints.http.auth import authenticate, current_caller
 from avatar_service.entrypoints.http.errors import HANDLERS
 from avatar_service.entrypoints.http.idempotency import IdempotencyMiddleware
@@ -48,6 +48,7 @@ from avatar_service.ports.clock import Clock
 from avatar_service.ports.dialogue import DialogueEngine
 from avatar_service.ports.jobs import JobRunner
 from avatar_service.ports.renderer import AvatarRenderer
+from avatar_service.ports.rooms import RoomProvider
 from avatar_service.ports.request_guards import IdempotencyStore, RateLimiter
 from avatar_service.ports.semantic import Semantic
 from avatar_service.ports.speech import SpeechEngines
@@ -75,7 +76,7 @@ def engines(container: punq.Container) -> dict[str, Any]:
         "speech_to_text": "faster-whisper:tiny.en",
         "dialogue": container.resolve(DialogueEngine).name,
         "renderer": container.resolve(AvatarRenderer).name,
-        "rooms": container.resolve(HostedRooms).name,
+        "rooms": container.resolve(RoomProvider).name,
     }
 
 
@@ -119,7 +120,7 @@ def create_app(container: punq.Container, *, run_worker: bool | None = None) -> 
         dependencies={"caller": Provide(current_caller, sync_to_thread=False)},
     )
     app = Litestar(
-        route_handlers=[v1, *public.ROUTES],
+        route_handlers=[v1, *public.ROUTES, *rooms.ROUTES],
         dependencies={name: provider(kind) for name, kind in INJECTED.items()},
         exception_handlers=HANDLERS,
         middleware=guards(container),  # app level: a router's middleware is deep-copied with its arguments

@@ -1,24 +1,21 @@
-"""Routes outside /v1 that need no API key: health, signed media, and the room join page."""
+"""Routes outside /v1 that need no API key: health and signed media (the room's are in rooms.py)."""
 
 import re
 from pathlib import Path
 from typing import Any
 
-from litestar import MediaType, Request, Response, get, post
+from litestar import Request, Response, get
 from litestar.di import NamedDependency
 from litestar.params import SkipValidation
 from litestar.response import Stream
 
-from avatar_service.core.errors import Forbidden, Invalid, NotFound, Unauthenticated
+from avatar_service.core.errors import Forbidden, NotFound
 from avatar_service.core.media_urls import MediaSigner
-from avatar_service.core.model import Conversation, MessageCreate, MessageResult
-from avatar_service.core.services.conversations import Conversations
 from avatar_service.ports.blobs import BlobStore
 from avatar_service.ports.clock import Clock
 from avatar_service.ports.storage import Storage
 
 CONTENT_TYPES = {".mp4": "video/mp4", ".webm": "video/webm", ".jpg": "image/jpeg", ".png": "image/png"}
-JOIN_PAGE = Path(__file__).parent / "static" / "room.html"
 
 
 @get("/healthz", include_in_schema=True, tags=["Health"])
@@ -65,39 +62,4 @@ async def media(key: str, request: Request[Any, Any, Any], signer: NamedDependen
                            "Content-Length": str(end - start + 1)})
 
 
-async def _room_conversation(request: Request[Any, Any, Any], conversation_id: str, token: str
-                             ) -> tuple[str, str]:
-    """The organization of a room whose token is valid (the token is the room's only credential)."""
-    rooms = request.app.state.rooms
-    if not token or not rooms.verify(conversation_id, token, request.app.state.clock.now()):
-        raise Unauthenticated("Invalid or expired room token", code="invalid_room_token")
-    storage: Storage = request.app.state.storage
-    async with storage(None) as uow:
-        record = await uow.conversations.get(conversation_id)
-    if record is None:
-        raise NotFound("No such conversation")
-    return record.organization_id, record.id
-
-
-@get("/rooms/{conversation_id:str}", media_type=MediaType.HTML, include_in_schema=False)
-async def room_page(conversation_id: str) -> str:
-    return JOIN_PAGE.read_text()
-
-
-@post("/rooms/{conversation_id:str}/join", status_code=200, tags=["Rooms"])
-async def room_join(conversation_id: str, request: Request[Any, Any, Any],
-                    conversations: NamedDependency[Conversations], token: str = "") -> Conversation:
-    org, ident = await _room_conversation(request, conversation_id, token)
-    return await conversations.joined(org, ident)
-
-
-@post("/rooms/{conversation_id:str}/messages", status_code=200, tags=["Rooms"])
-async def room_message(conversation_id: str, data: MessageCreate, request: Request[Any, Any, Any],
-                       conversations: NamedDependency[Conversations], token: str = "") -> MessageResult:
-    org, ident = await _room_conversation(request, conversation_id, token)
-    if not data.content.strip():
-        raise Invalid("Say something", param="content")
-    return await conversations.say(org, ident, data.content)
-
-
-ROUTES = [healthz, media, room_page, room_join, room_message]
+ROUTES = [healthz, media]

@@ -1,0 +1,140 @@
+"""Room audio: the outgoing voice track (48 kHz, 20 ms frames, paced in real time) and resampling."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections import deque
+from fractions import Fraction
+
+import av
+import numpy as np
+from aiortc.mediastreams import MediaStreamError, MediaStreamTrack
+
+OUT_RATE = 48_000
+FRAME_SAMPLES = OUT_RATE // 50  # 20 ms
+IN_RATE = 16_000  # what the VAD and Whisper take
+_SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+")
+_QUICK_START_CHARS = 40  # a first sentence longer than this is cut at a comma
+
+
+def resample(samples: np.ndarray, rate: int, target: int) -> np.ndarray:
+    """Mono int16 at `rate` to mono int16 at `target`, with PyAV's resampler (drained at the end)."""
+    samples = np.ascontiguousarray(np.asarray(samples, dtype=np.int16).reshape(1, -1))
+    if rate == target or samples.size == 0:
+        return samples.reshape(-1).copy()
+    frame = av.AudioFrame.from_ndarray(samples, format="s16", layout="mono")
+    frame.sample_rate = rate
+    resampler = av.AudioResampler(format="s16", layout="mono", rate=target)
+    out = resampler.resample(frame) + resampler.resample(None)
+    if not out:
+        return np.zeros(0, np.int16)
+    return np.concatenate([f.to_ndarray().reshape(-1) for f in out]).astype(np.int16, copy=False)
+
+
+class MicrophoneResampler:
+    """Incoming WebRTC frames (48 kHz stereo from the Opus decoder, or anything else) to 16 kHz mono int16."""
+
+    def __init__(self) -> None:
+        self._resampler = av.AudioResampler(format="s16", layout="mono", rate=IN_RATE)
+
+    def __call__(self, frame: av.AudioFrame) -> np.ndarray:
+        frames = self._resampler.resample(frame)
+        if not frames:
+            return np.zeros(0, np.int16)
+        return np.concatenate([f.to_ndarray().reshape(-1) for f in frames]).astype(np.int16, copy=False)
+
+
+def sentences(text: str) -> list[str]:
+    """Reply text cut where a speaker pauses, so the first piece can play while the next is synthesised.
+
+    Synthesis time grows with length, so a long first sentence is cut at its first comma: the listener hears
+    the voice sooner, and the break falls where the voice would pause anyway.
+    """
+    parts = [part.strip() for part in _SENTENCE_END.split(text) if part.strip()]
+    if parts and len(parts[0]) > _QUICK_START_CHARS:
+        first = parts[0]
+        for comma in re.finditer(r",\s+", first):
+            head, tail = first[: comma.start() + 1], first[comma.end() :]
+            if len(head.split()) >= 3 and len(tail.split()) >= 2:
+                parts[:1] = [head, tail]
+                break
+    return parts
+
+
+class ReplyAudioTrack(MediaStreamTrack):
+    """The personality's voice: queued speech, else silence, as 20 ms mono frames at 48 kHz in real time.
+
+    `cut()` drops whatever is queued, so the next frame out (at most 20 ms later) is silent: that is how
+    an interruption cuts the reply off.
+    """
+
+    kind = "audio"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._queue: deque[np.ndarray] = deque()
+        self._queued = 0
+        self._start: float | None = None
+        self._pts = 0
+        self.level = 0.0  # RMS (0..1) of the last frame sent: drives the avatar's mouth
+        self.frames_with_speech = 0
+
+    @property
+    def playing(self) -> bool:
+        return self._queued > 0
+
+    def play(self, samples: np.ndarray) -> None:
+        """Queue mono int16 samples at 48 kHz after whatever is already playing."""
+        samples = np.asarray(samples, dtype=np.int16).reshape(-1)
+        if samples.size:
+            self._queue.append(samples)
+            self._queued += samples.size
+
+    def cut(self) -> bool:
+        """Drop the queued speech; True when something was playing."""
+        was_playing = self.playing
+        self._queue.clear()
+        self._queued = 0
+        return was_playing
+
+    def _take(self) -> np.ndarray:
+        out = np.zeros(FRAME_SAMPLES, np.int16)
+        filled = 0
+        while filled < FRAME_SAMPLES and self._queue:
+            head = self._queue[0]
+            n = min(FRAME_SAMPLES - filled, head.size)
+            out[filled : filled + n] = head[:n]
+            filled += n
+            if n == head.size:
+                self._queue.popleft()
+            else:
+                self._queue[0] = head[n:]
+        self._queued -= filled
+        return out
+
+    async def recv(self) -> av.AudioFrame:
+        if self.readyState != "live":
+            raise MediaStreamError
+        now = time.monotonic()
+        if self._start is None:
+            self._start = now
+        else:
+            wait = self._start + self._pts / OUT_RATE - now
+            if wait > 0:
+                await asyncio.sleep(wait)
+            elif wait < -0.2:
+                # The loop stalled: restart the clock rather than send a burst the receiver would drop.
+                self._start = now - self._pts / OUT_RATE
+        chunk = self._take()
+        rms = float(np.sqrt(np.mean((chunk.astype(np.float32) / 32768.0) ** 2)))
+        self.level = rms
+        if rms > 0:
+            self.frames_with_speech += 1
+        frame = av.AudioFrame.from_ndarray(chunk.reshape(1, -1), format="s16", layout="mono")
+        frame.sample_rate = OUT_RATE
+        frame.pts = self._pts
+        frame.time_base = Fraction(1, OUT_RATE)
+        self._pts += FRAME_SAMPLES
+        return frame

@@ -1,0 +1,151 @@
+"""The self-hosted WebRTC room on loopback: an aiortc client speaks a Piper sentence and hears the reply."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+
+from avatar_service.adapters.aiortc_rooms import AiortcRooms
+from avatar_service.adapters.aiortc_rooms.client import RoomClient
+from avatar_service.adapters.speech.factory import build_offline_speech, build_speech
+from avatar_service.entrypoints import bootstrap
+from avatar_service.ports.rooms import RoomProvider
+from avatar_service.ports.speech import SpeechEngines, SpeechSynthesizer, VoiceChoice
+
+from .helpers import Service, create_personality
+
+SENTENCE = "When does the museum open on Sunday morning?"
+
+
+@pytest.fixture(scope="module")
+def offline_voice() -> Iterator[SpeechSynthesizer]:
+    """Piper loaded once for the module: every app built here speaks with it, and the client's lines too."""
+    voice = build_offline_speech()
+    voice.synthesize("Hello.", VoiceChoice(provider="openai"))  # load the model now
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(bootstrap, "_speech", lambda settings: SpeechEngines(build_speech({}, offline=voice)))
+        yield voice
+
+
+@pytest.fixture
+def settings_overrides(offline_voice: SpeechSynthesizer) -> dict[str, Any]:
+    return {"room_host_addresses": "127.0.0.1"}
+
+
+def word_error_rate(reference: str, hypothesis: str) -> float:
+    ref, hyp = re.findall(r"[a-z0-9']+", reference.lower()), re.findall(r"[a-z0-9']+", hypothesis.lower())
+    row = list(range(len(hyp) + 1))  # Levenshtein distance over words, one row at a time
+    for i, word in enumerate(ref, 1):
+        previous, row[0] = row[0], i
+        for j, other in enumerate(hyp, 1):
+            previous, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, previous + (word != other))
+    return row[-1] / max(len(ref), 1)
+
+
+async def _open_room(service: Service, **config: bool) -> tuple[dict[str, Any], RoomClient]:
+    client = service.client
+    personality = await create_personality(client, name="Ava")
+    await client.post(f"/v1/personalities/{personality['id']}/knowledge",
+                      json={"type": "text", "content": "The museum opens at 9am on Sundays and closes at 5pm."})
+    await service.drain()
+    response = await client.post("/v1/conversations", json={"personality_id": personality["id"],
+                                                            "config": config})
+    assert response.status_code == 201, response.text
+    conversation = response.json()
+    room = RoomClient(receive_video=config.get("video_enabled", True))
+    token = conversation["room_token"]
+
+    async def post_offer(sdp: str, kind: str) -> tuple[str, str]:
+        answer = await client.post(f"/rooms/{conversation['id']}/offer", params={"token": token},
+                                   json={"sdp": sdp, "type": kind})
+        assert answer.status_code == 200, answer.text
+        body = answer.json()
+        return body["sdp"], body["type"]
+
+    await room.join(post_offer)
+    return conversation, room
+
+
+async def _transcript(service: Service, ident: str) -> list[dict[str, Any]]:
+    body = (await service.client.get(f"/v1/conversations/{ident}", params={"include_transcript": "true"})).json()
+    return list(body["transcript"] or [])
+
+
+async def _status(service: Service, ident: str) -> str:
+    return str((await service.client.get(f"/v1/conversations/{ident}")).json()["status"])
+
+
+async def test_spoken_turn_is_transcribed_and_answered_aloud(service: Service,
+                                                            offline_voice: SpeechSynthesizer) -> None:
+    conversation, room = await _open_room(service)
+    ident = conversation["id"]
+    try:
+        assert await room.wait_for(lambda: room.pc.connectionState == "connected", 10)
+        statuses: list[str] = []
+        for _ in range(100):  # the server marks the join when its side of the connection is up
+            statuses.append(await _status(service, ident))
+            if statuses[-1] == "active":
+                break
+            await room.wait_for(lambda: False, 0.05)
+        assert statuses[-1] == "active", statuses
+
+        speech = offline_voice.synthesize(SENTENCE, VoiceChoice(provider="openai"))
+        room.microphone.say(np.asarray(speech.samples), speech.sample_rate)
+        assert await room.wait_for(lambda: room.microphone.speech_ended_at is not None, 10)
+        ended = room.microphone.speech_ended_at
+        assert ended is not None
+        assert await room.wait_for(lambda: any(t > ended for t in room.heard.audible), 30), \
+            f"no reply audio; events: {room.heard.events}"
+        first_reply = min(t for t in room.heard.audible if t > ended)
+
+        transcript = await _transcript(service, ident)
+        said = [t for t in transcript if t["role"] == "user"]
+        assert len(said) == 1, transcript
+        assert word_error_rate(SENTENCE, said[0]["content"]) <= 0.10, said[0]
+        replies = [t for t in transcript if t["role"] == "assistant"]
+        assert replies and replies[-1]["timestamp"] >= said[0]["timestamp"]
+        assert "9" in replies[-1]["content"] or "nine" in replies[-1]["content"].lower(), replies
+        # The data channel told the page what was heard and said; the avatar's video came too.
+        kinds = [(e["type"], e.get("role")) for e in room.heard.events]
+        assert ("transcript", "user") in kinds and ("transcript", "assistant") in kinds, kinds
+        assert await room.wait_for(lambda: room.heard.video_frames > 0, 5)
+        print(f"voice-to-voice: {first_reply - ended:.3f} s")  # shown with -s; the benchmark measures it properly
+
+        ended_body = (await service.client.delete(f"/v1/conversations/{ident}")).json()
+        assert ended_body["status"] == "ended"
+        rooms = service.container.resolve(RoomProvider)
+        assert isinstance(rooms, AiortcRooms) and ident not in rooms.sessions  # the peer connection is gone
+        assert await room.wait_for(lambda: room.pc.connectionState in ("closed", "failed", "disconnected"), 15)
+    finally:
+        await room.close()
+
+
+async def test_interruption_stops_the_reply(service: Service, offline_voice: SpeechSynthesizer) -> None:
+    """Speech while the reply plays cuts it off: the client hears silence soon after it starts talking."""
+    conversation, room = await _open_room(service, video_enabled=False)
+    ident = conversation["id"]
+    try:
+        assert await room.wait_for(lambda: room.pc.connectionState == "connected", 10)
+        rooms = service.container.resolve(RoomProvider)
+        assert isinstance(rooms, AiortcRooms)
+        assert await room.wait_for(lambda: ident in rooms.sessions, 5)
+        session = rooms.sessions[ident]
+        long_reply = " ".join(["The museum has four floors of paintings and a garden with old trees."] * 4)
+        session.speak_soon(long_reply)  # as the page's typed messages are spoken
+        assert await room.wait_for(lambda: bool(room.heard.audible), 20)
+        await room.wait_for(lambda: False, 0.5)
+        speech = offline_voice.synthesize("Wait, stop please.", VoiceChoice(provider="openai"))
+        started = time.monotonic()
+        room.microphone.say(np.asarray(speech.samples), speech.sample_rate)
+        assert await room.wait_for(lambda: not session.voice.playing, 5)  # type: ignore[union-attr]
+        stopped = time.monotonic() - started
+        # Detection needs ~130 ms of speech; the stop then takes one 20 ms frame. Loopback adds little.
+        assert stopped < 0.6, stopped
+        assert any(e["type"] == "interrupted" for e in room.heard.events)
+    finally:
+        await room.close()
