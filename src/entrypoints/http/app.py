@@ -48,8 +48,8 @@ from avatar_service.ports.clock import Clock
 from avatar_service.ports.dialogue import DialogueEngine
 from avatar_service.ports.jobs import JobRunner
 from avatar_service.ports.renderer import AvatarRenderer
-from avatar_service.ports.rooms import RoomProvider
 from avatar_service.ports.request_guards import IdempotencyStore, RateLimiter
+from avatar_service.ports.rooms import RoomProvider
 from avatar_service.ports.semantic import Semantic
 from avatar_service.ports.speech import SpeechEngines
 from avatar_service.ports.storage import Storage
