@@ -1,5 +1,6 @@
 """The Semantic port on an embedder plus the exact NumPy index, with vectors stored as float32 bytes."""
 
+import threading
 from collections.abc import Sequence
 
 import numpy as np
@@ -12,7 +13,12 @@ EMBED_BATCH = 64
 
 
 class IndexedSemantic:
-    """Embedding and search run on worker threads; the index itself is shared by the whole process."""
+    """Embedding and search run on worker threads; the index itself is shared by the whole process.
+
+    Each cached namespace remembers the stored version it reflects. A change is applied to the cache only
+    when it is the very next version, under one lock with the version check, so a cache can never claim a
+    version whose changes it lacks.
+    """
 
     def __init__(self, embedder: Embedder, offload: Offload, index: NumpyVectorIndex | None = None) -> None:
         self.embedder = embedder
@@ -20,6 +26,8 @@ class IndexedSemantic:
         self.offload = offload
         self.index = index or NumpyVectorIndex()
         self.dimensions = embedder.dimensions
+        self._versions: dict[str, int] = {}
+        self._lock = threading.Lock()
 
     def _embed(self, texts: Sequence[str]) -> list[bytes]:
         out: list[bytes] = []
@@ -43,23 +51,45 @@ class IndexedSemantic:
             return np.zeros((0, self.dimensions), dtype=np.float32)
         return np.frombuffer(b"".join(vectors), dtype=np.float32).reshape(len(vectors), -1)
 
-    def loaded(self, namespace: str) -> bool:
-        return self.index.has(namespace)
+    def version(self, namespace: str) -> int | None:
+        with self._lock:
+            return self._versions.get(namespace)
 
-    async def load(self, namespace: str, ids: Sequence[str], vectors: Sequence[bytes], groups: Sequence[str]) -> None:
+    async def load(self, namespace: str, version: int, ids: Sequence[str], vectors: Sequence[bytes],
+                   groups: Sequence[str]) -> None:
+        matrix = await self.offload(self._matrix, vectors)
+
         def rebuild() -> None:
-            self.index.drop(namespace)
-            self.index.upsert(namespace, list(ids), self._matrix(vectors), list(groups))
+            with self._lock:
+                # Two loads may race; the one read at the later version wins.
+                if self._versions.get(namespace, -1) > version:
+                    return
+                self.index.drop(namespace)
+                self.index.upsert(namespace, list(ids), matrix, list(groups))
+                self._versions[namespace] = version
 
         await self.offload(rebuild)
 
-    async def upsert(self, namespace: str, ids: Sequence[str], vectors: Sequence[bytes], groups: Sequence[str]) -> None:
-        if ids and self.index.has(namespace):
-            await self.offload(self.index.upsert, namespace, list(ids), self._matrix(vectors), list(groups))
+    async def apply(self, namespace: str, version: int, *, ids: Sequence[str] = (), vectors: Sequence[bytes] = (),
+                    groups: Sequence[str] = (), removed: Sequence[str] = ()) -> None:
+        matrix = self._matrix(vectors)
 
-    async def remove(self, namespace: str, ids: Sequence[str]) -> None:
-        if ids and self.index.has(namespace):
-            self.index.delete(namespace, list(ids))
+        def change() -> None:
+            with self._lock:
+                if self._versions.get(namespace) != version - 1:
+                    return  # not cached, stale (another process wrote) or already reloaded past this change
+                if removed:
+                    self.index.delete(namespace, list(removed))
+                if ids:
+                    self.index.upsert(namespace, list(ids), matrix, list(groups))
+                self._versions[namespace] = version
+
+        await self.offload(change)
+
+    def forget(self, namespace: str) -> None:
+        with self._lock:
+            self._versions.pop(namespace, None)
+            self.index.drop(namespace)
 
     async def search(self, namespace: str, query: bytes, k: int, group: str | None = None) -> list[tuple[str, float]]:
         vector = np.frombuffer(query, dtype=np.float32)

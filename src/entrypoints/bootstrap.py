@@ -162,7 +162,11 @@ def _jobs(settings: Settings, storage: Storage, clock: Clock, ids: Ids) -> Datab
 
 
 def _register_jobs(c: punq.Container, jobs: DatabaseJobQueue | ProcrastinateJobQueue, settings: Settings) -> None:
-    jobs.register("knowledge.process", c.resolve(KnowledgeProcessor), concurrency=settings.max_concurrent_ingestions)
+    processor: KnowledgeProcessor = c.resolve(KnowledgeProcessor)
+    jobs.register("knowledge.process", processor, concurrency=settings.max_concurrent_ingestions)
+    # At start (periodic tasks run once at once) and every 5 minutes: no knowledge item is left unfinished
+    # without a job to finish it.
+    jobs.every(300.0, processor.sweep)
     jobs.register("video.render", c.resolve(VideoRenderer), concurrency=settings.max_concurrent_renders)
     jobs.register("memory.extract", c.resolve(MemoryExtractor))
     jobs.register("conversation.timer", c.resolve(Conversations).on_timer, concurrency=4)

@@ -5,8 +5,9 @@ from typing import Protocol
 
 
 class Semantic(Protocol):
-    """Embeds texts and searches namespaces of vectors. Storage stays the source of truth:
-    a namespace that is not loaded in this process is loaded from stored embeddings on demand."""
+    """Embeds texts and searches namespaces of vectors. Storage stays the source of truth: a namespace is
+    cached per process together with the stored version it reflects (see `core.services.vector_cache`), and
+    a cache older than the stored version is reloaded before it is searched."""
 
     embedder_name: str
 
@@ -19,17 +20,24 @@ class Semantic(Protocol):
     @property
     def max_tokens(self) -> int: ...
 
-    def loaded(self, namespace: str) -> bool: ...
-
-    async def load(self, namespace: str, ids: Sequence[str], vectors: Sequence[bytes], groups: Sequence[str]) -> None:
-        """Replaces the namespace with these vectors (a rebuild from storage)."""
+    def version(self, namespace: str) -> int | None:
+        """The stored version the cached namespace reflects; None when it is not cached."""
         ...
 
-    async def upsert(self, namespace: str, ids: Sequence[str], vectors: Sequence[bytes], groups: Sequence[str]) -> None:
-        """Adds vectors to a loaded namespace; a namespace not loaded is left to load on demand."""
+    async def load(self, namespace: str, version: int, ids: Sequence[str], vectors: Sequence[bytes],
+                   groups: Sequence[str]) -> None:
+        """Replaces the cached namespace with these vectors, read from storage at `version` or later."""
         ...
 
-    async def remove(self, namespace: str, ids: Sequence[str]) -> None: ...
+    async def apply(self, namespace: str, version: int, *, ids: Sequence[str] = (), vectors: Sequence[bytes] = (),
+                    groups: Sequence[str] = (), removed: Sequence[str] = ()) -> None:
+        """A change this process committed as `version`: applied when the cache reflects `version - 1`
+        exactly; otherwise the cache is already stale or newer, and is left for the next search to reload."""
+        ...
+
+    def forget(self, namespace: str) -> None:
+        """Drops the cached namespace (it is reloaded on next use)."""
+        ...
 
     async def search(self, namespace: str, query: bytes, k: int, group: str | None = None) -> list[tuple[str, float]]:
         """(id, cosine) best first, only vectors of `group` when given."""

@@ -91,6 +91,22 @@ class Jobs(Protocol):
 
     async def retry(self, job_id: str, run_at: datetime, error: str) -> None: ...
 
+    async def queued(self, kind: str) -> list[Job]:
+        """Every job of one kind still in the table, run or not (start-up sweeps look for missing ones)."""
+        ...
+
+
+class VectorVersions(Protocol):
+    """A counter per vector namespace, bumped in the transaction that changes the namespace's vectors."""
+
+    async def bump(self, namespace: str) -> int:
+        """Adds one and returns the new version (the row lock orders concurrent writers)."""
+        ...
+
+    async def get(self, namespace: str) -> int:
+        """The committed version; 0 for a namespace never written."""
+        ...
+
 
 class Outbox(Protocol):
     async def add(self, event: Event) -> None: ...
@@ -120,6 +136,7 @@ class UnitOfWork(Protocol):
     deliveries: Repository[DeliveryRecord]
     outbox: Outbox
     jobs: Jobs
+    vector_versions: VectorVersions
 
     async def commit(self) -> None: ...
 

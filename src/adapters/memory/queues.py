@@ -98,3 +98,23 @@ class MemoryJobs:
 
     async def retry(self, job_id: str, run_at: datetime, error: str) -> None:
         await self.repo.set(job_id, run_at=run_at, locked_until=None, last_error=error[:2000])
+
+    async def queued(self, kind: str) -> list[Job]:
+        rows = sorted((r for r in self.uow.read("jobs").values() if r["kind"] == kind), key=lambda r: r["run_at"])
+        return [self.repo._load(r) for r in rows]
+
+
+class MemoryVectorVersions:
+    def __init__(self, uow: MemoryUnitOfWork) -> None:
+        self.uow = uow
+
+    async def bump(self, namespace: str) -> int:
+        await self.uow.lock()
+        rows = dict(self.uow.read("vector_versions"))
+        version = rows.get(namespace, {"version": 0})["version"] + 1
+        rows[namespace] = {"namespace": namespace, "version": version}
+        self.uow.replace("vector_versions", rows)
+        return int(version)
+
+    async def get(self, namespace: str) -> int:
+        return int(self.uow.read("vector_versions").get(namespace, {"version": 0})["version"])

@@ -8,7 +8,13 @@ import itertools
 from types import TracebackType
 from typing import Any, Self
 
-from avatar_service.adapters.memory.queues import MemoryApiKeys, MemoryJobs, MemoryOutbox, MemoryTranscripts
+from avatar_service.adapters.memory.queues import (
+    MemoryApiKeys,
+    MemoryJobs,
+    MemoryOutbox,
+    MemoryTranscripts,
+    MemoryVectorVersions,
+)
 from avatar_service.adapters.memory.repository import MemoryRepository, Row
 from avatar_service.core import model as m
 
@@ -28,6 +34,7 @@ TABLES = (
     "deliveries",
     "outbox",
     "jobs",
+    "vector_versions",
 )
 Tables = dict[str, dict[Any, Row]]
 
@@ -64,6 +71,7 @@ class MemoryUnitOfWork:
         self.deliveries = self._repo("deliveries", m.DeliveryRecord)
         self.outbox = MemoryOutbox(self)
         self.jobs = MemoryJobs(self)
+        self.vector_versions = MemoryVectorVersions(self)
         return self
 
     def read(self, table: str) -> dict[Any, Row]:

@@ -1,10 +1,13 @@
-"""The few storage shapes that are not plain repositories: API keys by hash, transcripts, outbox, jobs."""
+"""The few storage shapes that are not plain repositories: API keys by hash, transcripts, outbox, jobs,
+vector versions."""
 
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 import msgspec
 from sqlalchemy import func, insert, or_, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from avatar_service.adapters.sqlalchemy import tables as t
@@ -88,3 +91,26 @@ class SqlJobs:
 
     async def retry(self, job_id: str, run_at: datetime, error: str) -> None:
         await self.repo.set(job_id, run_at=run_at, locked_until=None, last_error=error[:2000])
+
+    async def queued(self, kind: str) -> list[Job]:
+        statement = select(t.jobs).where(t.jobs.c.kind == kind).order_by(t.jobs.c.run_at)
+        return [self.repo._load(r) for r in (await self.conn.execute(statement)).all()]
+
+
+class SqlVectorVersions:
+    def __init__(self, conn: AsyncConnection) -> None:
+        self.conn = conn
+
+    async def bump(self, namespace: str) -> int:
+        c = t.vector_versions.c
+        # An upsert: SQLite and PostgreSQL both take ON CONFLICT ... RETURNING (SQLite since 3.35).
+        dialect_insert = pg_insert if self.conn.dialect.name == "postgresql" else sqlite_insert
+        upsert = dialect_insert(t.vector_versions).values(namespace=namespace, version=1)
+        statement = upsert.on_conflict_do_update(index_elements=[c.namespace],
+                                                 set_={"version": c.version + 1}).returning(c.version)
+        return int((await self.conn.execute(statement)).scalar_one())
+
+    async def get(self, namespace: str) -> int:
+        c = t.vector_versions.c
+        found = (await self.conn.execute(select(c.version).where(c.namespace == namespace))).scalar()
+        return int(found or 0)

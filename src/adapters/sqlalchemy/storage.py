@@ -10,7 +10,13 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from avatar_service.adapters.sqlalchemy import tables as t
-from avatar_service.adapters.sqlalchemy.queues import SqlApiKeys, SqlJobs, SqlOutbox, SqlTranscripts
+from avatar_service.adapters.sqlalchemy.queues import (
+    SqlApiKeys,
+    SqlJobs,
+    SqlOutbox,
+    SqlTranscripts,
+    SqlVectorVersions,
+)
 from avatar_service.adapters.sqlalchemy.repository import SqlRepository
 from avatar_service.core import model as m
 
@@ -30,6 +36,7 @@ REPOSITORIES: dict[str, tuple[Any, Any, Any]] = {
     "deliveries": (SqlRepository, t.deliveries, m.DeliveryRecord),
     "outbox": (SqlOutbox, None, None),
     "jobs": (SqlJobs, None, None),
+    "vector_versions": (SqlVectorVersions, None, None),
 }
 
 

@@ -193,6 +193,13 @@ idempotency_keys = Table(
     Index("ix_idempotency_expires", "expires_at"),
 )
 
+# One counter per vector namespace (a user's memories, a personality's chunks), bumped in the transaction
+# that changes the namespace's vectors: a process whose cached index is older reloads it before searching.
+vector_versions = Table(
+    "vector_versions", metadata, Column("namespace", String(160), primary_key=True),
+    Column("version", BigInteger, nullable=False),
+)
+
 rate_limits = Table(
     "rate_limits", metadata, Column("bucket", String(160), primary_key=True), _ts("window_start", False),
     Column("count", Integer, nullable=False),

@@ -19,6 +19,7 @@ from avatar_service.core.model import (
 from avatar_service.core.pagination import PageRequest
 from avatar_service.core.services.base import Deps, fetch, page_of
 from avatar_service.core.services.filters import given
+from avatar_service.core.services.vector_cache import Loader, Stored, fresh, reload
 from avatar_service.ports.jobs import JobQueue
 from avatar_service.ports.semantic import Semantic
 from avatar_service.ports.storage import UnitOfWork
@@ -88,28 +89,38 @@ class Knowledge:
             chunk_ids = [c.id for c in await uow.chunks.find(knowledge_item_id=record.id)]
             await uow.chunks.delete_where(knowledge_item_id=record.id)
             await uow.knowledge.delete(record.id)
+            version = await uow.vector_versions.bump(namespace(personality_id))
             await uow.commit()
-        await self.semantic.remove(namespace(personality_id), chunk_ids)
+        await self.semantic.apply(namespace(personality_id), version, removed=chunk_ids)
         return Deleted(id=record.id, object="knowledge_item")
+
+    def _loader(self, uow: UnitOfWork, personality_id: str) -> Loader:
+        async def load() -> Stored:
+            chunks = await uow.chunks.find(personality_id=personality_id, embedder=self.semantic.embedder_name)
+            return Stored([c.id for c in chunks], [c.embedding for c in chunks], [c.knowledge_item_id for c in chunks])
+
+        return load
 
     async def ranked(self, uow: UnitOfWork, personality_id: str, query: str, limit: int,
                      min_relevance: float = 0.0) -> Hits:
-        ns = namespace(personality_id)
         [vector] = await self.semantic.embed([query])
-        if not self.semantic.loaded(ns):
-            chunks = [c for c in await uow.chunks.find(personality_id=personality_id)
-                      if c.embedder == self.semantic.embedder_name]
-            await self.semantic.load(ns, [c.id for c in chunks], [c.embedding for c in chunks],
-                                     [c.knowledge_item_id for c in chunks])
-        hits = await self.semantic.search(ns, vector, limit + 8)
-        hits = [(ident, max(0.0, min(1.0, score))) for ident, score in hits]
-        hits = [(ident, score) for ident, score in hits if score >= min_relevance]
-        chunks_by_id = {c.id: c for c in await uow.chunks.find(id=[i for i, _ in hits])} if hits else {}
-        return [
-            KnowledgeHit(knowledge_item_id=chunks_by_id[i].knowledge_item_id, content=chunks_by_id[i].content,
-                         relevance=round(score, 4))
-            for i, score in hits if i in chunks_by_id
-        ][:limit]
+        return await self.ranked_by_vector(uow, personality_id, vector, limit, min_relevance)
+
+    async def ranked_by_vector(self, uow: UnitOfWork, personality_id: str, vector: bytes, limit: int,
+                               min_relevance: float = 0.0) -> Hits:
+        ns = namespace(personality_id)
+        await fresh(uow, self.semantic, ns, self._loader(uow, personality_id))
+        for attempt in range(2):
+            hits = await self.semantic.search(ns, vector, limit)
+            hits = [(ident, max(0.0, min(1.0, score))) for ident, score in hits]
+            hits = [(ident, score) for ident, score in hits if score >= min_relevance]
+            chunks = {c.id: c for c in await uow.chunks.find(id=[i for i, _ in hits])} if hits else {}
+            if len(chunks) == len(hits) or attempt:
+                break
+            # A vector whose row is gone without a version bump (its personality was deleted): rebuild once.
+            await reload(uow, self.semantic, ns, self._loader(uow, personality_id))
+        return [KnowledgeHit(knowledge_item_id=chunks[i].knowledge_item_id, content=chunks[i].content,
+                             relevance=round(score, 4)) for i, score in hits if i in chunks]
 
     async def search(self, organization_id: str, personality_id: str, data: KnowledgeSearch
                      ) -> KnowledgeSearchResult:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from avatar_service.core.errors import missing
@@ -25,6 +26,7 @@ from avatar_service.core.model.common import UNSET
 from avatar_service.core.pagination import PageRequest
 from avatar_service.core.services.base import Deps, emit, fetch, page_of
 from avatar_service.core.services.filters import given
+from avatar_service.core.services.vector_cache import Loader, Stored, fresh, reload
 from avatar_service.ports.semantic import Semantic
 from avatar_service.ports.storage import UnitOfWork
 
@@ -66,13 +68,16 @@ class Memories:
         for record in records:
             await emit(uow, self.deps, record.organization_id, "memory.created", public(record, Memory))
 
-    async def index(self, records: list[MemoryRecord]) -> None:
-        by_user: dict[str, list[MemoryRecord]] = {}
-        for record in records:
-            by_user.setdefault(record.user_id, []).append(record)
-        for user_id, items in by_user.items():
-            await self.semantic.upsert(namespace(user_id), [r.id for r in items], [r.embedding for r in items],
-                                       [r.personality_id for r in items])
+    async def bump(self, uow: UnitOfWork, user_id: str) -> int:
+        """Marks the user's vectors changed, inside the transaction that changes them."""
+        return await uow.vector_versions.bump(namespace(user_id))
+
+    async def publish(self, user_id: str, version: int, records: Sequence[MemoryRecord] = (),
+                      removed: Sequence[str] = ()) -> None:
+        """After commit: brings this process's cache to `version` (other processes reload on their next search)."""
+        await self.semantic.apply(namespace(user_id), version, ids=[r.id for r in records],
+                                  vectors=[r.embedding for r in records], groups=[r.personality_id for r in records],
+                                  removed=removed)
 
     async def create(self, organization_id: str, user_id: str, data: MemoryCreate) -> Memory:
         [embedding] = await self.semantic.embed([data.content])
@@ -81,8 +86,9 @@ class Memories:
         async with self.deps.storage(organization_id) as uow:
             await self._owner(uow, user_id, data.personality_id)
             await self.add_records(uow, [record])
+            version = await self.bump(uow, user_id)
             await uow.commit()
-        await self.index([record])
+        await self.publish(user_id, version, [record])
         return public(record, Memory)
 
     async def bulk(self, organization_id: str, user_id: str, data: MemoryBulkCreate) -> MemoryBulkResult:
@@ -93,11 +99,13 @@ class Memories:
                          MemorySource(type="bulk"), embedding, now)
             for item, embedding in zip(data.memories, embeddings, strict=True)
         ]
+        # One transaction for the whole batch: all of it is stored (one event each), or none.
         async with self.deps.storage(organization_id) as uow:
             await self._owner(uow, user_id, data.personality_id)
             await self.add_records(uow, records)
+            version = await self.bump(uow, user_id)
             await uow.commit()
-        await self.index(records)
+        await self.publish(user_id, version, records)
         return MemoryBulkResult(created_count=len(records), data=[public(r, Memory) for r in records])
 
     async def _mine(self, uow: UnitOfWork, user_id: str, memory_id: str) -> MemoryRecord:
@@ -131,37 +139,53 @@ class Memories:
             record = await self._mine(uow, user_id, memory_id)
             record = replace(record, **changes, updated_at=self.deps.clock.now())
             await uow.memories.update(record)
+            version = await self.bump(uow, user_id) if "embedding" in changes else None
             await uow.commit()
-        if "embedding" in changes:
-            await self.index([record])
+        if version is not None:
+            await self.publish(user_id, version, [record])
         return public(record, Memory)
 
     async def delete(self, organization_id: str, user_id: str, memory_id: str) -> Deleted:
         async with self.deps.storage(organization_id) as uow:
             record = await self._mine(uow, user_id, memory_id)
             await uow.memories.delete(record.id)
+            version = await self.bump(uow, user_id)
             await uow.commit()
-        await self.semantic.remove(namespace(user_id), [record.id])
+        await self.publish(user_id, version, removed=[record.id])
         return Deleted(id=record.id, object="memory")
 
+    def _loader(self, uow: UnitOfWork, user_id: str) -> Loader:
+        async def load() -> Stored:
+            # Only vectors of the current embedder: another model's vectors live in another space.
+            records = await uow.memories.find(user_id=user_id, embedder=self.semantic.embedder_name)
+            return Stored([r.id for r in records], [r.embedding for r in records], [r.personality_id for r in records])
+
+        return load
+
     async def ensure_loaded(self, uow: UnitOfWork, user_id: str) -> None:
-        ns = namespace(user_id)
-        if not self.semantic.loaded(ns):
-            records = await uow.memories.find(user_id=user_id)
-            current = [r for r in records if r.embedder == self.semantic.embedder_name]
-            await self.semantic.load(ns, [r.id for r in current], [r.embedding for r in current],
-                                     [r.personality_id for r in current])
+        """The user's cached vectors, as new as storage (loaded or reloaded when another process wrote)."""
+        await fresh(uow, self.semantic, namespace(user_id), self._loader(uow, user_id))
 
     async def ranked(self, uow: UnitOfWork, user_id: str, query: str, personality_id: str | None, limit: int,
                      min_relevance: float = 0.0) -> Ranked:
         """The user's memories closest to `query`, best first, as (record, relevance)."""
         [vector] = await self.semantic.embed([query])
+        return await self.ranked_by_vector(uow, user_id, vector, personality_id, limit, min_relevance)
+
+    async def ranked_by_vector(self, uow: UnitOfWork, user_id: str, vector: bytes, personality_id: str | None,
+                               limit: int, min_relevance: float = 0.0) -> Ranked:
+        ns = namespace(user_id)
         await self.ensure_loaded(uow, user_id)
-        # Ask for a few extra: a vector whose memory was deleted elsewhere is dropped below.
-        hits = await self.semantic.search(namespace(user_id), vector, limit + 8, personality_id)
-        hits = [(ident, relevance(score)) for ident, score in hits if relevance(score) >= min_relevance]
-        records = {r.id: r for r in await uow.memories.find(id=[ident for ident, _ in hits])} if hits else {}
-        return [(records[ident], score) for ident, score in hits if ident in records][:limit]
+        for attempt in range(2):
+            hits = await self.semantic.search(ns, vector, limit, personality_id)
+            hits = [(ident, relevance(score)) for ident, score in hits if relevance(score) >= min_relevance]
+            records = {r.id: r for r in await uow.memories.find(id=[ident for ident, _ in hits])} if hits else {}
+            if len(records) == len(hits) or attempt:
+                break
+            # A vector whose row is gone without a version bump (a personality or user deleted with its
+            # memories): the cache is wrong, so it is rebuilt once rather than returning a short list.
+            await reload(uow, self.semantic, ns, self._loader(uow, user_id))
+        return [(records[ident], score) for ident, score in hits if ident in records]
 
     async def search(self, organization_id: str, user_id: str, data: MemorySearch) -> MemorySearchResult:
         async with self.deps.storage(organization_id, read_only=True) as uow:

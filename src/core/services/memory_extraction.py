@@ -60,8 +60,10 @@ class MemoryExtractor:
             await self.memories.add_records(uow, created)
             for record in updated:
                 await uow.memories.update(record)
+            version = await self.memories.bump(uow, user.id) if created or updated else None
             await uow.commit()
-        await self.memories.index(created + updated)
+        if version is not None:
+            await self.memories.publish(user.id, version, created + updated)
 
 
 def _cosine(a: bytes, b: bytes) -> float:
