@@ -1,0 +1,190 @@
+"""The room's media pipeline without a network: voice track pacing, cutting, push to talk, interruption by VAD."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from fractions import Fraction
+from typing import Any
+
+import av
+import numpy as np
+import pytest
+from aiortc.mediastreams import MediaStreamError, MediaStreamTrack
+
+from avatar_service.adapters.aiortc_rooms.audio import FRAME_SAMPLES, OUT_RATE, ReplyAudioTrack, resample, sentences
+from avatar_service.adapters.aiortc_rooms.session import RoomSession
+from avatar_service.adapters.speech.piper_speech import PiperSpeech
+from avatar_service.ports.rooms import RoomMedia
+from avatar_service.ports.speech import Audio, VoiceChoice
+
+
+class Host:
+    def __init__(self) -> None:
+        self.turns: list[str] = []
+        self.ended: list[str] = []
+
+    async def room_media(self, organization_id: str, conversation_id: str) -> RoomMedia:
+        raise NotImplementedError
+
+    async def joined(self, organization_id: str, conversation_id: str) -> None:
+        return None
+
+    async def voice_turn(self, organization_id: str, conversation_id: str, content: str) -> str:
+        self.turns.append(content)
+        return "Nice to hear you. I am listening."
+
+    async def end(self, organization_id: str, conversation_id: str, status: str = "ended") -> None:
+        self.ended.append(status)
+
+
+class Beeps:
+    name = "beeps"
+
+    def synthesize(self, text: str, voice: VoiceChoice) -> Audio:
+        t = np.arange(int(0.01 * len(text) * 22050)) / 22050
+        return Audio(samples=(8000 * np.sin(2 * np.pi * 220 * t)).astype(np.int16), sample_rate=22050)
+
+
+class Transcriber:
+    def __init__(self) -> None:
+        self.heard: list[int] = []
+
+    def transcribe(self, samples: Any, sample_rate: int = 16000) -> str:
+        self.heard.append(len(samples))
+        return "hello there"
+
+
+async def inline(fn: Any, *args: Any) -> Any:
+    return fn(*args)
+
+
+class Feed(MediaStreamTrack):
+    """An incoming microphone: the given 48 kHz stereo frames as fast as they are asked for, then the end."""
+
+    kind = "audio"
+
+    def __init__(self, samples: np.ndarray, on_frame: Any = None) -> None:
+        super().__init__()
+        self._samples, self._at, self._on_frame = samples, 0, on_frame
+
+    async def recv(self) -> av.AudioFrame:
+        if self._at >= self._samples.size:
+            raise MediaStreamError
+        chunk = np.zeros(FRAME_SAMPLES, np.int16)
+        part = self._samples[self._at : self._at + FRAME_SAMPLES]
+        chunk[: part.size] = part
+        stereo = np.repeat(chunk, 2).reshape(1, -1)  # what aiortc's Opus decoder delivers: s16 stereo, packed
+        frame = av.AudioFrame.from_ndarray(stereo, format="s16", layout="stereo")
+        frame.sample_rate, frame.pts, frame.time_base = OUT_RATE, self._at, Fraction(1, OUT_RATE)
+        if self._on_frame is not None:
+            self._on_frame(self._at / OUT_RATE)
+        self._at += FRAME_SAMPLES
+        await asyncio.sleep(0)
+        return frame
+
+
+def _session(**config: bool) -> tuple[RoomSession, Host, Transcriber]:
+    media = RoomMedia(organization_id="org", conversation_id="conv", voice=VoiceChoice(provider="openai"),
+                      video_enabled=False, **config)
+    host, transcriber = Host(), Transcriber()
+    session = RoomSession(media, host, Beeps(), transcriber, inline, None, lambda s: None)
+    return session, host, transcriber
+
+
+@pytest.fixture(scope="module")
+def spoken() -> Iterator[np.ndarray]:
+    audio = PiperSpeech().synthesize("Sorry, can I ask something else?", VoiceChoice(provider="openai"))
+    yield resample(np.asarray(audio.samples), audio.sample_rate, OUT_RATE)
+
+
+def test_sentences_start_short() -> None:
+    assert sentences("Hi! How are you?") == ["Hi!", "How are you?"]
+    assert sentences("The museum opens at nine on Sundays, and it closes at five. Anything else?") == [
+        "The museum opens at nine on Sundays,", "and it closes at five.", "Anything else?"]
+    assert sentences("  ") == []
+
+
+async def test_voice_track_paces_20ms_frames_and_cuts_at_once() -> None:
+    track = ReplyAudioTrack()
+    track.play(np.full(OUT_RATE, 3000, np.int16))  # one second of "speech"
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    frames = [await track.recv() for _ in range(5)]
+    assert 0.06 <= loop.time() - start <= 0.25  # four frame periods of waiting, in real time
+    assert all(f.samples == FRAME_SAMPLES and f.sample_rate == OUT_RATE for f in frames)
+    assert [f.pts for f in frames] == [i * FRAME_SAMPLES for i in range(5)]
+    assert track.level > 0.05 and track.playing
+    assert track.cut() is True
+    assert not track.playing and not np.any((await track.recv()).to_ndarray())
+    assert track.cut() is False
+    track.stop()
+    with pytest.raises(MediaStreamError):
+        await track.recv()
+
+
+async def test_push_to_talk_takes_exactly_the_audio_between_start_and_stop() -> None:
+    session, host, transcriber = _session(vad_enabled=False)
+    assert session.vad is None
+    turns = asyncio.ensure_future(session._turns())
+    session.voice.play(np.full(OUT_RATE, 3000, np.int16))  # type: ignore[union-attr]
+    one_second = np.full(OUT_RATE, 2000, np.int16)
+    await session._listen(Feed(one_second))  # talk not pressed: ignored
+    session._on_message('{"type": "talk", "state": "start"}')
+    assert not session.voice.playing  # type: ignore[union-attr]  # pressing talk interrupts the reply
+    await session._listen(Feed(one_second))
+    session._on_message('{"type": "talk", "state": "stop"}')
+    for _ in range(100):
+        if session.voice.playing:  # type: ignore[union-attr]
+            break
+        await asyncio.sleep(0.01)
+    assert host.turns == ["hello there"]
+    assert transcriber.heard and abs(transcriber.heard[0] - 16000) <= 400  # one second at 16 kHz
+    assert session.voice.playing  # type: ignore[union-attr]  # the reply is being spoken
+    turns.cancel()
+    await session.close()
+
+
+async def test_without_interruption_the_reply_plays_on() -> None:
+    session, _, _ = _session(vad_enabled=False, interruption_enabled=False)
+    session.voice.play(np.full(OUT_RATE, 3000, np.int16))  # type: ignore[union-attr]
+    session._on_message('{"type": "talk", "state": "start"}')
+    assert session.voice.playing  # type: ignore[union-attr]
+    await session.close()
+
+
+async def test_speech_stops_the_reply_within_300_ms_of_its_onset(spoken: np.ndarray) -> None:
+    session, _, _ = _session()
+    assert session.vad is not None
+    session.voice.play(np.full(10 * OUT_RATE, 3000, np.int16))  # type: ignore[union-attr]
+    lead = int(0.5 * OUT_RATE)
+    audio = np.concatenate([np.zeros(lead, np.int16), spoken])
+    onset = float(np.flatnonzero(np.abs(audio) > 500)[0]) / OUT_RATE
+    stopped_at: list[float] = []
+
+    def watch(at: float) -> None:
+        if not stopped_at and not session.voice.playing:  # type: ignore[union-attr]
+            stopped_at.append(at)
+
+    await session._listen(Feed(audio, watch))
+    assert stopped_at, "the reply was never interrupted"
+    assert stopped_at[0] - onset <= 0.3, stopped_at[0] - onset
+    await session.close()
+
+
+async def test_a_broken_pipeline_fails_the_conversation() -> None:
+    session, host, transcriber = _session(vad_enabled=False)
+
+    def broken(samples: Any, sample_rate: int = 16000) -> str:
+        raise RuntimeError("model file is corrupt")
+
+    transcriber.transcribe = broken  # type: ignore[method-assign]
+    session._spawn(session._turns())
+    session._on_message('{"type": "talk", "state": "start"}')
+    await session._listen(Feed(np.full(OUT_RATE // 2, 2000, np.int16)))
+    session._on_message('{"type": "talk", "state": "stop"}')
+    for _ in range(100):
+        if session._closed:
+            break
+        await asyncio.sleep(0.01)
+    assert host.ended == ["failed"] and session._closed
