@@ -1,0 +1,206 @@
+"""Conversation latency: text turns with the offline engine, and voice to voice in the WebRTC room.
+
+1. Text turns: `Conversations.say` in-process on SQLite with 1k knowledge chunks and 1k memories for the
+   user (the offline dialogue engine, the configured embedder): p50/p99 over `--turns` turns. Target p99 < 50 ms.
+2. Voice to voice: `avatar serve` on loopback (its own process, as deployed); an aiortc client in this process
+   speaks `--utterances` Piper sentences into the room and times, for each, the end of its speech to the
+   first audible reply packet it receives. Target p50 < 1 s on 2 cores.
+
+    .venv/bin/python bench/conversation.py [--turns 200] [--utterances 20] [--embedder auto|lexical]
+                                           [--skip-text] [--skip-voice]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import numpy as np
+
+import avatar_service
+from avatar_service.core.model import (
+    ConversationCreate,
+    KnowledgeCreate,
+    MemoryBulkCreate,
+    PersonalityCreate,
+    UserCreate,
+)
+from avatar_service.core.model.memories import MemoryItem
+from avatar_service.core.services.conversations import ConversationLimits
+
+TOPICS = ["opening hours", "ticket prices", "the garden", "the cafe", "parking", "guided tours", "the gift shop",
+          "school visits", "accessibility", "photography", "the library", "lost property", "membership"]
+QUESTIONS = [
+    "When does the museum open on Sunday?", "How much is a ticket for a student?", "Is there a cafe inside?",
+    "Can I park my car near the entrance?", "Do you offer guided tours in the morning?",
+    "Where is the gift shop?", "Can I take photographs of the paintings?", "Is the garden open in winter?",
+    "How do I become a member?", "Is there a lift for wheelchairs?", "What is the oldest painting here?",
+    "Can school groups visit for free?", "Where can I leave my coat?", "Do you sell books about the artists?",
+    "Is the library open to visitors?", "What did I tell you about my dog?", "How long does a tour take?",
+    "Are dogs allowed in the garden?", "When does the museum close today?", "Thank you, that was helpful.",
+]
+
+
+def percentile(values: list[float], q: float) -> float:
+    return float(np.percentile(np.asarray(values), q))
+
+
+def knowledge_text(index: int) -> str:
+    """About 100 chunks' worth of varied sentences (chunks are about 200 word pieces)."""
+    sentences = []
+    for i in range(1400):
+        topic = TOPICS[(index * 7 + i) % len(TOPICS)]
+        sentences.append(f"Note {index}-{i} about {topic}: the visitor desk says item {i % 97} of {topic} "
+                         f"changes on weekday {i % 7} and costs {i % 23} euros for group {index}.")
+    return " ".join(sentences)[:100_000]
+
+
+async def text_turns(turns: int, embedder: str) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        url = f"sqlite+aiosqlite:///{tmp}/bench.db"
+        async with avatar_service.open(url, worker=False, data_dir=tmp, embedder=embedder) as avatars:
+            org = (await avatars.organization("default")).id
+            ava = await avatars.personalities.create(org, PersonalityCreate(name="Ava"))
+            user = await avatars.users.create(org, UserCreate(external_id="alice"))
+            started = time.perf_counter()
+            items = [await avatars.knowledge.add(org, ava.id, KnowledgeCreate(type="text", name=f"k{i}",
+                                                                              content=knowledge_text(i)))
+                     for i in range(10)]
+            await avatars.run_jobs()
+            chunks = sum([(await avatars.knowledge.get(org, ava.id, item.id)).chunk_count or 0 for item in items])
+            for batch in range(10):
+                items = [MemoryItem(content=f"Alice mentioned fact {batch * 100 + j}: she likes {TOPICS[j % 13]} "
+                                    f"and visits on day {j % 7}", category="preference") for j in range(100)]
+                await avatars.memories.bulk(org, user.id, MemoryBulkCreate(personality_id=ava.id, memories=items))
+            await avatars.run_jobs()
+            print(f"set-up: 10 knowledge items ({chunks} chunks), 1000 memories, "
+                  f"embedder {embedder}, {time.perf_counter() - started:.1f} s")
+            conversation = await avatars.conversations.create(org, ConversationCreate(personality_id=ava.id,
+                                                                                      user_id=user.id, mode="voice"))
+            for i in range(5):  # warm the vector index and the engine
+                await avatars.conversations.say(org, conversation.id, QUESTIONS[i])
+            timings = []
+            limit = avatars.container.resolve(ConversationLimits)
+            for i in range(turns):
+                if (i + 6) * 2 >= limit.max_transcript:
+                    break
+                t = time.perf_counter()
+                await avatars.conversations.say(org, conversation.id, QUESTIONS[i % len(QUESTIONS)])
+                timings.append(1000 * (time.perf_counter() - t))
+    print(f"text turn ({len(timings)} turns): p50 {percentile(timings, 50):.1f} ms, "
+          f"p99 {percentile(timings, 99):.1f} ms (target p99 < 50 ms)")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def serving() -> Iterator[tuple[str, str]]:
+    """`avatar serve` on a free loopback port with a fresh SQLite file; its base URL and a '*' key."""
+    with tempfile.TemporaryDirectory() as tmp:
+        port = _free_port()
+        env = {**os.environ, "AVATAR_DATABASE_URL": f"sqlite+aiosqlite:///{tmp}/avatar.db", "AVATAR_DATA_DIR": tmp,
+               "AVATAR_PUBLIC_URL": f"http://127.0.0.1:{port}", "AVATAR_ROOM_HOST_ADDRESSES": "127.0.0.1"}
+        cli = [sys.executable, "-m", "avatar_service"]
+        subprocess.run([*cli, "migrate"], env=env, check=True, capture_output=True)
+        key = subprocess.run([*cli, "keys", "create", "--name", "bench", "--scopes", "*"], env=env, check=True,
+                             capture_output=True, text=True).stdout.strip()
+        server = subprocess.Popen([*cli, "serve", "--host", "127.0.0.1", "--port", str(port)], env=env,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            yield f"http://127.0.0.1:{port}", key
+        finally:
+            server.terminate()
+            server.wait(timeout=20)
+
+
+async def voice_to_voice(base: str, key: str, utterances: int) -> None:
+    from avatar_service.adapters.aiortc_rooms.client import RoomClient
+    from avatar_service.adapters.speech.piper_speech import PiperSpeech
+    from avatar_service.ports.speech import VoiceChoice
+
+    piper = PiperSpeech()
+    lines = [piper.synthesize(q, VoiceChoice(provider="openai")) for q in QUESTIONS[:utterances]]
+    room = RoomClient()
+    latencies: list[float] = []
+    try:
+        async with httpx.AsyncClient(base_url=base, headers={"Authorization": f"Bearer {key}"}, timeout=30) as api:
+            for _ in range(300):
+                try:
+                    if (await api.get("/healthz")).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    await asyncio.sleep(0.2)
+            ava = (await api.post("/v1/personalities", json={"name": "Ava"})).json()
+            await api.post(f"/v1/personalities/{ava['id']}/knowledge", json={
+                "type": "text", "content": "The museum opens at 9am and closes at 5pm. Tickets cost 12 euros, "
+                "students pay 6. The cafe is on the ground floor. Tours start at 10am and take an hour."})
+            conversation = (await api.post("/v1/conversations", json={
+                "personality_id": ava["id"], "mode": "voice", "config": {"video_enabled": False}})).json()
+
+            async def post_offer(sdp: str, kind: str) -> tuple[str, str]:
+                answer = (await api.post(f"/rooms/{conversation['id']}/offer",
+                                         params={"token": conversation["room_token"]},
+                                         json={"sdp": sdp, "type": kind})).json()
+                return answer["sdp"], answer["type"]
+
+            await room.join(post_offer)
+            if not await room.wait_for(lambda: room.pc.connectionState == "connected", 20):
+                raise SystemExit("the room did not connect")
+            await asyncio.sleep(4)  # the server loads Whisper when the participant joins
+            for index, line in enumerate(lines):
+                room.microphone.say(np.asarray(line.samples), line.sample_rate)
+                await room.wait_for(lambda: room.microphone.speech_ended_at is not None, 30)
+                ended = room.microphone.speech_ended_at or 0.0
+                if await room.wait_for(lambda end=ended: any(t > end for t in room.heard.audible), 20):
+                    first = min(t for t in room.heard.audible if t > ended)
+                    latencies.append(first - ended)
+                    print(f"  {index + 1:2d}. {1000 * latencies[-1]:6.0f} ms  {QUESTIONS[index]}")
+                else:
+                    print(f"  {index + 1:2d}. no reply within 20 s  {QUESTIONS[index]}")
+                # Let the reply play on a little, then speak again (which interrupts what is left of it).
+                await asyncio.sleep(1.5)
+            transcript = (await api.get(f"/v1/conversations/{conversation['id']}",
+                                        params={"include_transcript": "true"})).json()["transcript"]
+            heard = sum(1 for t in transcript if t["role"] == "user")
+    finally:
+        await room.close()
+    if latencies:
+        print(f"voice to voice ({len(latencies)}/{utterances} answered, {heard} user turns transcribed): "
+              f"p50 {1000 * statistics.median(latencies):.0f} ms, p99 {1000 * percentile(latencies, 99):.0f} ms "
+              f"(target p50 < 1000 ms)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--turns", type=int, default=200)
+    parser.add_argument("--utterances", type=int, default=20)
+    parser.add_argument("--embedder", default="auto", choices=["auto", "lexical"])
+    parser.add_argument("--skip-text", action="store_true")
+    parser.add_argument("--skip-voice", action="store_true")
+    args = parser.parse_args()
+    print(f"cpus: {os.cpu_count()}, load average: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    if not args.skip_text:
+        asyncio.run(text_turns(args.turns, args.embedder))
+    if not args.skip_voice:
+        with serving() as (base, key):
+            asyncio.run(voice_to_voice(base, key, min(args.utterances, len(QUESTIONS))))
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    main()
