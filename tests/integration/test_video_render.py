@@ -441,9 +441,9 @@ async def test_completed_is_signed_to_webhooks_and_to_webhook_url(
 # --- a restart mid-render -----------------------------------------------------------------------------------
 
 
-async def _die_mid_render(service: Service, video_id: str, lock_seconds: float) -> Path:
+async def _die_mid_render(service: Service, video_id: str, lock_seconds: float, times: int = 1) -> None:
     """What a process killed mid-render leaves: the job claimed and locked, the video `processing` at 40%,
-    and half-written files in a work directory of its own."""
+    and half-written files in a work directory of its own (one per attempt that died)."""
     storage = service.container.resolve(Storage)
 
     async def crash() -> None:
@@ -455,10 +455,10 @@ async def _die_mid_render(service: Service, video_id: str, lock_seconds: float) 
             await uow.commit()
 
     service.call(crash)
-    stale = Path(service.container.resolve(Settings).data_dir) / "work" / video_id / "deadbeef"
-    stale.mkdir(parents=True)
-    (stale / "video.mp4").write_bytes(b"half a video")
-    return stale
+    for attempt in range(times):
+        stale = Path(service.container.resolve(Settings).data_dir) / "work" / video_id / f"dead{attempt}"
+        stale.mkdir(parents=True)
+        (stale / "video.mp4").write_bytes(b"half a video")
 
 
 async def test_a_restart_mid_render_resumes_and_cleans_up(
@@ -483,3 +483,11 @@ async def test_a_restart_mid_render_resumes_and_cleans_up(
     assert video["status"] == "completed", video
     assert (await fetch_media(client, video["video_url"])).status_code == 200
     assert [p.name for p in leftovers(service, expired["id"]) if "work" in p.parts] == []
+
+    # A render that takes its process down every time fails after the third death instead of looping.
+    doomed = await generate(client, audio_url=audio, background="#203040")
+    await _die_mid_render(service, doomed["id"], lock_seconds=-1, times=3)
+    await service.drain()
+    video = await read(client, doomed["id"])
+    assert video["status"] == "failed" and video["error"]["code"] == "render_failed", video
+    assert leftovers(service, doomed["id"]) == []

@@ -26,6 +26,7 @@ T = TypeVar("T")
 PROGRESS_EVERY = 0.5  # seconds between progress writes and cancel checks
 WORDS_PER_SECOND = 2.6  # a first guess at speech rate, corrected after synthesis
 CUT_TRIES = 3  # re-syntheses of shorter text before the sound itself is cut
+MAX_CRASHES = 3  # attempts that died with their process before the generation fails instead
 # Content types a background image may come with; anything else (an HTML page, JSON) is refused early.
 IMAGE_TYPES = re.compile(r"^(image/|application/octet-stream|binary/octet-stream|$)")
 
@@ -119,6 +120,7 @@ class VideoRenderer:
                 self._sweep(video_id)  # leftovers of an attempt whose process died
                 return
             personality = await uow.personalities.get(record.personality_id or "")
+            crashed = 0
             if record.status == "pending":
                 record = replace(record, status=check_move("video.generation", "pending", "processing"),
                                  progress=0, updated_at=self.deps.clock.now())
@@ -126,7 +128,15 @@ class VideoRenderer:
                     return
                 await uow.commit()
             else:
-                log.warning("resuming %s: an earlier attempt stopped mid-render", video_id)
+                crashed = self._crashed_attempts(video_id)
+                log.warning("resuming %s: %d earlier attempt(s) stopped mid-render", video_id, crashed)
+        if crashed >= MAX_CRASHES:
+            # Each of these attempts took its whole process down (the kernel's OOM killer, say): one more
+            # would too, and the job queue would hand it on for ever.
+            await self.videos.fail(org, video_id, "render_failed",
+                                   f"The render stopped its worker {MAX_CRASHES} times; try a lower resolution")
+            self._sweep(video_id)
+            return
         if personality is None:
             await self.videos.fail(org, video_id, "personality_missing", "The personality was deleted")
             self._sweep(video_id)
@@ -148,11 +158,11 @@ class VideoRenderer:
             shutil.rmtree(attempt, ignore_errors=True)
         self._sweep(video_id)  # the generation is final here, so nothing of any attempt is needed
 
-    async def give_up(self, payload: dict[str, Any]) -> None:
-        """Every earlier attempt died with its process (e.g. killed for memory): fail, do not loop."""
-        await self.videos.fail(payload["organization_id"], payload["id"], "render_failed",
-                               "The render was interrupted repeatedly; create the video again")
-        self._sweep(payload["id"])
+    def _crashed_attempts(self, video_id: str) -> int:
+        """Attempts whose process died: only they leave their work directory behind (a failed, cancelled,
+        finished or shut-down attempt removes its own)."""
+        folder = self.work_dir / video_id
+        return sum(1 for entry in folder.iterdir() if entry.is_dir()) if folder.is_dir() else 0
 
     def _sweep(self, video_id: str) -> None:
         shutil.rmtree(self.work_dir / video_id, ignore_errors=True)
