@@ -1,0 +1,173 @@
+"""Retrieval through the services on SQLite: memory and knowledge search latency, ingestion throughput.
+
+Run: .venv/bin/python bench/retrieval.py [--sizes 1000,10000,100000] [--queries 200] [--megabytes 1.0]
+
+Search: one user with 1k/10k/100k memories, one personality with 100k chunks, inserted in bulk (random unit
+vectors: the search costs the same as with real ones, and embedding 100k texts would take minutes). Each
+search is what `POST .../search` runs after embedding the query: a read-only unit of work, the version
+check, the exact NumPy search and the rows of the hits. The query embedding (MiniLM) is timed on its own.
+Ingestion: a ~1 MB text uploaded as a document and processed by the knowledge job (extract, chunk, embed,
+store), next to the raw embedder on the same chunks in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from retrieval_engines import corpus
+
+from avatar_service.adapters.database_jobs import DatabaseJobQueue
+from avatar_service.adapters.sqlalchemy.migrate import upgrade
+from avatar_service.core.knowledge.chunking import chunk_text
+from avatar_service.core.model import Chunk, MemoryRecord, MemorySource, PersonalityCreate, UserCreate
+from avatar_service.core.services.api_keys import ApiKeys
+from avatar_service.core.services.knowledge import Knowledge, Upload, namespace
+from avatar_service.core.services.knowledge_processing import CHUNK_TOKENS, OVERLAP_TOKENS
+from avatar_service.core.services.memories import Memories
+from avatar_service.core.services.memories import namespace as memory_namespace
+from avatar_service.core.services.personalities import Personalities
+from avatar_service.core.services.users import Users
+from avatar_service.entrypoints import bootstrap
+from avatar_service.entrypoints.settings import load_settings
+from avatar_service.ports.semantic import Semantic
+from avatar_service.ports.storage import Storage
+
+BATCH = 5000
+
+
+def vectors(rng: np.random.Generator, n: int, dims: int) -> np.ndarray:
+    matrix = rng.standard_normal((n, dims)).astype(np.float32)
+    return matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
+
+
+def figures(samples: list[float]) -> str:
+    ms = sorted(s * 1000 for s in samples)
+    return f"p50 {statistics.median(ms):7.2f} ms  p99 {ms[int(0.99 * (len(ms) - 1))]:7.2f} ms"
+
+
+async def main(sizes: list[int], queries: int, megabytes: float) -> None:
+    work = Path(tempfile.mkdtemp(prefix="bench-retrieval-"))
+    settings = load_settings({}, database_url=f"sqlite+aiosqlite:///{work / 'bench.db'}", data_dir=str(work),
+                             secret_key="bench")
+    container = bootstrap.embedded(settings)
+    storage = container.resolve(Storage)
+    await upgrade(storage.engine)
+    semantic: Semantic = container.resolve(Semantic)
+    dims = len(await semantic.embed(["x"])) and len((await semantic.embed(["x"]))[0]) // 4
+    print(f"embedder {semantic.embedder_name} ({dims} dimensions), SQLite at {work}")
+    org = (await container.resolve(ApiKeys).organization("bench")).id
+    personality = await container.resolve(Personalities).create(org, PersonalityCreate(name="Bench"))
+    memories: Memories = container.resolve(Memories)
+    knowledge: Knowledge = container.resolve(Knowledge)
+    rng = np.random.default_rng(7)
+    now = container.resolve(bootstrap.Clock).now()
+    query_vectors = [v.tobytes() for v in vectors(rng, queries, dims)]
+
+    texts = [f"what does the user like to do on weekend number {i}?" for i in range(queries)]
+    embed_times = []
+    for text in texts[:100]:
+        start = time.perf_counter()
+        await semantic.embed([text])
+        embed_times.append(time.perf_counter() - start)
+    print(f"query embedding ({semantic.embedder_name}, one query): {figures(embed_times)}")
+
+    for number, size in enumerate(sizes):
+        user = await container.resolve(Users).create(org, UserCreate())
+        start = time.perf_counter()
+        for offset in range(0, size, BATCH):
+            n = min(BATCH, size - offset)
+            records = [
+                MemoryRecord(id=f"mem_{number:04d}{offset + i:020d}", user_id=user.id,
+                             personality_id=personality.id, content=f"User fact number {offset + i}",
+                             created_at=now, updated_at=now,
+                             source=MemorySource(type="import"), organization_id=org, embedding=row.tobytes(),
+                             embedder=semantic.embedder_name)
+                for i, row in enumerate(vectors(rng, n, dims))
+            ]
+            async with storage(org) as uow:
+                await uow.memories.add_many(records)
+                await uow.vector_versions.bump(memory_namespace(user.id))
+                await uow.commit()
+        insert = time.perf_counter() - start
+        start = time.perf_counter()
+        async with storage(org, read_only=True) as uow:
+            await memories.ensure_loaded(uow, user.id)
+        load = time.perf_counter() - start
+        times = []
+        for vector in query_vectors:
+            start = time.perf_counter()
+            async with storage(org, read_only=True) as uow:
+                await uow.users.get(user.id)
+                hits = await memories.ranked_by_vector(uow, user.id, vector, None, 10)
+            times.append(time.perf_counter() - start)
+            assert len(hits) == 10
+        print(f"memory search, {size:>6} memories: {figures(times)}  (excluding the query embedding; "
+              f"bulk insert {insert:.1f} s, first load from storage {load:.2f} s)")
+
+    chunks_total = 100_000
+    start = time.perf_counter()
+    for offset in range(0, chunks_total, BATCH):
+        n = min(BATCH, chunks_total - offset)
+        rows = [Chunk(id=f"chunk_{offset + i:024d}", organization_id=org, personality_id=personality.id,
+                      knowledge_item_id=f"kb_{(offset + i) // 50:024d}", ordinal=i, content=f"Chunk {offset + i}",
+                      token_count=3, embedding=row.tobytes(), embedder=semantic.embedder_name)
+                for i, row in enumerate(vectors(rng, n, dims))]
+        async with storage(org) as uow:
+            await uow.chunks.add_many(rows)
+            await uow.vector_versions.bump(namespace(personality.id))
+            await uow.commit()
+    insert = time.perf_counter() - start
+    times = []
+    for vector in query_vectors:
+        start = time.perf_counter()
+        async with storage(org, read_only=True) as uow:
+            await uow.personalities.get(personality.id)
+            hits = await knowledge.ranked_by_vector(uow, personality.id, vector, 5)
+        times.append(time.perf_counter() - start)
+        assert len(hits) == 5
+    print(f"knowledge search, {chunks_total} chunks: {figures(times[1:])}  (excluding the query embedding; "
+          f"first search with the load from storage {times[0]:.2f} s, bulk insert {insert:.1f} s)")
+
+    text = corpus(megabytes)
+    pieces = chunk_text(text, semantic.count_tokens, CHUNK_TOKENS, OVERLAP_TOKENS)
+    tokens = sum(p.token_count for p in pieces)
+    await semantic.embed([p.text for p in pieces[:16]])  # warm up
+    start = time.perf_counter()
+    await semantic.embed([p.text for p in pieces])
+    raw = tokens / (time.perf_counter() - start)
+    queue: DatabaseJobQueue = container.resolve(DatabaseJobQueue)
+    start = time.perf_counter()
+    item = await knowledge.add(org, personality.id, _document(), Upload("corpus.txt", "text/plain", text.encode()))
+    await queue.drain()
+    seconds = time.perf_counter() - start
+    done = await knowledge.get(org, personality.id, item.id)
+    assert done.status == "ready", done
+    rate = done.token_count / seconds
+    print(f"ingestion of {len(text.encode()) / 1e6:.2f} MB: {rate:8.0f} tokens/s "
+          f"({done.chunk_count} chunks, {done.token_count} tokens in {seconds:.1f} s, end to end through the job); "
+          f"raw embedder on the same chunks: {raw:8.0f} tokens/s -> ingestion at {100 * rate / raw:.0f}%")
+    await storage.close()
+
+
+def _document() -> object:
+    from avatar_service.core.model import KnowledgeCreate
+
+    return KnowledgeCreate(type="document", name="corpus")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sizes", default="1000,10000,100000")
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--megabytes", type=float, default=1.0)
+    args = parser.parse_args()
+    asyncio.run(main([int(s) for s in args.sizes.split(",")], args.queries, args.megabytes))
