@@ -103,8 +103,10 @@ def postgres_admin_url() -> Iterator[str]:
         return
     url = os.environ.get(POSTGRES_ENV, "").strip()
     if not url:
-        pytest.skip(f"PostgreSQL tests need a Docker engine (for testcontainers) or {POSTGRES_ENV}="
-                    "postgresql+asyncpg://USER@HOST:PORT/DB; neither is available")
+        pytest.skip(
+            f"PostgreSQL tests need a Docker engine (for testcontainers) or {POSTGRES_ENV}="
+            "postgresql+asyncpg://USER@HOST:PORT/DB; neither is available"
+        )
     yield url
 
 
@@ -143,7 +145,8 @@ async def _truncate_all(url: str) -> None:
         async with engine.begin() as conn:
             rows = await conn.exec_driver_sql(
                 "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() "
-                "AND tablename <> 'alembic_version'")
+                "AND tablename <> 'alembic_version'"
+            )
             names = ", ".join(f'"{row[0]}"' for row in rows)
             if names:
                 await conn.exec_driver_sql(f"TRUNCATE TABLE {names} RESTART IDENTITY CASCADE")
@@ -173,14 +176,17 @@ def settings_overrides() -> dict[str, Any]:
 
 
 @pytest.fixture
-async def service(database_url: str, tmp_path: Path, settings_overrides: dict[str, Any]
-                  ) -> AsyncIterator[Service]:
+async def service(
+    database_url: str, tmp_path: Path, settings_overrides: dict[str, Any]
+) -> AsyncIterator[Service]:
     options = {"embedder": "lexical", "secret_key": "integration-tests", **settings_overrides}
     settings = load_settings({}, database_url=database_url, data_dir=str(tmp_path / "data"), **options)
     container = bootstrap.embedded(settings)
     app = create_app(container, run_worker=False)
     async with AsyncTestClient(app) as client:
-        service = Service(container, client, "", "", "sqlite" if database_url.startswith("sqlite") else "postgres")
+        service = Service(
+            container, client, "", "", "sqlite" if database_url.startswith("sqlite") else "postgres"
+        )
         service.organization_id = await service.organization("default")
         service.secret = await service.make_key("*", name="root")
         client.headers["Authorization"] = f"Bearer {service.secret}"

@@ -47,7 +47,9 @@ class Service:
     async def make_key(self, *scopes: str, organization: str = "default", name: str = "test key") -> str:
         """A new key's secret with these scopes, in the named organization (created when missing)."""
         org = await self.organization(organization)
-        created = self.call(self.container.resolve(ApiKeys).create, org, ApiKeyCreate(name=name, scopes=list(scopes)))
+        created = self.call(
+            self.container.resolve(ApiKeys).create, org, ApiKeyCreate(name=name, scopes=list(scopes))
+        )
         return str(created.secret)
 
     async def drain(self) -> None:
@@ -59,8 +61,9 @@ def auth(secret: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {secret}"}
 
 
-def assert_error(response: Any, status: int, *, code: str | None = None, param: str | None | object = ...
-                 ) -> dict[str, Any]:
+def assert_error(
+    response: Any, status: int, *, code: str | None = None, param: str | None | object = ...
+) -> dict[str, Any]:
     """Checks the contract's error envelope and returns its `error` object."""
     assert response.status_code == status, response.text
     body = response.json()
@@ -148,8 +151,9 @@ class Receiver:
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length)
-                receiver.requests.append(Received(self.path, {k.lower(): v for k, v in self.headers.items()},
-                                                  body))
+                receiver.requests.append(
+                    Received(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
+                )
                 self.send_response(receiver.status)
                 self.send_header("Content-Length", "0")
                 self.end_headers()

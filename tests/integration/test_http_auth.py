@@ -4,7 +4,15 @@ from typing import Any
 
 from litestar.testing import AsyncTestClient
 
-from .helpers import Service, assert_deleted, assert_error, assert_id, assert_timestamp, auth, create_personality
+from .helpers import (
+    Service,
+    assert_deleted,
+    assert_error,
+    assert_id,
+    assert_timestamp,
+    auth,
+    create_personality,
+)
 
 KEY_FIELDS = {"id", "object", "name", "key_prefix", "scopes", "created_at", "last_used_at"}
 
@@ -14,8 +22,17 @@ async def test_missing_or_bad_keys_are_401(service: Service, client: AsyncTestCl
     del request.headers["authorization"]
     error = assert_error(await client.send(request), 401, code="invalid_api_key", param=None)
     assert error["type"] == "authentication_error"
-    for header in ("", "Bearer", "Bearer ", "Basic dXNlcjpwYXNz", f"Token {service.secret}", "Bearer garbage",
-                   "Bearer sk_" + "x" * 43, "Bearer " + service.secret + "x", "Bearer " + "sk_" + "y" * 500):
+    for header in (
+        "",
+        "Bearer",
+        "Bearer ",
+        "Basic dXNlcjpwYXNz",
+        f"Token {service.secret}",
+        "Bearer garbage",
+        "Bearer sk_" + "x" * 43,
+        "Bearer " + service.secret + "x",
+        "Bearer " + "sk_" + "y" * 500,
+    ):
         response = await client.get("/v1/personalities", headers={"Authorization": header})
         assert_error(response, 401, code="invalid_api_key")
         assert response.headers["www-authenticate"].lower().startswith("bearer")
@@ -47,13 +64,18 @@ async def test_api_keys_and_revocation(client: AsyncTestClient[Any]) -> None:
     assert all("secret" not in k and set(k) == KEY_FIELDS for k in listed)
 
     assert_deleted(await client.delete(path), created["id"], "api_key")
-    assert_error(await client.get("/v1/personalities", headers=auth(created["secret"])), 401,
-                 code="invalid_api_key")
+    assert_error(
+        await client.get("/v1/personalities", headers=auth(created["secret"])), 401, code="invalid_api_key"
+    )
     assert_error(await client.get(path), 404, code="resource_missing")
     assert created["id"] not in {k["id"] for k in (await client.get("/v1/api-keys")).json()["data"]}
 
-    for body, param in [({"name": "x", "scopes": ["admin"]}, "scopes[0]"), ({"name": "x", "scopes": []}, "scopes"),
-                        ({"scopes": ["read"]}, "name"), ({"name": "", "scopes": ["read"]}, "name")]:
+    for body, param in [
+        ({"name": "x", "scopes": ["admin"]}, "scopes[0]"),
+        ({"name": "x", "scopes": []}, "scopes"),
+        ({"scopes": ["read"]}, "name"),
+        ({"name": "", "scopes": ["read"]}, "name"),
+    ]:
         assert_error(await client.post("/v1/api-keys", json=body), 400, param=param)
 
 
@@ -62,24 +84,41 @@ async def _world(client: AsyncTestClient[Any]) -> dict[str, str]:
     personality = await create_personality(client)
     pid = personality["id"]
     user = (await client.post("/v1/users", json={"external_id": "u-1"})).json()
-    memory = (await client.post(f"/v1/users/{user['id']}/memories", json={"personality_id": pid,
-                                                                            "content": "Likes jazz"})).json()
-    item = (await client.post(f"/v1/personalities/{pid}/knowledge", json={"type": "text",
-                                                                         "content": "Open at 9"})).json()
+    memory = (
+        await client.post(
+            f"/v1/users/{user['id']}/memories", json={"personality_id": pid, "content": "Likes jazz"}
+        )
+    ).json()
+    item = (
+        await client.post(f"/v1/personalities/{pid}/knowledge", json={"type": "text", "content": "Open at 9"})
+    ).json()
     conversation = (await client.post("/v1/conversations", json={"personality_id": pid})).json()
     video = (await client.post("/v1/video/generations", json={"personality_id": pid, "text": "Hi"})).json()
-    game = (await client.post("/v1/game-sessions", json={"personality_id": pid, "game_id": "tic_tac_toe"})).json()
-    webhook = (await client.post("/v1/webhooks", json={"url": "https://example.com/h",
-                                                       "events": ["memory.created"]})).json()
+    game = (
+        await client.post("/v1/game-sessions", json={"personality_id": pid, "game_id": "tic_tac_toe"})
+    ).json()
+    webhook = (
+        await client.post("/v1/webhooks", json={"url": "https://example.com/h", "events": ["memory.created"]})
+    ).json()
     key = (await client.post("/v1/api-keys", json={"name": "other", "scopes": ["read"]})).json()
-    return {"personality": pid, "user": user["id"], "memory": memory["id"], "item": item["id"],
-            "conversation": conversation["id"], "video": video["id"], "game": game["id"], "webhook": webhook["id"],
-            "key": key["id"]}
+    return {
+        "personality": pid,
+        "user": user["id"],
+        "memory": memory["id"],
+        "item": item["id"],
+        "conversation": conversation["id"],
+        "video": video["id"],
+        "game": game["id"],
+        "webhook": webhook["id"],
+        "key": key["id"],
+    }
 
 
 async def test_scope_table(service: Service, client: AsyncTestClient[Any]) -> None:
     w = await _world(client)
-    keys = {scope: await service.make_key(scope) for scope in ("read", "write", "conversations", "chat", "video")}
+    keys = {
+        scope: await service.make_key(scope) for scope in ("read", "write", "conversations", "chat", "video")
+    }
     keys["*"] = service.secret
     p, u = w["personality"], w["user"]
     # (method, path, body, the scopes whose keys may call it)
@@ -125,10 +164,16 @@ async def test_scope_table(service: Service, client: AsyncTestClient[Any]) -> No
                 assert error["type"] == "permission_error", (scope, method, path)
     # The state-changing ends of each family, once per allowed scope.
     secret = keys["conversations"]
-    assert (await client.delete(f"/v1/conversations/{w['conversation']}", headers=auth(secret))).status_code == 200
+    assert (
+        await client.delete(f"/v1/conversations/{w['conversation']}", headers=auth(secret))
+    ).status_code == 200
     assert_error(await client.post(f"/v1/game-sessions/{w['game']}/abandon", headers=auth(keys["read"])), 403)
-    assert (await client.post(f"/v1/game-sessions/{w['game']}/abandon", headers=auth(keys["chat"]))).status_code == 200
-    assert_error(await client.post(f"/v1/video/generations/{w['video']}/cancel", headers=auth(keys["write"])), 403)
+    assert (
+        await client.post(f"/v1/game-sessions/{w['game']}/abandon", headers=auth(keys["chat"]))
+    ).status_code == 200
+    assert_error(
+        await client.post(f"/v1/video/generations/{w['video']}/cancel", headers=auth(keys["write"])), 403
+    )
     cancel = await client.post(f"/v1/video/generations/{w['video']}/cancel", headers=auth(keys["video"]))
     assert cancel.status_code == 200
     assert_error(await client.delete(f"/v1/users/{u}", headers=auth(keys["read"])), 403)
@@ -173,28 +218,48 @@ async def test_organizations_are_isolated(service: Service, client: AsyncTestCli
     for path, body in posts.items():
         assert_error(await client.post(path, json=body, headers=other), 404, code="resource_missing")
     # Ids of another organization in a body are missing too, and `param` names the field.
-    own_personality = (await client.post("/v1/personalities", json={"name": "Mine"}, headers=other)).json()["id"]
+    own_personality = (await client.post("/v1/personalities", json={"name": "Mine"}, headers=other)).json()[
+        "id"
+    ]
     own_user = (await client.post("/v1/users", json={}, headers=other)).json()["id"]
     for path, body, param in [
         ("/v1/conversations", {"personality_id": p}, "personality_id"),
         ("/v1/conversations", {"personality_id": own_personality, "user_id": u}, "user_id"),
         ("/v1/video/generations", {"personality_id": p, "text": "x"}, "personality_id"),
         ("/v1/game-sessions", {"personality_id": p, "game_id": "chess"}, "personality_id"),
-        ("/v1/game-sessions", {"personality_id": own_personality, "game_id": "chess", "user_id": u}, "user_id"),
+        (
+            "/v1/game-sessions",
+            {"personality_id": own_personality, "game_id": "chess", "user_id": u},
+            "user_id",
+        ),
         (f"/v1/users/{own_user}/memories", {"personality_id": p, "content": "x"}, "personality_id"),
     ]:
-        assert_error(await client.post(path, json=body, headers=other), 404, code="resource_missing", param=param)
+        assert_error(
+            await client.post(path, json=body, headers=other), 404, code="resource_missing", param=param
+        )
     # Lists never show the other organization's objects.
-    for path in ("/v1/personalities", "/v1/users", "/v1/conversations", "/v1/video/generations",
-                 "/v1/game-sessions", "/v1/webhooks", "/v1/api-keys"):
+    for path in (
+        "/v1/personalities",
+        "/v1/users",
+        "/v1/conversations",
+        "/v1/video/generations",
+        "/v1/game-sessions",
+        "/v1/webhooks",
+        "/v1/api-keys",
+    ):
         seen = {item["id"] for item in (await client.get(path, headers=other)).json()["data"]}
         assert not seen & set(w.values()), path
     assert (await client.get("/v1/users", params={"external_id": "u-1"}, headers=other)).json()["data"] == []
     # external_id is unique per organization, not across them.
     assert (await client.post("/v1/users", json={"external_id": "u-1"}, headers=other)).status_code == 201
     # Nothing of the first organization was touched.
-    for path in (f"/v1/personalities/{p}", f"/v1/users/{u}/memories/{w['memory']}", f"/v1/webhooks/{w['webhook']}",
-                 f"/v1/api-keys/{w['key']}", f"/v1/personalities/{p}/knowledge/{w['item']}"):
+    for path in (
+        f"/v1/personalities/{p}",
+        f"/v1/users/{u}/memories/{w['memory']}",
+        f"/v1/webhooks/{w['webhook']}",
+        f"/v1/api-keys/{w['key']}",
+        f"/v1/personalities/{p}/knowledge/{w['item']}",
+    ):
         assert (await client.get(path)).status_code == 200, path
     assert (await client.get(f"/v1/conversations/{w['conversation']}")).json()["status"] == "connecting"
     assert (await client.get(f"/v1/video/generations/{w['video']}")).json()["status"] == "pending"

@@ -6,15 +6,29 @@ from litestar.testing import AsyncTestClient
 
 from .helpers import Service, assert_error, assert_id, assert_timestamp, auth, create_personality, create_user
 
-FIELDS = {"id", "object", "personality_id", "status", "created_at", "user_id", "mode", "room_url", "room_token",
-          "duration", "transcript", "ended_at"}
+FIELDS = {
+    "id",
+    "object",
+    "personality_id",
+    "status",
+    "created_at",
+    "user_id",
+    "mode",
+    "room_url",
+    "room_token",
+    "duration",
+    "transcript",
+    "ended_at",
+}
 
 
 async def test_create_read_and_end(client: AsyncTestClient[Any]) -> None:
     personality = await create_personality(client)
     user = await create_user(client)
-    response = await client.post("/v1/conversations", json={"personality_id": personality["id"],
-                                                            "user_id": user["id"], "initial_message": "Hi there!"})
+    response = await client.post(
+        "/v1/conversations",
+        json={"personality_id": personality["id"], "user_id": user["id"], "initial_message": "Hi there!"},
+    )
     assert response.status_code == 201, response.text
     conversation = response.json()
     assert set(conversation) == FIELDS
@@ -49,10 +63,13 @@ async def test_create_read_and_end(client: AsyncTestClient[Any]) -> None:
 
 async def test_messages_and_transcript(client: AsyncTestClient[Any]) -> None:
     personality = await create_personality(client)
-    await client.post(f"/v1/personalities/{personality['id']}/knowledge",
-                      json={"type": "text", "content": "The museum opens at 9am."})
-    conversation = (await client.post("/v1/conversations", json={"personality_id": personality["id"],
-                                                                 "mode": "voice"})).json()
+    await client.post(
+        f"/v1/personalities/{personality['id']}/knowledge",
+        json={"type": "text", "content": "The museum opens at 9am."},
+    )
+    conversation = (
+        await client.post("/v1/conversations", json={"personality_id": personality["id"], "mode": "voice"})
+    ).json()
     path = f"/v1/conversations/{conversation['id']}"
     for text in ("Hello!", "When does the museum open?"):
         response = await client.post(f"{path}/messages", json={"content": text})
@@ -78,8 +95,9 @@ async def test_messages_and_transcript(client: AsyncTestClient[Any]) -> None:
     assert_error(await client.post(f"{path}/messages", json={}), 400, param="content")
 
     assert (await client.delete(path)).json()["status"] == "ended"
-    assert_error(await client.post(f"{path}/messages", json={"content": "Still there?"}), 409,
-                 code="state_conflict")
+    assert_error(
+        await client.post(f"{path}/messages", json={"content": "Still there?"}), 409, code="state_conflict"
+    )
 
 
 async def test_mode_needs_its_scopes(service: Service, client: AsyncTestClient[Any]) -> None:
@@ -96,43 +114,77 @@ async def test_mode_needs_its_scopes(service: Service, client: AsyncTestClient[A
     }
     for secret, modes in expected.items():
         for mode, status in modes.items():
-            response = await client.post("/v1/conversations", headers=auth(secret),
-                                         json={"personality_id": personality["id"], "mode": mode})
+            response = await client.post(
+                "/v1/conversations",
+                headers=auth(secret),
+                json={"personality_id": personality["id"], "mode": mode},
+            )
             if status == 201:
                 assert response.status_code == 201, response.text
                 assert response.json()["mode"] == mode
             else:
                 assert_error(response, 403, code="insufficient_scope")
     # The default mode is voice_video, so it needs both.
-    assert_error(await client.post("/v1/conversations", headers=auth(voice),
-                                   json={"personality_id": personality["id"]}), 403)
-    default = await client.post("/v1/conversations", headers=auth(both), json={"personality_id": personality["id"]})
+    assert_error(
+        await client.post(
+            "/v1/conversations", headers=auth(voice), json={"personality_id": personality["id"]}
+        ),
+        403,
+    )
+    default = await client.post(
+        "/v1/conversations", headers=auth(both), json={"personality_id": personality["id"]}
+    )
     assert default.status_code == 201 and default.json()["mode"] == "voice_video"
 
 
 async def test_create_validation(client: AsyncTestClient[Any]) -> None:
     personality = await create_personality(client)
     pid = personality["id"]
-    for body, param in [({}, "personality_id"), ({"personality_id": pid, "mode": "audio"}, "mode"),
-                        ({"personality_id": pid, "config": {"video_enabled": "yes"}}, "config.video_enabled"),
-                        ({"personality_id": pid, "config": {"subtitles": True}}, "config.subtitles"),
-                        ({"personality_id": pid, "initial_message": "x" * 5001}, "initial_message"),
-                        ({"personality_id": pid, "room": "x"}, "room")]:
-        assert_error(await client.post("/v1/conversations", json=body), 400, code="parameter_invalid", param=param)
-    assert_error(await client.post("/v1/conversations", json={"personality_id": f"personality_{'x' * 24}"}), 404,
-                 code="resource_missing", param="personality_id")
-    assert_error(await client.post("/v1/conversations", json={"personality_id": pid, "user_id": f"user_{'x' * 24}"}),
-                 404, code="resource_missing", param="user_id")
+    for body, param in [
+        ({}, "personality_id"),
+        ({"personality_id": pid, "mode": "audio"}, "mode"),
+        ({"personality_id": pid, "config": {"video_enabled": "yes"}}, "config.video_enabled"),
+        ({"personality_id": pid, "config": {"subtitles": True}}, "config.subtitles"),
+        ({"personality_id": pid, "initial_message": "x" * 5001}, "initial_message"),
+        ({"personality_id": pid, "room": "x"}, "room"),
+    ]:
+        assert_error(
+            await client.post("/v1/conversations", json=body), 400, code="parameter_invalid", param=param
+        )
+    assert_error(
+        await client.post("/v1/conversations", json={"personality_id": f"personality_{'x' * 24}"}),
+        404,
+        code="resource_missing",
+        param="personality_id",
+    )
+    assert_error(
+        await client.post("/v1/conversations", json={"personality_id": pid, "user_id": f"user_{'x' * 24}"}),
+        404,
+        code="resource_missing",
+        param="user_id",
+    )
     assert (await client.get("/v1/conversations")).json()["data"] == []
-    ok = await client.post("/v1/conversations", json={"personality_id": pid, "config": {
-        "video_enabled": False, "audio_enabled": True, "vad_enabled": False, "interruption_enabled": True}})
+    ok = await client.post(
+        "/v1/conversations",
+        json={
+            "personality_id": pid,
+            "config": {
+                "video_enabled": False,
+                "audio_enabled": True,
+                "vad_enabled": False,
+                "interruption_enabled": True,
+            },
+        },
+    )
     assert ok.status_code == 201, ok.text
 
 
 async def test_list_filters(client: AsyncTestClient[Any]) -> None:
     first, second = await create_personality(client), await create_personality(client, name="B")
     user = await create_user(client)
-    a = (await client.post("/v1/conversations", json={"personality_id": first["id"], "user_id": user["id"]})).json()
+    a = (
+        await client.post("/v1/conversations", json={"personality_id": first["id"], "user_id": user["id"]})
+    ).json()
     b = (await client.post("/v1/conversations", json={"personality_id": second["id"]})).json()
     await client.delete(f"/v1/conversations/{a['id']}")
 
@@ -154,4 +206,6 @@ async def test_unknown_conversation(client: AsyncTestClient[Any]) -> None:
         path = f"/v1/conversations/{ident}"
         assert_error(await client.get(path), 404, code="resource_missing")
         assert_error(await client.delete(path), 404, code="resource_missing")
-        assert_error(await client.post(f"{path}/messages", json={"content": "hi"}), 404, code="resource_missing")
+        assert_error(
+            await client.post(f"{path}/messages", json={"content": "hi"}), 404, code="resource_missing"
+        )

@@ -1,4 +1,4 @@
-"""The error contract over HTTP: bodies, types, enums, ranges, lengths, sizes, routes, ids, limits, cursors, pages."""
+"""The error contract over HTTP: bodies, types, enums, ranges, lengths, sizes, routes, ids, limits, pages."""
 
 import base64
 import json
@@ -8,33 +8,55 @@ from litestar.testing import AsyncTestClient
 
 from .helpers import Service, assert_error, create_personality, create_user, walk
 
-LISTS = ["/v1/personalities", "/v1/users", "/v1/conversations", "/v1/video/generations", "/v1/game-sessions",
-         "/v1/api-keys"]
+LISTS = [
+    "/v1/personalities",
+    "/v1/users",
+    "/v1/conversations",
+    "/v1/video/generations",
+    "/v1/game-sessions",
+    "/v1/api-keys",
+]
 
 
 async def _lists(client: AsyncTestClient[Any]) -> list[str]:
     """Every paginated list, including the nested ones."""
     personality = await create_personality(client)
     user = await create_user(client)
-    hook = (await client.post("/v1/webhooks", json={"url": "https://example.com/h", "events": ["memory.created"]})
-            ).json()
-    return [*LISTS, f"/v1/personalities/{personality['id']}/knowledge", f"/v1/users/{user['id']}/memories",
-            f"/v1/webhooks/{hook['id']}/deliveries"]
+    hook = (
+        await client.post("/v1/webhooks", json={"url": "https://example.com/h", "events": ["memory.created"]})
+    ).json()
+    return [
+        *LISTS,
+        f"/v1/personalities/{personality['id']}/knowledge",
+        f"/v1/users/{user['id']}/memories",
+        f"/v1/webhooks/{hook['id']}/deliveries",
+    ]
 
 
 async def test_malformed_json_is_body_invalid(client: AsyncTestClient[Any]) -> None:
     personality = await create_personality(client)
     user = await create_user(client)
-    targets = [("POST", "/v1/personalities"), ("PATCH", f"/v1/personalities/{personality['id']}"),
-               ("POST", "/v1/users"), ("POST", f"/v1/users/{user['id']}/memories/bulk"),
-               ("POST", f"/v1/personalities/{personality['id']}/knowledge"), ("POST", "/v1/conversations"),
-               ("POST", "/v1/video/generations"), ("POST", "/v1/webhooks"), ("POST", "/v1/game-sessions")]
+    targets = [
+        ("POST", "/v1/personalities"),
+        ("PATCH", f"/v1/personalities/{personality['id']}"),
+        ("POST", "/v1/users"),
+        ("POST", f"/v1/users/{user['id']}/memories/bulk"),
+        ("POST", f"/v1/personalities/{personality['id']}/knowledge"),
+        ("POST", "/v1/conversations"),
+        ("POST", "/v1/video/generations"),
+        ("POST", "/v1/webhooks"),
+        ("POST", "/v1/game-sessions"),
+    ]
     for method, path in targets:
         for body in (b"{bad", b'{"name": "x",}', b"\xff\xfe", b'{"name": NaN}'):
-            response = await client.request(method, path, content=body, headers={"Content-Type": "application/json"})
+            response = await client.request(
+                method, path, content=body, headers={"Content-Type": "application/json"}
+            )
             assert_error(response, 400, code="body_invalid", param=None)
     for body in (b"", b"null", b"[1, 2]", b'"text"'):
-        response = await client.post("/v1/personalities", content=body, headers={"Content-Type": "application/json"})
+        response = await client.post(
+            "/v1/personalities", content=body, headers={"Content-Type": "application/json"}
+        )
         assert_error(response, 400, code="body_invalid", param=None)
 
 
@@ -83,38 +105,63 @@ async def test_oversized_body_is_413(client: AsyncTestClient[Any]) -> None:
     big = {"name": "A", "description": "d" * (1024 * 1024 + 10)}
     assert_error(await client.post("/v1/personalities", json=big), 413, code="payload_too_large")
     user = await create_user(client)
-    assert_error(await client.patch(f"/v1/users/{user['id']}", json={"metadata": {"x": "y" * (1024 * 1024)}}), 413)
+    assert_error(
+        await client.patch(f"/v1/users/{user['id']}", json={"metadata": {"x": "y" * (1024 * 1024)}}), 413
+    )
     assert (await client.get("/v1/personalities")).json()["data"] == []
 
 
 async def test_unknown_routes_and_methods(client: AsyncTestClient[Any]) -> None:
     for path in ("/v1/nothing-here", "/v2/personalities", "/nothing", "/v1/personalities/x/y/z"):
         assert_error(await client.get(path), 404, code="resource_missing")
-    for method, path in [("PUT", "/v1/personalities"), ("DELETE", "/v1/personalities"), ("PATCH", "/v1/users"),
-                         ("POST", "/v1/avatars"), ("GET", "/v1/users/user_aaaaaaaaaaaaaaaaaaaaaaaa/memories/bulk"),
-                         ("DELETE", "/v1/games"), ("PUT", "/healthz")]:
+    for method, path in [
+        ("PUT", "/v1/personalities"),
+        ("DELETE", "/v1/personalities"),
+        ("PATCH", "/v1/users"),
+        ("POST", "/v1/avatars"),
+        ("GET", "/v1/users/user_aaaaaaaaaaaaaaaaaaaaaaaa/memories/bulk"),
+        ("DELETE", "/v1/games"),
+        ("PUT", "/healthz"),
+    ]:
         assert_error(await client.request(method, path), 405, code="method_not_allowed")
 
 
 async def test_garbage_ids_are_404(client: AsyncTestClient[Any]) -> None:
     personality = await create_personality(client)
     user = await create_user(client)
-    prefixes = {"/v1/personalities/": "personality_", "/v1/users/": "user_", "/v1/conversations/": "conv_",
-                "/v1/video/generations/": "vid_", "/v1/game-sessions/": "gs_", "/v1/webhooks/": "wh_",
-                "/v1/api-keys/": "key_", f"/v1/personalities/{personality['id']}/knowledge/": "kb_",
-                f"/v1/users/{user['id']}/memories/": "mem_"}
+    prefixes = {
+        "/v1/personalities/": "personality_",
+        "/v1/users/": "user_",
+        "/v1/conversations/": "conv_",
+        "/v1/video/generations/": "vid_",
+        "/v1/game-sessions/": "gs_",
+        "/v1/webhooks/": "wh_",
+        "/v1/api-keys/": "key_",
+        f"/v1/personalities/{personality['id']}/knowledge/": "kb_",
+        f"/v1/users/{user['id']}/memories/": "mem_",
+    }
     for base, prefix in prefixes.items():
-        for ident in ("x", "garbage", prefix, prefix + "short", prefix + "a" * 24, prefix + "a" * 500,
-                      prefix + "%20%20%20%20%20%20%20%20%20", prefix + "a%00aaaaaaaaaaaaaaaaaaaaaa", "%C3%A9" * 10,
-                      "personality_" + "a" * 24 if prefix != "personality_" else "user_" + "a" * 24):
+        for ident in (
+            "x",
+            "garbage",
+            prefix,
+            prefix + "short",
+            prefix + "a" * 24,
+            prefix + "a" * 500,
+            prefix + "%20%20%20%20%20%20%20%20%20",
+            prefix + "a%00aaaaaaaaaaaaaaaaaaaaaa",
+            "%C3%A9" * 10,
+            "personality_" + "a" * 24 if prefix != "personality_" else "user_" + "a" * 24,
+        ):
             assert_error(await client.get(base + ident), 404, code="resource_missing")
 
 
 async def test_limits_outside_1_to_100(client: AsyncTestClient[Any]) -> None:
     for path in await _lists(client):
         for limit in ("0", "101", "-1", "abc", "1.5", "", "99999999999999999999"):
-            assert_error(await client.get(path, params={"limit": limit}), 400, code="parameter_invalid",
-                         param="limit")
+            assert_error(
+                await client.get(path, params={"limit": limit}), 400, code="parameter_invalid", param="limit"
+            )
         for limit in ("1", "100"):
             assert (await client.get(path, params={"limit": limit})).status_code == 200, path
 
@@ -123,14 +170,25 @@ async def test_garbage_cursors(client: AsyncTestClient[Any]) -> None:
     def b64(raw: bytes) -> str:
         return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
-    cursors = ["zzz", "!!!", "a" * 600, b64(b"not json"), b64(b"{}"), b64(b"[1, 2]"),
-               b64(json.dumps(["2024-01-01T00:00:00", "x"]).encode()),  # no time zone
-               b64(json.dumps(["yesterday", "personality_x"]).encode()),
-               b64(json.dumps(["2024-01-01T00:00:00Z", "x\u0000"]).encode())]
+    cursors = [
+        "zzz",
+        "!!!",
+        "a" * 600,
+        b64(b"not json"),
+        b64(b"{}"),
+        b64(b"[1, 2]"),
+        b64(json.dumps(["2024-01-01T00:00:00", "x"]).encode()),  # no time zone
+        b64(json.dumps(["yesterday", "personality_x"]).encode()),
+        b64(json.dumps(["2024-01-01T00:00:00Z", "x\u0000"]).encode()),
+    ]
     for path in await _lists(client):
         for cursor in cursors:
-            assert_error(await client.get(path, params={"cursor": cursor}), 400, code="parameter_invalid",
-                         param="cursor")
+            assert_error(
+                await client.get(path, params={"cursor": cursor}),
+                400,
+                code="parameter_invalid",
+                param="cursor",
+            )
 
 
 async def test_pagination_walks_every_item_once(client: AsyncTestClient[Any]) -> None:
@@ -156,9 +214,15 @@ async def test_pagination_walks_every_item_once(client: AsyncTestClient[Any]) ->
 async def test_nested_and_filtered_lists_paginate(service: Service, client: AsyncTestClient[Any]) -> None:
     personality = await create_personality(client)
     user = await create_user(client)
-    bulk = await client.post(f"/v1/users/{user['id']}/memories/bulk", json={
-        "personality_id": personality["id"],
-        "memories": [{"content": f"Fact {i}", "category": "personal" if i % 2 else "context"} for i in range(15)]})
+    bulk = await client.post(
+        f"/v1/users/{user['id']}/memories/bulk",
+        json={
+            "personality_id": personality["id"],
+            "memories": [
+                {"content": f"Fact {i}", "category": "personal" if i % 2 else "context"} for i in range(15)
+            ],
+        },
+    )
     assert bulk.status_code == 201
     made = {m["id"] for m in bulk.json()["data"]}
     seen = [m["id"] for m in await walk(client, f"/v1/users/{user['id']}/memories", 4)]

@@ -6,8 +6,21 @@ from litestar.testing import AsyncTestClient
 
 from .helpers import assert_error, assert_id, assert_timestamp, create_personality, create_user
 
-FIELDS = {"id", "object", "game_id", "personality_id", "status", "created_at", "user_id", "current_turn", "state",
-          "winner", "move_count", "personality_commentary", "updated_at"}
+FIELDS = {
+    "id",
+    "object",
+    "game_id",
+    "personality_id",
+    "status",
+    "created_at",
+    "user_id",
+    "current_turn",
+    "state",
+    "winner",
+    "move_count",
+    "personality_commentary",
+    "updated_at",
+}
 RESULT_FIELDS = {"session", "user_move_valid", "user_move_error", "personality_move", "personality_message"}
 # game id -> (a legal first move, an illegal one)
 MOVES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
@@ -35,15 +48,20 @@ async def test_every_game_takes_a_valid_and_an_invalid_move(client: AsyncTestCli
     personality = await create_personality(client)
     user = await create_user(client)
     for game_id, (legal, illegal) in MOVES.items():
-        response = await client.post("/v1/game-sessions", json={"personality_id": personality["id"],
-                                                                "game_id": game_id, "user_id": user["id"]})
+        response = await client.post(
+            "/v1/game-sessions",
+            json={"personality_id": personality["id"], "game_id": game_id, "user_id": user["id"]},
+        )
         assert response.status_code == 201, response.text
         session = response.json()
         assert set(session) == FIELDS
         assert_id(session["id"], "gs_")
         assert session["object"] == "game_session"
         assert (session["game_id"], session["personality_id"], session["user_id"]) == (
-            game_id, personality["id"], user["id"])
+            game_id,
+            personality["id"],
+            user["id"],
+        )
         assert session["status"] == "active" and session["current_turn"] == "user"
         assert session["move_count"] == 0 and session["winner"] is None
         assert isinstance(session["state"], dict)
@@ -79,25 +97,40 @@ async def test_every_game_takes_a_valid_and_an_invalid_move(client: AsyncTestCli
 async def test_options(client: AsyncTestClient[Any]) -> None:
     personality = await create_personality(client)
     pid = personality["id"]
-    response = await client.post("/v1/game-sessions", json={"personality_id": pid, "game_id": "tic_tac_toe",
-                                                            "options": {"first": "personality",
-                                                                        "difficulty": "hard"}})
+    response = await client.post(
+        "/v1/game-sessions",
+        json={
+            "personality_id": pid,
+            "game_id": "tic_tac_toe",
+            "options": {"first": "personality", "difficulty": "hard"},
+        },
+    )
     assert response.status_code == 201, response.text
     session = response.json()
     assert session["move_count"] == 1 and session["current_turn"] == "user"
     assert session["user_id"] is None
-    for game_id, options, param in [("tic_tac_toe", {"difficulty": "impossible"}, "options.difficulty"),
-                                    ("chess", {"first": "nobody"}, "options.first"),
-                                    ("rock_paper_scissors", {"rounds": 4}, "options.rounds"),
-                                    ("hangman", {"colour": "red"}, "options.colour")]:
-        assert_error(await client.post("/v1/game-sessions", json={"personality_id": pid, "game_id": game_id,
-                                                                  "options": options}), 400, param=param)
+    for game_id, options, param in [
+        ("tic_tac_toe", {"difficulty": "impossible"}, "options.difficulty"),
+        ("chess", {"first": "nobody"}, "options.first"),
+        ("rock_paper_scissors", {"rounds": 4}, "options.rounds"),
+        ("hangman", {"colour": "red"}, "options.colour"),
+    ]:
+        assert_error(
+            await client.post(
+                "/v1/game-sessions", json={"personality_id": pid, "game_id": game_id, "options": options}
+            ),
+            400,
+            param=param,
+        )
 
 
 async def test_abandon_and_finished_sessions(client: AsyncTestClient[Any]) -> None:
     personality = await create_personality(client)
-    session = (await client.post("/v1/game-sessions", json={"personality_id": personality["id"],
-                                                             "game_id": "connect_four"})).json()
+    session = (
+        await client.post(
+            "/v1/game-sessions", json={"personality_id": personality["id"], "game_id": "connect_four"}
+        )
+    ).json()
     path = f"/v1/game-sessions/{session['id']}"
     abandoned = await client.post(f"{path}/abandon")
     assert abandoned.status_code == 200, abandoned.text
@@ -107,9 +140,16 @@ async def test_abandon_and_finished_sessions(client: AsyncTestClient[Any]) -> No
     assert again.status_code == 200 and again.json() == abandoned.json()
     assert_error(await client.post(f"{path}/move", json={"move": {"column": 0}}), 409, code="state_conflict")
 
-    match = (await client.post("/v1/game-sessions", json={"personality_id": personality["id"],
-                                                           "game_id": "rock_paper_scissors",
-                                                           "options": {"rounds": 1}})).json()
+    match = (
+        await client.post(
+            "/v1/game-sessions",
+            json={
+                "personality_id": personality["id"],
+                "game_id": "rock_paper_scissors",
+                "options": {"rounds": 1},
+            },
+        )
+    ).json()
     path = f"/v1/game-sessions/{match['id']}"
     for _ in range(30):  # draws replay the round
         result = (await client.post(f"{path}/move", json={"move": {"choice": "paper"}})).json()
@@ -118,7 +158,9 @@ async def test_abandon_and_finished_sessions(client: AsyncTestClient[Any]) -> No
             break
     assert result["session"]["status"] == "completed"
     assert result["session"]["winner"] in {"user", "personality", "draw"}
-    assert_error(await client.post(f"{path}/move", json={"move": {"choice": "rock"}}), 409, code="state_conflict")
+    assert_error(
+        await client.post(f"{path}/move", json={"move": {"choice": "rock"}}), 409, code="state_conflict"
+    )
     assert_error(await client.post(f"{path}/abandon"), 409, code="state_conflict")
 
     listed = await client.get("/v1/game-sessions", params={"status": "completed"})
@@ -132,23 +174,43 @@ async def test_abandon_and_finished_sessions(client: AsyncTestClient[Any]) -> No
 async def test_create_and_move_errors(client: AsyncTestClient[Any]) -> None:
     personality = await create_personality(client)
     pid = personality["id"]
-    assert_error(await client.post("/v1/game-sessions", json={"personality_id": pid, "game_id": "poker"}), 404,
-                 code="resource_missing", param="game_id")
-    assert_error(await client.post("/v1/game-sessions", json={"personality_id": f"personality_{'x' * 24}",
-                                                              "game_id": "chess"}), 404,
-                 code="resource_missing", param="personality_id")
-    assert_error(await client.post("/v1/game-sessions", json={"personality_id": pid, "game_id": "chess",
-                                                              "user_id": f"user_{'x' * 24}"}), 404,
-                 code="resource_missing", param="user_id")
-    assert_error(await client.post("/v1/game-sessions", json={"game_id": "chess"}), 400, param="personality_id")
+    assert_error(
+        await client.post("/v1/game-sessions", json={"personality_id": pid, "game_id": "poker"}),
+        404,
+        code="resource_missing",
+        param="game_id",
+    )
+    assert_error(
+        await client.post(
+            "/v1/game-sessions", json={"personality_id": f"personality_{'x' * 24}", "game_id": "chess"}
+        ),
+        404,
+        code="resource_missing",
+        param="personality_id",
+    )
+    assert_error(
+        await client.post(
+            "/v1/game-sessions",
+            json={"personality_id": pid, "game_id": "chess", "user_id": f"user_{'x' * 24}"},
+        ),
+        404,
+        code="resource_missing",
+        param="user_id",
+    )
+    assert_error(
+        await client.post("/v1/game-sessions", json={"game_id": "chess"}), 400, param="personality_id"
+    )
     assert_error(await client.post("/v1/game-sessions", json={"personality_id": pid}), 400, param="game_id")
 
-    session = (await client.post("/v1/game-sessions", json={"personality_id": pid, "game_id": "chess"})).json()
+    session = (
+        await client.post("/v1/game-sessions", json={"personality_id": pid, "game_id": "chess"})
+    ).json()
     path = f"/v1/game-sessions/{session['id']}/move"
     for body in ({}, {"move": "e2e4"}, {"move": ["e2e4"]}, {"move": None}):
         assert_error(await client.post(path, json=body), 400, code="parameter_invalid", param="move")
-    assert_error(await client.post(path, json={"move": {"uci": "e2e4"}, "message": "x" * 2001}), 400,
-                 param="message")
+    assert_error(
+        await client.post(path, json={"move": {"uci": "e2e4"}, "message": "x" * 2001}), 400, param="message"
+    )
     # Anything wrong inside the move object is answered in-band.
     for move in ({"uci": "zz"}, {"uci": 5}, {"knight": "f3"}, {}):
         result = await client.post(path, json={"move": move})
@@ -158,6 +220,9 @@ async def test_create_and_move_errors(client: AsyncTestClient[Any]) -> None:
     assert san.json()["user_move_valid"] is True
     for ident in (f"gs_{'x' * 24}", "garbage"):
         assert_error(await client.get(f"/v1/game-sessions/{ident}"), 404, code="resource_missing")
-        assert_error(await client.post(f"/v1/game-sessions/{ident}/move", json={"move": {"uci": "e2e4"}}), 404,
-                     code="resource_missing")
+        assert_error(
+            await client.post(f"/v1/game-sessions/{ident}/move", json={"move": {"uci": "e2e4"}}),
+            404,
+            code="resource_missing",
+        )
         assert_error(await client.post(f"/v1/game-sessions/{ident}/abandon"), 404, code="resource_missing")

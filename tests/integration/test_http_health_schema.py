@@ -1,4 +1,4 @@
-"""Health and the OpenAPI document: no key needed; every path of the spec and contract, with the spec's fields."""
+"""Health and the OpenAPI document: no key needed; every path of the spec and contract, with its fields."""
 
 import re
 from typing import Any
@@ -7,59 +7,171 @@ from litestar.testing import AsyncTestClient
 
 from .helpers import Service
 
-# (method, path) of the spec's endpoints (path parameters as the spec names them) and the contract's additions.
+# (method, path) of the spec's endpoints (path parameters named as in the spec) and the contract's additions.
 SPEC = [
-    ("get", "/v1/api-keys/{key_id}"), ("get", "/v1/webhooks"), ("get", "/v1/webhooks/{webhook_id}"),
-    ("get", "/v1/users"), ("post", "/v1/users"), ("post", "/v1/users/{user_id}/memories/search"),
-    ("post", "/v1/users/{user_id}/memories/bulk"), ("patch", "/v1/users/{user_id}/memories/{memory_id}"),
-    ("get", "/v1/personalities"), ("get", "/v1/personalities/{personality_id}/knowledge"),
-    ("post", "/v1/personalities/{personality_id}/knowledge"), ("post", "/v1/conversations"),
-    ("get", "/v1/conversations/{conversation_id}"), ("delete", "/v1/conversations/{conversation_id}"),
-    ("post", "/v1/video/generations"), ("get", "/v1/video/generations"), ("get", "/v1/game-sessions"),
+    ("get", "/v1/api-keys/{key_id}"),
+    ("get", "/v1/webhooks"),
+    ("get", "/v1/webhooks/{webhook_id}"),
+    ("get", "/v1/users"),
+    ("post", "/v1/users"),
+    ("post", "/v1/users/{user_id}/memories/search"),
+    ("post", "/v1/users/{user_id}/memories/bulk"),
+    ("patch", "/v1/users/{user_id}/memories/{memory_id}"),
+    ("get", "/v1/personalities"),
+    ("get", "/v1/personalities/{personality_id}/knowledge"),
+    ("post", "/v1/personalities/{personality_id}/knowledge"),
+    ("post", "/v1/conversations"),
+    ("get", "/v1/conversations/{conversation_id}"),
+    ("delete", "/v1/conversations/{conversation_id}"),
+    ("post", "/v1/video/generations"),
+    ("get", "/v1/video/generations"),
+    ("get", "/v1/game-sessions"),
     ("post", "/v1/game-sessions/{session_id}/move"),
 ]
 CONTRACT = [
-    ("post", "/v1/api-keys"), ("get", "/v1/api-keys"), ("delete", "/v1/api-keys/{}"),
-    ("post", "/v1/webhooks"), ("patch", "/v1/webhooks/{}"), ("delete", "/v1/webhooks/{}"),
-    ("post", "/v1/webhooks/{}/test"), ("get", "/v1/webhooks/{}/deliveries"),
-    ("get", "/v1/users/{}"), ("patch", "/v1/users/{}"), ("delete", "/v1/users/{}"),
-    ("post", "/v1/users/{}/memories"), ("get", "/v1/users/{}/memories"), ("get", "/v1/users/{}/memories/{}"),
+    ("post", "/v1/api-keys"),
+    ("get", "/v1/api-keys"),
+    ("delete", "/v1/api-keys/{}"),
+    ("post", "/v1/webhooks"),
+    ("patch", "/v1/webhooks/{}"),
+    ("delete", "/v1/webhooks/{}"),
+    ("post", "/v1/webhooks/{}/test"),
+    ("get", "/v1/webhooks/{}/deliveries"),
+    ("get", "/v1/users/{}"),
+    ("patch", "/v1/users/{}"),
+    ("delete", "/v1/users/{}"),
+    ("post", "/v1/users/{}/memories"),
+    ("get", "/v1/users/{}/memories"),
+    ("get", "/v1/users/{}/memories/{}"),
     ("delete", "/v1/users/{}/memories/{}"),
-    ("post", "/v1/personalities"), ("get", "/v1/personalities/{}"), ("patch", "/v1/personalities/{}"),
-    ("delete", "/v1/personalities/{}"), ("get", "/v1/personalities/{}/knowledge/{}"),
-    ("delete", "/v1/personalities/{}/knowledge/{}"), ("post", "/v1/personalities/{}/knowledge/search"),
-    ("get", "/v1/conversations"), ("post", "/v1/conversations/{}/messages"),
-    ("get", "/v1/video/generations/{}"), ("post", "/v1/video/generations/{}/cancel"),
-    ("get", "/v1/avatars"), ("get", "/v1/games"), ("post", "/v1/game-sessions"), ("get", "/v1/game-sessions/{}"),
-    ("post", "/v1/game-sessions/{}/abandon"), ("get", "/healthz"),
+    ("post", "/v1/personalities"),
+    ("get", "/v1/personalities/{}"),
+    ("patch", "/v1/personalities/{}"),
+    ("delete", "/v1/personalities/{}"),
+    ("get", "/v1/personalities/{}/knowledge/{}"),
+    ("delete", "/v1/personalities/{}/knowledge/{}"),
+    ("post", "/v1/personalities/{}/knowledge/search"),
+    ("get", "/v1/conversations"),
+    ("post", "/v1/conversations/{}/messages"),
+    ("get", "/v1/video/generations/{}"),
+    ("post", "/v1/video/generations/{}/cancel"),
+    ("get", "/v1/avatars"),
+    ("get", "/v1/games"),
+    ("post", "/v1/game-sessions"),
+    ("get", "/v1/game-sessions/{}"),
+    ("post", "/v1/game-sessions/{}/abandon"),
+    ("get", "/healthz"),
 ]
 # The spec's resource fields, checked on the schema each operation answers with.
 RESOURCES: dict[tuple[str, str, str], set[str]] = {
-    ("get", "/v1/api-keys/{key_id}", "200"): {"id", "object", "name", "key_prefix", "scopes", "created_at",
-                                              "last_used_at"},
+    ("get", "/v1/api-keys/{key_id}", "200"): {
+        "id",
+        "object",
+        "name",
+        "key_prefix",
+        "scopes",
+        "created_at",
+        "last_used_at",
+    },
     ("get", "/v1/webhooks/{webhook_id}", "200"): {"id", "object", "url", "events", "created_at", "enabled"},
     ("post", "/v1/webhooks", "201"): {"id", "object", "url", "events", "created_at", "secret", "enabled"},
     ("patch", "/v1/users/{user_id}/memories/{memory_id}", "200"): {
-        "id", "object", "user_id", "personality_id", "content", "created_at", "category", "confidence", "source",
-        "last_used_at"},
-    ("get", "/v1/personalities/{}", "200"): {"id", "object", "name", "created_at", "updated_at", "description",
-                                             "system_prompt", "voice", "appearance", "traits", "metadata"},
+        "id",
+        "object",
+        "user_id",
+        "personality_id",
+        "content",
+        "created_at",
+        "category",
+        "confidence",
+        "source",
+        "last_used_at",
+    },
+    ("get", "/v1/personalities/{}", "200"): {
+        "id",
+        "object",
+        "name",
+        "created_at",
+        "updated_at",
+        "description",
+        "system_prompt",
+        "voice",
+        "appearance",
+        "traits",
+        "metadata",
+    },
     ("post", "/v1/personalities/{personality_id}/knowledge", "201"): {
-        "id", "object", "type", "status", "created_at", "name", "source_url", "content_preview", "chunk_count",
-        "token_count", "error", "updated_at"},
+        "id",
+        "object",
+        "type",
+        "status",
+        "created_at",
+        "name",
+        "source_url",
+        "content_preview",
+        "chunk_count",
+        "token_count",
+        "error",
+        "updated_at",
+    },
     ("get", "/v1/game-sessions/{}", "200"): {
-        "id", "object", "game_id", "personality_id", "status", "created_at", "user_id", "current_turn", "state",
-        "winner", "move_count", "personality_commentary", "updated_at"},
+        "id",
+        "object",
+        "game_id",
+        "personality_id",
+        "status",
+        "created_at",
+        "user_id",
+        "current_turn",
+        "state",
+        "winner",
+        "move_count",
+        "personality_commentary",
+        "updated_at",
+    },
     ("get", "/v1/video/generations/{}", "200"): {
-        "id", "object", "status", "created_at", "personality_id", "progress", "video_url", "thumbnail_url",
-        "duration", "error", "completed_at"},
+        "id",
+        "object",
+        "status",
+        "created_at",
+        "personality_id",
+        "progress",
+        "video_url",
+        "thumbnail_url",
+        "duration",
+        "error",
+        "completed_at",
+    },
     ("get", "/v1/conversations/{conversation_id}", "200"): {
-        "id", "object", "personality_id", "status", "created_at", "user_id", "mode", "room_url", "room_token",
-        "duration", "transcript", "ended_at"},
-    ("post", "/v1/users", "201"): {"id", "object", "created_at", "updated_at", "external_id", "metadata",
-                                   "settings"},
-    ("post", "/v1/game-sessions/{session_id}/move", "200"): {"session", "user_move_valid", "user_move_error",
-                                                             "personality_move", "personality_message"},
+        "id",
+        "object",
+        "personality_id",
+        "status",
+        "created_at",
+        "user_id",
+        "mode",
+        "room_url",
+        "room_token",
+        "duration",
+        "transcript",
+        "ended_at",
+    },
+    ("post", "/v1/users", "201"): {
+        "id",
+        "object",
+        "created_at",
+        "updated_at",
+        "external_id",
+        "metadata",
+        "settings",
+    },
+    ("post", "/v1/game-sessions/{session_id}/move", "200"): {
+        "session",
+        "user_move_valid",
+        "user_move_error",
+        "personality_move",
+        "personality_message",
+    },
     ("post", "/v1/users/{user_id}/memories/bulk", "201"): {"created_count", "data"},
 }
 # The spec's request fields.
@@ -68,10 +180,23 @@ REQUESTS: dict[tuple[str, str], set[str]] = {
     ("post", "/v1/users/{user_id}/memories/search"): {"query", "personality_id", "limit", "min_relevance"},
     ("post", "/v1/users/{user_id}/memories/bulk"): {"personality_id", "memories"},
     ("patch", "/v1/users/{user_id}/memories/{memory_id}"): {"content", "category"},
-    ("post", "/v1/personalities/{personality_id}/knowledge"): {"type", "name", "url", "content", "refresh_interval"},
+    ("post", "/v1/personalities/{personality_id}/knowledge"): {
+        "type",
+        "name",
+        "url",
+        "content",
+        "refresh_interval",
+    },
     ("post", "/v1/conversations"): {"personality_id", "user_id", "mode", "initial_message", "config"},
-    ("post", "/v1/video/generations"): {"personality_id", "text", "audio_url", "duration", "resolution",
-                                        "background", "webhook_url"},
+    ("post", "/v1/video/generations"): {
+        "personality_id",
+        "text",
+        "audio_url",
+        "duration",
+        "resolution",
+        "background",
+        "webhook_url",
+    },
     ("post", "/v1/game-sessions/{session_id}/move"): {"move", "message"},
 }
 QUERIES: dict[tuple[str, str], set[str]] = {
@@ -140,11 +265,14 @@ async def test_openapi_document_covers_the_interface(client: AsyncTestClient[Any
         schema = _resolve(doc, content["application/json"]["schema"])
         assert fields <= set(schema["properties"]), (method, path, fields - set(schema["properties"]))
     for (method, path), names in QUERIES.items():
-        parameters = {p["name"] for p in _operation(doc, method, path).get("parameters", []) if p["in"] == "query"}
+        parameters = {
+            p["name"] for p in _operation(doc, method, path).get("parameters", []) if p["in"] == "query"
+        }
         assert names <= parameters, (method, path, names - parameters)
     upload = _operation(doc, "post", "/v1/personalities/{personality_id}/knowledge")["requestBody"]["content"]
-    assert {"file", "name", "refresh_interval"} <= set(_resolve(doc, upload["multipart/form-data"]["schema"])[
-        "properties"])
+    assert {"file", "name", "refresh_interval"} <= set(
+        _resolve(doc, upload["multipart/form-data"]["schema"])["properties"]
+    )
 
 
 async def test_schema_page_needs_no_key(client: AsyncTestClient[Any]) -> None:

@@ -19,10 +19,25 @@ from .helpers import (
     subscribe,
 )
 
-FIELDS = {"id", "object", "type", "status", "created_at", "name", "source_url", "content_preview", "chunk_count",
-          "token_count", "error", "updated_at", "refresh_interval"}
-MUSEUM = ("The city museum opens at 9am and closes at 5pm every day except Monday. Tickets cost 12 euros for "
-          "adults and children under twelve enter for free. The museum café serves lunch from noon.")
+FIELDS = {
+    "id",
+    "object",
+    "type",
+    "status",
+    "created_at",
+    "name",
+    "source_url",
+    "content_preview",
+    "chunk_count",
+    "token_count",
+    "error",
+    "updated_at",
+    "refresh_interval",
+}
+MUSEUM = (
+    "The city museum opens at 9am and closes at 5pm every day except Monday. Tickets cost 12 euros for "
+    "adults and children under twelve enter for free. The museum café serves lunch from noon."
+)
 
 
 @pytest.fixture
@@ -30,8 +45,9 @@ def settings_overrides() -> dict[str, Any]:
     return {"allow_private_urls": True}  # the webhook receiver and the served pages are on 127.0.0.1
 
 
-async def test_text_item_is_processed_into_chunks(service: Service, client: AsyncTestClient[Any],
-                                                  receiver: Receiver) -> None:
+async def test_text_item_is_processed_into_chunks(
+    service: Service, client: AsyncTestClient[Any], receiver: Receiver
+) -> None:
     await subscribe(client, receiver.url + "/hook", "knowledge.processed")
     personality = await create_personality(client)
     base = f"/v1/personalities/{personality['id']}/knowledge"
@@ -84,7 +100,9 @@ async def test_long_preview_is_cut_at_500(service: Service, client: AsyncTestCli
     assert ready["chunk_count"] > 1
 
 
-async def test_url_item_is_fetched(service: Service, client: AsyncTestClient[Any], receiver: Receiver) -> None:
+async def test_url_item_is_fetched(
+    service: Service, client: AsyncTestClient[Any], receiver: Receiver
+) -> None:
     receiver.pages["/guide.txt"] = ("text/plain; charset=utf-8", MUSEUM.encode())
     personality = await create_personality(client)
     base = f"/v1/personalities/{personality['id']}/knowledge"
@@ -111,10 +129,13 @@ async def test_multipart_uploads(service: Service, client: AsyncTestClient[Any])
     text = b"Opening hours: the library opens at 8am on weekdays."
     markdown = b"# Parking\n\nThe car park is behind the station and costs 3 euros per hour.\n"
     made = []
-    for filename, body, content_type, name in [("hours.txt", text, "text/plain", "Hours"),
-                                               ("parking.md", markdown, "text/markdown", None)]:
-        response = await client.post(base, files={"file": (filename, body, content_type)},
-                                     data={"name": name} if name else {})
+    for filename, body, content_type, name in [
+        ("hours.txt", text, "text/plain", "Hours"),
+        ("parking.md", markdown, "text/markdown", None),
+    ]:
+        response = await client.post(
+            base, files={"file": (filename, body, content_type)}, data={"name": name} if name else {}
+        )
         assert response.status_code == 201, response.text
         item = response.json()
         assert item["type"] == "document" and item["status"] == "pending"
@@ -132,10 +153,18 @@ async def test_multipart_uploads(service: Service, client: AsyncTestClient[Any])
 
     assert_error(await client.post(base, files={"other": ("a.txt", b"x", "text/plain")}), 400, param="file")
     assert_error(await client.post(base, files={"file": ("empty.txt", b"", "text/plain")}), 400, param="file")
-    assert_error(await client.post(base, files={"file": ("a.txt", b"abc", "text/plain")},
-                                   data={"refresh_interval": "monthly"}), 400, param="refresh_interval")
-    assert_error(await client.post(base, files={"file": ("a.txt", b"abc", "text/plain")},
-                                   data={"name": "n" * 256}), 400, param="name")
+    assert_error(
+        await client.post(
+            base, files={"file": ("a.txt", b"abc", "text/plain")}, data={"refresh_interval": "monthly"}
+        ),
+        400,
+        param="refresh_interval",
+    )
+    assert_error(
+        await client.post(base, files={"file": ("a.txt", b"abc", "text/plain")}, data={"name": "n" * 256}),
+        400,
+        param="name",
+    )
 
 
 async def test_validation_names_the_field(client: AsyncTestClient[Any]) -> None:
@@ -160,23 +189,32 @@ async def test_validation_names_the_field(client: AsyncTestClient[Any]) -> None:
     ok = await client.post(base, json={"type": "text", "content": "x" * 100_000})
     assert ok.status_code == 201, ok.text
 
-    for body, param in [({}, "query"), ({"query": ""}, "query"), ({"query": "x", "limit": 101}, "limit"),
-                        ({"query": "x", "min_relevance": -0.5}, "min_relevance")]:
+    for body, param in [
+        ({}, "query"),
+        ({"query": ""}, "query"),
+        ({"query": "x", "limit": 101}, "limit"),
+        ({"query": "x", "min_relevance": -0.5}, "min_relevance"),
+    ]:
         assert_error(await client.post(f"{base}/search", json=body), 400, param=param)
     assert_error(await client.get(base, params={"type": "pdf"}), 400, param="type")
 
 
 async def test_missing_personality_or_item(client: AsyncTestClient[Any]) -> None:
     ghost = f"/v1/personalities/personality_{'x' * 24}/knowledge"
-    assert_error(await client.post(ghost, json={"type": "text", "content": "x"}), 404, code="resource_missing")
+    assert_error(
+        await client.post(ghost, json={"type": "text", "content": "x"}), 404, code="resource_missing"
+    )
     assert_error(await client.get(ghost), 404, code="resource_missing")
     assert_error(await client.post(f"{ghost}/search", json={"query": "x"}), 404, code="resource_missing")
     first, second = await create_personality(client), await create_personality(client, name="B")
-    item = (await client.post(f"/v1/personalities/{first['id']}/knowledge",
-                              json={"type": "text", "content": "x"})).json()
-    for path in (f"/v1/personalities/{second['id']}/knowledge/{item['id']}",
-                 f"/v1/personalities/{first['id']}/knowledge/kb_{'y' * 24}",
-                 f"/v1/personalities/{first['id']}/knowledge/garbage"):
+    item = (
+        await client.post(f"/v1/personalities/{first['id']}/knowledge", json={"type": "text", "content": "x"})
+    ).json()
+    for path in (
+        f"/v1/personalities/{second['id']}/knowledge/{item['id']}",
+        f"/v1/personalities/{first['id']}/knowledge/kb_{'y' * 24}",
+        f"/v1/personalities/{first['id']}/knowledge/garbage",
+    ):
         assert_error(await client.get(path), 404, code="resource_missing")
         assert_error(await client.delete(path), 404, code="resource_missing")
 
@@ -194,7 +232,9 @@ async def test_list_filters_by_type(client: AsyncTestClient[Any]) -> None:
 async def test_delete_removes_the_chunks(service: Service, client: AsyncTestClient[Any]) -> None:
     personality = await create_personality(client)
     base = f"/v1/personalities/{personality['id']}/knowledge"
-    keep = (await client.post(base, json={"type": "text", "content": "Bicycles can be rented at the pier."})).json()
+    keep = (
+        await client.post(base, json={"type": "text", "content": "Bicycles can be rented at the pier."})
+    ).json()
     drop = (await client.post(base, json={"type": "text", "content": MUSEUM})).json()
     await service.drain()
     hits = (await client.post(f"{base}/search", json={"query": "museum tickets"})).json()["data"]

@@ -6,16 +6,34 @@ from litestar.testing import AsyncTestClient
 
 from .helpers import assert_deleted, assert_error, assert_id, assert_timestamp, create_personality
 
-FIELDS = {"id", "object", "name", "created_at", "updated_at", "description", "system_prompt", "voice", "appearance",
-          "traits", "metadata"}
+FIELDS = {
+    "id",
+    "object",
+    "name",
+    "created_at",
+    "updated_at",
+    "description",
+    "system_prompt",
+    "voice",
+    "appearance",
+    "traits",
+    "metadata",
+}
 
 
 async def test_create_returns_the_full_personality(client: AsyncTestClient[Any]) -> None:
     body = {
-        "name": "Ava", "description": "A museum guide", "system_prompt": "You guide visitors.",
-        "voice": {"provider": "elevenlabs", "voice_id": "rachel", "settings": {"stability": 0.3, "speed": 1.2}},
+        "name": "Ava",
+        "description": "A museum guide",
+        "system_prompt": "You guide visitors.",
+        "voice": {
+            "provider": "elevenlabs",
+            "voice_id": "rachel",
+            "settings": {"stability": 0.3, "speed": 1.2},
+        },
         "appearance": {"avatar_id": "ava", "style": "cartoon", "background": "#12ab34"},
-        "traits": {"warmth": 0.9, "humor": 0.1}, "metadata": {"team": "museum"},
+        "traits": {"warmth": 0.9, "humor": 0.1},
+        "metadata": {"team": "museum"},
     }
     response = await client.post("/v1/personalities", json=body)
     assert response.status_code == 201, response.text
@@ -27,10 +45,19 @@ async def test_create_returns_the_full_personality(client: AsyncTestClient[Any])
     assert_timestamp(created["updated_at"])
     assert created["name"] == "Ava" and created["description"] == "A museum guide"
     assert created["system_prompt"] == "You guide visitors."
-    assert created["voice"] == {"provider": "elevenlabs", "voice_id": "rachel",
-                                "settings": {"stability": 0.3, "similarity_boost": 0.75, "speed": 1.2}}
+    assert created["voice"] == {
+        "provider": "elevenlabs",
+        "voice_id": "rachel",
+        "settings": {"stability": 0.3, "similarity_boost": 0.75, "speed": 1.2},
+    }
     assert created["appearance"] == {"avatar_id": "ava", "style": "cartoon", "background": "#12ab34"}
-    assert created["traits"] == {"warmth": 0.9, "humor": 0.1, "formality": 0.5, "verbosity": 0.5, "empathy": 0.5}
+    assert created["traits"] == {
+        "warmth": 0.9,
+        "humor": 0.1,
+        "formality": 0.5,
+        "verbosity": 0.5,
+        "empathy": 0.5,
+    }
     assert created["metadata"] == {"team": "museum"}
 
     fetched = await client.get(f"/v1/personalities/{created['id']}")
@@ -64,7 +91,9 @@ async def test_invalid_fields_name_their_param(client: AsyncTestClient[Any]) -> 
         ({"name": "a", "metadata": "not an object"}, "metadata"),
     ]
     for body, param in cases:
-        assert_error(await client.post("/v1/personalities", json=body), 400, code="parameter_invalid", param=param)
+        assert_error(
+            await client.post("/v1/personalities", json=body), 400, code="parameter_invalid", param=param
+        )
     listed = await client.get("/v1/personalities")
     assert listed.json()["data"] == []  # nothing invalid was stored
 
@@ -76,11 +105,18 @@ async def test_backgrounds_the_contract_allows(client: AsyncTestClient[Any]) -> 
 
 
 async def test_patch_merges_nested_objects(client: AsyncTestClient[Any]) -> None:
-    created = await create_personality(client, traits={"warmth": 0.2, "humor": 0.3},
-                                       voice={"provider": "cartesia", "voice_id": "v1"})
-    response = await client.patch(f"/v1/personalities/{created['id']}",
-                                  json={"name": "Ava 2", "traits": {"warmth": 0.8},
-                                        "voice": {"settings": {"speed": 1.5}}, "metadata": {"k": "v"}})
+    created = await create_personality(
+        client, traits={"warmth": 0.2, "humor": 0.3}, voice={"provider": "cartesia", "voice_id": "v1"}
+    )
+    response = await client.patch(
+        f"/v1/personalities/{created['id']}",
+        json={
+            "name": "Ava 2",
+            "traits": {"warmth": 0.8},
+            "voice": {"settings": {"speed": 1.5}},
+            "metadata": {"k": "v"},
+        },
+    )
     assert response.status_code == 200, response.text
     patched = response.json()
     assert patched["name"] == "Ava 2"
@@ -92,10 +128,13 @@ async def test_patch_merges_nested_objects(client: AsyncTestClient[Any]) -> None
     assert patched["updated_at"] >= created["updated_at"]
     assert (await client.get(f"/v1/personalities/{created['id']}")).json() == patched
 
-    for body, param in [({"traits": {"warmth": 7}}, "traits.warmth"), ({"name": ""}, "name"),
-                        ({"voice": {"provider": "acme"}}, "voice.provider"),
-                        ({"appearance": {"avatar_id": "nobody"}}, "appearance.avatar_id"),
-                        ({"colour": "red"}, "colour")]:
+    for body, param in [
+        ({"traits": {"warmth": 7}}, "traits.warmth"),
+        ({"name": ""}, "name"),
+        ({"voice": {"provider": "acme"}}, "voice.provider"),
+        ({"appearance": {"avatar_id": "nobody"}}, "appearance.avatar_id"),
+        ({"colour": "red"}, "colour"),
+    ]:
         assert_error(await client.patch(f"/v1/personalities/{created['id']}", json=body), 400, param=param)
     assert (await client.get(f"/v1/personalities/{created['id']}")).json() == patched
 
@@ -106,8 +145,11 @@ async def test_delete_then_missing(client: AsyncTestClient[Any]) -> None:
     for method in ("get", "delete"):
         response = await getattr(client, method)(f"/v1/personalities/{created['id']}")
         assert_error(response, 404, code="resource_missing")
-    assert_error(await client.patch(f"/v1/personalities/{created['id']}", json={"name": "x"}), 404,
-                 code="resource_missing")
+    assert_error(
+        await client.patch(f"/v1/personalities/{created['id']}", json={"name": "x"}),
+        404,
+        code="resource_missing",
+    )
 
 
 async def test_list_is_newest_first(client: AsyncTestClient[Any]) -> None:

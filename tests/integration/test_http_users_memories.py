@@ -16,13 +16,25 @@ from .helpers import (
 )
 
 USER_FIELDS = {"id", "object", "created_at", "updated_at", "external_id", "metadata", "settings"}
-MEMORY_FIELDS = {"id", "object", "user_id", "personality_id", "content", "created_at", "category", "confidence",
-                 "source", "last_used_at"}
+MEMORY_FIELDS = {
+    "id",
+    "object",
+    "user_id",
+    "personality_id",
+    "content",
+    "created_at",
+    "category",
+    "confidence",
+    "source",
+    "last_used_at",
+}
 
 
 async def test_user_lifecycle(client: AsyncTestClient[Any]) -> None:
-    response = await client.post("/v1/users", json={"external_id": "crm-1", "metadata": {"plan": "pro"},
-                                                    "settings": {"memory_enabled": False}})
+    response = await client.post(
+        "/v1/users",
+        json={"external_id": "crm-1", "metadata": {"plan": "pro"}, "settings": {"memory_enabled": False}},
+    )
     assert response.status_code == 201, response.text
     user = response.json()
     assert set(user) == USER_FIELDS
@@ -30,12 +42,16 @@ async def test_user_lifecycle(client: AsyncTestClient[Any]) -> None:
     assert user["object"] == "user"
     assert_timestamp(user["created_at"])
     assert_timestamp(user["updated_at"])
-    assert (user["external_id"], user["metadata"], user["settings"]) == ("crm-1", {"plan": "pro"},
-                                                                          {"memory_enabled": False})
+    assert (user["external_id"], user["metadata"], user["settings"]) == (
+        "crm-1",
+        {"plan": "pro"},
+        {"memory_enabled": False},
+    )
     assert (await client.get(f"/v1/users/{user['id']}")).json() == user
 
-    patched = await client.patch(f"/v1/users/{user['id']}", json={"settings": {"memory_enabled": True},
-                                                                  "metadata": {"plan": "team"}})
+    patched = await client.patch(
+        f"/v1/users/{user['id']}", json={"settings": {"memory_enabled": True}, "metadata": {"plan": "team"}}
+    )
     assert patched.status_code == 200, patched.text
     assert patched.json()["settings"] == {"memory_enabled": True}
     assert patched.json()["metadata"] == {"plan": "team"}
@@ -48,24 +64,39 @@ async def test_user_lifecycle(client: AsyncTestClient[Any]) -> None:
 
 async def test_defaults_and_validation(client: AsyncTestClient[Any]) -> None:
     user = await create_user(client)
-    assert user["external_id"] is None and user["metadata"] == {} and user["settings"] == {"memory_enabled": True}
-    for body, param in [({"external_id": "x" * 256}, "external_id"), ({"external_id": 5}, "external_id"),
-                        ({"settings": {"memory_enabled": "yes"}}, "settings.memory_enabled"),
-                        ({"settings": {"colour": 1}}, "settings.colour"), ({"metadata": []}, "metadata"),
-                        ({"nickname": "x"}, "nickname")]:
+    assert (
+        user["external_id"] is None
+        and user["metadata"] == {}
+        and user["settings"] == {"memory_enabled": True}
+    )
+    for body, param in [
+        ({"external_id": "x" * 256}, "external_id"),
+        ({"external_id": 5}, "external_id"),
+        ({"settings": {"memory_enabled": "yes"}}, "settings.memory_enabled"),
+        ({"settings": {"colour": 1}}, "settings.colour"),
+        ({"metadata": []}, "metadata"),
+        ({"nickname": "x"}, "nickname"),
+    ]:
         assert_error(await client.post("/v1/users", json=body), 400, code="parameter_invalid", param=param)
-    assert_error(await client.post("/v1/users", json={"metadata": {f"k{i}": i for i in range(51)}}), 400,
-                 param="metadata")
-    assert_error(await client.patch(f"/v1/users/{user['id']}", json={"external_id": "y" * 256}), 400,
-                 param="external_id")
+    assert_error(
+        await client.post("/v1/users", json={"metadata": {f"k{i}": i for i in range(51)}}),
+        400,
+        param="metadata",
+    )
+    assert_error(
+        await client.patch(f"/v1/users/{user['id']}", json={"external_id": "y" * 256}),
+        400,
+        param="external_id",
+    )
 
 
 async def test_external_id_is_unique_and_filterable(client: AsyncTestClient[Any]) -> None:
     first = await create_user(client, external_id="same")
     other = await create_user(client, external_id="other")
     assert_error(await client.post("/v1/users", json={"external_id": "same"}), 409, param="external_id")
-    assert_error(await client.patch(f"/v1/users/{other['id']}", json={"external_id": "same"}), 409,
-                 param="external_id")
+    assert_error(
+        await client.patch(f"/v1/users/{other['id']}", json={"external_id": "same"}), 409, param="external_id"
+    )
     response = await client.get("/v1/users", params={"external_id": "same"})
     assert response.status_code == 200
     assert [u["id"] for u in response.json()["data"]] == [first["id"]]
@@ -77,8 +108,14 @@ async def test_memory_lifecycle(client: AsyncTestClient[Any]) -> None:
     personality = await create_personality(client)
     user = await create_user(client)
     base = f"/v1/users/{user['id']}/memories"
-    response = await client.post(base, json={"personality_id": personality["id"], "content": "Has a dog named Rex",
-                                             "category": "relationship"})
+    response = await client.post(
+        base,
+        json={
+            "personality_id": personality["id"],
+            "content": "Has a dog named Rex",
+            "category": "relationship",
+        },
+    )
     assert response.status_code == 201, response.text
     memory = response.json()
     assert set(memory) == MEMORY_FIELDS
@@ -92,11 +129,17 @@ async def test_memory_lifecycle(client: AsyncTestClient[Any]) -> None:
     assert_timestamp(memory["created_at"])
     assert (await client.get(f"{base}/{memory['id']}")).json() == memory
 
-    patched = await client.patch(f"{base}/{memory['id']}", json={"content": "Has two dogs", "category": "personal"})
+    patched = await client.patch(
+        f"{base}/{memory['id']}", json={"content": "Has two dogs", "category": "personal"}
+    )
     assert patched.status_code == 200, patched.text
     assert (patched.json()["content"], patched.json()["category"]) == ("Has two dogs", "personal")
-    assert_error(await client.patch(f"{base}/{memory['id']}", json={"content": "x" * 2001}), 400, param="content")
-    assert_error(await client.patch(f"{base}/{memory['id']}", json={"category": "hobby"}), 400, param="category")
+    assert_error(
+        await client.patch(f"{base}/{memory['id']}", json={"content": "x" * 2001}), 400, param="content"
+    )
+    assert_error(
+        await client.patch(f"{base}/{memory['id']}", json={"category": "hobby"}), 400, param="category"
+    )
 
     listed = (await client.get(base)).json()
     assert [m["id"] for m in listed["data"]] == [memory["id"]]
@@ -109,16 +152,31 @@ async def test_memory_create_needs_real_owners(client: AsyncTestClient[Any]) -> 
     personality = await create_personality(client)
     user = await create_user(client)
     missing_user = f"/v1/users/user_{'x' * 24}/memories"
-    assert_error(await client.post(missing_user, json={"personality_id": personality["id"], "content": "x"}), 404,
-                 code="resource_missing")
+    assert_error(
+        await client.post(missing_user, json={"personality_id": personality["id"], "content": "x"}),
+        404,
+        code="resource_missing",
+    )
     base = f"/v1/users/{user['id']}/memories"
-    assert_error(await client.post(base, json={"personality_id": f"personality_{'x' * 24}", "content": "x"}), 404,
-                 code="resource_missing", param="personality_id")
+    assert_error(
+        await client.post(base, json={"personality_id": f"personality_{'x' * 24}", "content": "x"}),
+        404,
+        code="resource_missing",
+        param="personality_id",
+    )
     assert_error(await client.post(base, json={"personality_id": personality["id"]}), 400, param="content")
-    assert_error(await client.post(base, json={"personality_id": personality["id"], "content": ""}), 400,
-                 param="content")
-    assert_error(await client.post(base, json={"personality_id": personality["id"], "content": "x",
-                                               "category": "hobby"}), 400, param="category")
+    assert_error(
+        await client.post(base, json={"personality_id": personality["id"], "content": ""}),
+        400,
+        param="content",
+    )
+    assert_error(
+        await client.post(
+            base, json={"personality_id": personality["id"], "content": "x", "category": "hobby"}
+        ),
+        400,
+        param="category",
+    )
 
 
 async def test_bulk_create_and_search(service: Service, client: AsyncTestClient[Any]) -> None:
@@ -126,11 +184,17 @@ async def test_bulk_create_and_search(service: Service, client: AsyncTestClient[
     other = await create_personality(client, name="Other")
     user = await create_user(client)
     base = f"/v1/users/{user['id']}/memories"
-    response = await client.post(f"{base}/bulk", json={"personality_id": personality["id"], "memories": [
-        {"content": "User loves hiking in the Alps", "category": "preference"},
-        {"content": "User has a dog named Rex", "category": "relationship"},
-        {"content": "User lives in Lisbon", "category": "location"},
-    ]})
+    response = await client.post(
+        f"{base}/bulk",
+        json={
+            "personality_id": personality["id"],
+            "memories": [
+                {"content": "User loves hiking in the Alps", "category": "preference"},
+                {"content": "User has a dog named Rex", "category": "relationship"},
+                {"content": "User lives in Lisbon", "category": "location"},
+            ],
+        },
+    )
     assert response.status_code == 201, response.text
     result = response.json()
     assert set(result) == {"created_count", "data"}
@@ -138,8 +202,9 @@ async def test_bulk_create_and_search(service: Service, client: AsyncTestClient[
     assert all(m["source"]["type"] == "bulk" and set(m) == MEMORY_FIELDS for m in result["data"])
     await client.post(base, json={"personality_id": other["id"], "content": "User has a cat named Tom"})
 
-    found = await client.post(f"{base}/search", json={"query": "dog named Rex", "personality_id": personality["id"],
-                                                      "limit": 2})
+    found = await client.post(
+        f"{base}/search", json={"query": "dog named Rex", "personality_id": personality["id"], "limit": 2}
+    )
     assert found.status_code == 200, found.text
     hits = found.json()["data"]
     assert 1 <= len(hits) <= 2
@@ -164,16 +229,24 @@ async def test_bulk_and_search_validation(client: AsyncTestClient[Any]) -> None:
     base = f"/v1/users/{user['id']}/memories"
     pid = personality["id"]
     too_many = [{"content": f"fact {i}"} for i in range(101)]
-    for body, param in [({"personality_id": pid, "memories": too_many}, "memories"),
-                        ({"personality_id": pid, "memories": []}, "memories"),
-                        ({"memories": [{"content": "x"}]}, "personality_id"),
-                        ({"personality_id": pid, "memories": [{"content": "x", "category": "hobby"}]},
-                         "memories[0].category"),
-                        ({"personality_id": pid, "memories": [{"content": "ok"}, {}]}, "memories[1].content")]:
+    for body, param in [
+        ({"personality_id": pid, "memories": too_many}, "memories"),
+        ({"personality_id": pid, "memories": []}, "memories"),
+        ({"memories": [{"content": "x"}]}, "personality_id"),
+        (
+            {"personality_id": pid, "memories": [{"content": "x", "category": "hobby"}]},
+            "memories[0].category",
+        ),
+        ({"personality_id": pid, "memories": [{"content": "ok"}, {}]}, "memories[1].content"),
+    ]:
         assert_error(await client.post(f"{base}/bulk", json=body), 400, code="parameter_invalid", param=param)
     assert (await client.get(base)).json()["data"] == []
-    for body, param in [({"query": "x", "min_relevance": 1.5}, "min_relevance"),
-                        ({"query": "x", "limit": 0}, "limit"), ({"query": ""}, "query"), ({}, "query")]:
+    for body, param in [
+        ({"query": "x", "min_relevance": 1.5}, "min_relevance"),
+        ({"query": "x", "limit": 0}, "limit"),
+        ({"query": ""}, "query"),
+        ({}, "query"),
+    ]:
         assert_error(await client.post(f"{base}/search", json=body), 400, param=param)
     hundred = [{"content": f"fact number {i}"} for i in range(100)]
     response = await client.post(f"{base}/bulk", json={"personality_id": pid, "memories": hundred})
@@ -184,7 +257,9 @@ async def test_deleting_a_user_deletes_their_memories(client: AsyncTestClient[An
     personality = await create_personality(client)
     user = await create_user(client)
     base = f"/v1/users/{user['id']}/memories"
-    memory = (await client.post(base, json={"personality_id": personality["id"], "content": "Likes tea"})).json()
+    memory = (
+        await client.post(base, json={"personality_id": personality["id"], "content": "Likes tea"})
+    ).json()
     assert_deleted(await client.delete(f"/v1/users/{user['id']}"), user["id"], "user")
     assert_error(await client.get(f"{base}/{memory['id']}"), 404, code="resource_missing")
     assert_error(await client.get(base), 404, code="resource_missing")
@@ -193,8 +268,12 @@ async def test_deleting_a_user_deletes_their_memories(client: AsyncTestClient[An
 async def test_a_memory_is_reached_only_through_its_user(client: AsyncTestClient[Any]) -> None:
     personality = await create_personality(client)
     owner, stranger = await create_user(client), await create_user(client)
-    memory = (await client.post(f"/v1/users/{owner['id']}/memories",
-                                json={"personality_id": personality["id"], "content": "Likes tea"})).json()
+    memory = (
+        await client.post(
+            f"/v1/users/{owner['id']}/memories",
+            json={"personality_id": personality["id"], "content": "Likes tea"},
+        )
+    ).json()
     wrong = f"/v1/users/{stranger['id']}/memories/{memory['id']}"
     assert_error(await client.get(wrong), 404, code="resource_missing")
     assert_error(await client.patch(wrong, json={"content": "x"}), 404, code="resource_missing")
@@ -202,20 +281,30 @@ async def test_a_memory_is_reached_only_through_its_user(client: AsyncTestClient
 
 
 @pytest.mark.parametrize("settings_overrides", [{"embedder": "auto"}])  # the real default embedder, once
-async def test_search_finds_paraphrases_with_the_default_embedder(client: AsyncTestClient[Any],
-                                                                   settings_overrides: dict[str, Any]) -> None:
+async def test_search_finds_paraphrases_with_the_default_embedder(
+    client: AsyncTestClient[Any], settings_overrides: dict[str, Any]
+) -> None:
     health = (await client.get("/healthz")).json()
     assert "lexical" not in health["engines"]["embedder"]
     personality = await create_personality(client)
     user = await create_user(client)
     base = f"/v1/users/{user['id']}/memories"
-    facts = ["User has a dog named Rex", "User loves hiking in the Alps", "User lives in Lisbon",
-             "User is allergic to peanuts"]
-    response = await client.post(f"{base}/bulk", json={"personality_id": personality["id"],
-                                                       "memories": [{"content": f} for f in facts]})
+    facts = [
+        "User has a dog named Rex",
+        "User loves hiking in the Alps",
+        "User lives in Lisbon",
+        "User is allergic to peanuts",
+    ]
+    response = await client.post(
+        f"{base}/bulk",
+        json={"personality_id": personality["id"], "memories": [{"content": f} for f in facts]},
+    )
     assert response.status_code == 201
-    for query, expected in [("What pet does the user own?", facts[0]), ("Which city is home?", facts[2]),
-                            ("Any food the user cannot eat?", facts[3]),
-                            ("favourite outdoor activity in the mountains", facts[1])]:
+    for query, expected in [
+        ("What pet does the user own?", facts[0]),
+        ("Which city is home?", facts[2]),
+        ("Any food the user cannot eat?", facts[3]),
+        ("favourite outdoor activity in the mountains", facts[1]),
+    ]:
         hits = (await client.post(f"{base}/search", json={"query": query, "limit": 1})).json()["data"]
         assert [h["content"] for h in hits] == [expected], query

@@ -6,15 +6,33 @@ from litestar.testing import AsyncTestClient
 
 from .helpers import assert_error, assert_id, assert_timestamp, create_personality
 
-FIELDS = {"id", "object", "status", "created_at", "personality_id", "progress", "video_url", "thumbnail_url",
-          "duration", "error", "completed_at"}
+FIELDS = {
+    "id",
+    "object",
+    "status",
+    "created_at",
+    "personality_id",
+    "progress",
+    "video_url",
+    "thumbnail_url",
+    "duration",
+    "error",
+    "completed_at",
+}
 
 
 async def test_create_read_list_and_cancel(client: AsyncTestClient[Any]) -> None:
     personality = await create_personality(client)
-    response = await client.post("/v1/video/generations", json={
-        "personality_id": personality["id"], "text": "Welcome to the museum!", "duration": 10,
-        "resolution": "480p", "background": "#336699"})
+    response = await client.post(
+        "/v1/video/generations",
+        json={
+            "personality_id": personality["id"],
+            "text": "Welcome to the museum!",
+            "duration": 10,
+            "resolution": "480p",
+            "background": "#336699",
+        },
+    )
     assert response.status_code == 201, response.text
     video = response.json()
     assert set(video) == FIELDS | {"webhook_secret"}
@@ -31,8 +49,10 @@ async def test_create_read_list_and_cancel(client: AsyncTestClient[Any]) -> None
     assert set(fetched.json()) == FIELDS  # the secret is shown only once
     listed = (await client.get("/v1/video/generations")).json()
     assert [v["id"] for v in listed["data"]] == [video["id"]]
-    assert [v["id"] for v in (await client.get("/v1/video/generations", params={"status": "pending"})).json()[
-        "data"]] == [video["id"]]
+    assert [
+        v["id"]
+        for v in (await client.get("/v1/video/generations", params={"status": "pending"})).json()["data"]
+    ] == [video["id"]]
 
     cancelled = await client.post(f"{path}/cancel")
     assert cancelled.status_code == 200, cancelled.text
@@ -43,15 +63,22 @@ async def test_create_read_list_and_cancel(client: AsyncTestClient[Any]) -> None
     assert again.status_code == 200 and again.json() == body  # unchanged
     assert (await client.get(path)).json() == body
     assert (await client.get("/v1/video/generations", params={"status": "pending"})).json()["data"] == []
-    assert [v["id"] for v in (await client.get("/v1/video/generations", params={"status": "cancelled"})).json()[
-        "data"]] == [video["id"]]
+    assert [
+        v["id"]
+        for v in (await client.get("/v1/video/generations", params={"status": "cancelled"})).json()["data"]
+    ] == [video["id"]]
 
 
 async def test_webhook_secret_is_returned_once(client: AsyncTestClient[Any]) -> None:
     personality = await create_personality(client)
-    response = await client.post("/v1/video/generations", json={
-        "personality_id": personality["id"], "audio_url": "https://example.com/speech.wav",
-        "webhook_url": "https://example.com/hooks/video"})
+    response = await client.post(
+        "/v1/video/generations",
+        json={
+            "personality_id": personality["id"],
+            "audio_url": "https://example.com/speech.wav",
+            "webhook_url": "https://example.com/hooks/video",
+        },
+    )
     assert response.status_code == 201, response.text
     video = response.json()
     assert video["webhook_secret"].startswith("whsec_")
@@ -81,18 +108,29 @@ async def test_validation_names_the_field(client: AsyncTestClient[Any]) -> None:
         ({"personality_id": pid, "text": "hi", "voice": "x"}, "voice"),
     ]
     for body, param in cases:
-        assert_error(await client.post("/v1/video/generations", json=body), 400, code="parameter_invalid",
-                     param=param)
+        assert_error(
+            await client.post("/v1/video/generations", json=body), 400, code="parameter_invalid", param=param
+        )
     assert (await client.get("/v1/video/generations")).json()["data"] == []
-    assert_error(await client.post("/v1/video/generations", json={"personality_id": f"personality_{'x' * 24}",
-                                                                   "text": "hi"}), 404,
-                 code="resource_missing", param="personality_id")
-    assert_error(await client.get("/v1/video/generations", params={"status": "rendering"}), 400, param="status")
+    assert_error(
+        await client.post(
+            "/v1/video/generations", json={"personality_id": f"personality_{'x' * 24}", "text": "hi"}
+        ),
+        404,
+        code="resource_missing",
+        param="personality_id",
+    )
+    assert_error(
+        await client.get("/v1/video/generations", params={"status": "rendering"}), 400, param="status"
+    )
 
     ids = []
-    for extra in ({"text": "x" * 5000, "duration": 1}, {"text": "hi", "duration": 300, "resolution": "1080p",
-                                                        "background": "transparent"},
-                  {"text": "hi", "background": "blur"}, {"text": "hi", "background": "https://example.com/b.jpg"}):
+    for extra in (
+        {"text": "x" * 5000, "duration": 1},
+        {"text": "hi", "duration": 300, "resolution": "1080p", "background": "transparent"},
+        {"text": "hi", "background": "blur"},
+        {"text": "hi", "background": "https://example.com/b.jpg"},
+    ):
         response = await client.post("/v1/video/generations", json={"personality_id": pid, **extra})
         assert response.status_code == 201, response.text
         ids.append(response.json()["id"])

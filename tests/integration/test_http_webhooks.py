@@ -21,8 +21,21 @@ from .helpers import (
 )
 
 FIELDS = {"id", "object", "url", "events", "created_at", "enabled"}
-DELIVERY_FIELDS = {"id", "object", "webhook_id", "event_id", "event_type", "status", "attempt", "response_status",
-                   "duration_ms", "error", "next_retry_at", "created_at", "delivered_at"}
+DELIVERY_FIELDS = {
+    "id",
+    "object",
+    "webhook_id",
+    "event_id",
+    "event_type",
+    "status",
+    "attempt",
+    "response_status",
+    "duration_ms",
+    "error",
+    "next_retry_at",
+    "created_at",
+    "delivered_at",
+}
 
 
 @pytest.fixture
@@ -39,8 +52,10 @@ def verified(secret: str, received: Any) -> dict[str, Any]:
 
 
 async def test_endpoint_lifecycle(client: AsyncTestClient[Any]) -> None:
-    response = await client.post("/v1/webhooks", json={"url": "https://example.com/hooks",
-                                                       "events": ["memory.created", "conversation.started"]})
+    response = await client.post(
+        "/v1/webhooks",
+        json={"url": "https://example.com/hooks", "events": ["memory.created", "conversation.started"]},
+    )
     assert response.status_code == 201, response.text
     created = response.json()
     assert set(created) == FIELDS | {"secret"}
@@ -59,18 +74,28 @@ async def test_endpoint_lifecycle(client: AsyncTestClient[Any]) -> None:
     assert listed.status_code == 200
     assert listed.json()["data"] == [fetched]
 
-    patched = await client.patch(path, json={"url": "https://example.org/new", "events": ["video.completed"],
-                                             "enabled": False})
+    patched = await client.patch(
+        path, json={"url": "https://example.org/new", "events": ["video.completed"], "enabled": False}
+    )
     assert patched.status_code == 200, patched.text
     body = patched.json()
     assert set(body) == FIELDS
-    assert (body["url"], body["events"], body["enabled"]) == ("https://example.org/new", ["video.completed"], False)
+    assert (body["url"], body["events"], body["enabled"]) == (
+        "https://example.org/new",
+        ["video.completed"],
+        False,
+    )
     assert (await client.get(path)).json() == body
     assert (await client.patch(path, json={"enabled": True})).json()["enabled"] is True
 
     assert_deleted(await client.delete(path), created["id"], "webhook")
-    for response in (await client.get(path), await client.delete(path), await client.patch(path, json={}),
-                     await client.post(f"{path}/test"), await client.get(f"{path}/deliveries")):
+    for response in (
+        await client.get(path),
+        await client.delete(path),
+        await client.patch(path, json={}),
+        await client.post(f"{path}/test"),
+        await client.get(f"{path}/deliveries"),
+    ):
         assert_error(response, 404, code="resource_missing")
     assert (await client.get("/v1/webhooks")).json()["data"] == []
 
@@ -87,9 +112,14 @@ async def test_validation(client: AsyncTestClient[Any]) -> None:
     ]
     for body, param in cases:
         assert_error(await client.post("/v1/webhooks", json=body), 400, code="parameter_invalid", param=param)
-    hook = (await client.post("/v1/webhooks", json={"url": "https://example.com", "events": ["memory.created"]})
-            ).json()
-    for body, param in [({"events": []}, "events"), ({"url": "nope"}, "url"), ({"events": ["x"]}, "events[0]")]:
+    hook = (
+        await client.post("/v1/webhooks", json={"url": "https://example.com", "events": ["memory.created"]})
+    ).json()
+    for body, param in [
+        ({"events": []}, "events"),
+        ({"url": "nope"}, "url"),
+        ({"events": ["x"]}, "events[0]"),
+    ]:
         assert_error(await client.patch(f"/v1/webhooks/{hook['id']}", json=body), 400, param=param)
 
 
@@ -100,8 +130,11 @@ async def test_test_delivery_is_signed_and_logged(client: AsyncTestClient[Any], 
     delivery = response.json()
     assert set(delivery) == DELIVERY_FIELDS
     assert delivery["object"] == "webhook_delivery"
-    assert (delivery["webhook_id"], delivery["event_type"], delivery["status"]) == (hook["id"], "webhook.test",
-                                                                                   "succeeded")
+    assert (delivery["webhook_id"], delivery["event_type"], delivery["status"]) == (
+        hook["id"],
+        "webhook.test",
+        "succeeded",
+    )
     assert (delivery["attempt"], delivery["response_status"]) == (1, 200)
     assert_timestamp(delivery["delivered_at"])
 
@@ -122,12 +155,14 @@ async def test_test_delivery_is_signed_and_logged(client: AsyncTestClient[Any], 
     page = log.json()
     assert [d["id"] for d in page["data"]] == [failed["id"], delivery["id"]]
     assert all(set(d) == DELIVERY_FIELDS for d in page["data"])
-    assert_error(await client.get(f"/v1/webhooks/{hook['id']}/deliveries", params={"limit": 0}), 400,
-                 param="limit")
+    assert_error(
+        await client.get(f"/v1/webhooks/{hook['id']}/deliveries", params={"limit": 0}), 400, param="limit"
+    )
 
 
-async def test_events_are_delivered_by_the_dispatcher(service: Service, client: AsyncTestClient[Any],
-                                                      receiver: Receiver) -> None:
+async def test_events_are_delivered_by_the_dispatcher(
+    service: Service, client: AsyncTestClient[Any], receiver: Receiver
+) -> None:
     hook = await subscribe(client, receiver.url + "/memories", "memory.created")
     await subscribe(client, receiver.url + "/knowledge", "knowledge.processed")  # not subscribed to memories
     disabled = await subscribe(client, receiver.url + "/disabled", "memory.created")
@@ -135,8 +170,16 @@ async def test_events_are_delivered_by_the_dispatcher(service: Service, client: 
     personality = await create_personality(client)
     user = await create_user(client)
     base = f"/v1/users/{user['id']}/memories"
-    memory = (await client.post(base, json={"personality_id": personality["id"], "content": "Plays the cello",
-                                            "category": "preference"})).json()
+    memory = (
+        await client.post(
+            base,
+            json={
+                "personality_id": personality["id"],
+                "content": "Plays the cello",
+                "category": "preference",
+            },
+        )
+    ).json()
     assert receiver.requests == []  # never sent from inside the request
 
     await service.drain()
@@ -151,15 +194,23 @@ async def test_events_are_delivered_by_the_dispatcher(service: Service, client: 
     assert json.loads(received.body) == event
 
     [logged] = (await client.get(f"/v1/webhooks/{hook['id']}/deliveries")).json()["data"]
-    assert (logged["event_id"], logged["event_type"], logged["status"]) == (event["id"], "memory.created",
-                                                                            "succeeded")
+    assert (logged["event_id"], logged["event_type"], logged["status"]) == (
+        event["id"],
+        "memory.created",
+        "succeeded",
+    )
     assert logged["attempt"] == 1 and logged["response_status"] == 200
 
     await service.drain()  # nothing is sent twice
     assert len(receiver.requests) == 1
 
-    bulk = await client.post(f"{base}/bulk", json={"personality_id": personality["id"], "memories": [
-        {"content": "Lives in Porto"}, {"content": "Works as a nurse"}]})
+    bulk = await client.post(
+        f"{base}/bulk",
+        json={
+            "personality_id": personality["id"],
+            "memories": [{"content": "Lives in Porto"}, {"content": "Works as a nurse"}],
+        },
+    )
     assert bulk.status_code == 201
     await service.drain()
     events = [verified(hook["secret"], r) for r in receiver.requests[1:]]
@@ -168,14 +219,17 @@ async def test_events_are_delivered_by_the_dispatcher(service: Service, client: 
     assert len({e["id"] for e in events}) == 2
 
 
-async def test_a_failing_receiver_is_retried_later(service: Service, client: AsyncTestClient[Any],
-                                                   receiver: Receiver) -> None:
+async def test_a_failing_receiver_is_retried_later(
+    service: Service, client: AsyncTestClient[Any], receiver: Receiver
+) -> None:
     receiver.status = 503
     hook = await subscribe(client, receiver.url + "/down", "memory.created")
     personality = await create_personality(client)
     user = await create_user(client)
-    await client.post(f"/v1/users/{user['id']}/memories", json={"personality_id": personality["id"],
-                                                                "content": "Drinks tea"})
+    await client.post(
+        f"/v1/users/{user['id']}/memories",
+        json={"personality_id": personality["id"], "content": "Drinks tea"},
+    )
     await service.drain()
     assert len(receiver.requests) == 1
     [pending] = (await client.get(f"/v1/webhooks/{hook['id']}/deliveries")).json()["data"]
