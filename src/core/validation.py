@@ -49,13 +49,13 @@ def decode(kind: type[T], body: bytes) -> T:
     except msgspec.ValidationError as error:
         try:  # decoding stops at the first problem: broken JSON further on is the answer, not a field
             msgspec.json.decode(body)
-        except msgspec.DecodeError as broken:
+        except (msgspec.DecodeError, UnicodeDecodeError) as broken:
             raise Invalid(f"The body is not valid JSON: {broken}", code="body_invalid") from None
         message, param = param_of(error)
         if param is None:  # the body as a whole is no object
             raise Invalid(f"The body must be a JSON object: {message}", code="body_invalid") from None
         raise Invalid(message, param=param) from None
-    except msgspec.DecodeError as error:
+    except (msgspec.DecodeError, UnicodeDecodeError) as error:  # invalid UTF-8 inside a string is the latter
         raise Invalid(f"The body is not valid JSON: {error}", code="body_invalid") from None
 
 

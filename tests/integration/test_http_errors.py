@@ -8,6 +8,9 @@ from litestar.testing import AsyncTestClient
 
 from .helpers import Service, assert_error, create_personality, create_user, walk
 
+# Broken syntax, invalid UTF-8 (outside and inside a string), NaN, a lone surrogate.
+BROKEN_JSON = (b"{bad", b'{"name": "x",}', b"\xff\xfe", b'{"name": NaN}', b'{"name": "\xff"}',
+               b'{"name": "\\ud800"}')
 LISTS = [
     "/v1/personalities",
     "/v1/users",
@@ -48,7 +51,7 @@ async def test_malformed_json_is_body_invalid(client: AsyncTestClient[Any]) -> N
         ("POST", "/v1/game-sessions"),
     ]
     for method, path in targets:
-        for body in (b"{bad", b'{"name": "x",}', b"\xff\xfe", b'{"name": NaN}'):
+        for body in BROKEN_JSON:
             response = await client.request(
                 method, path, content=body, headers={"Content-Type": "application/json"}
             )

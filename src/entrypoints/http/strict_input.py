@@ -61,7 +61,7 @@ async def check_input(request: Request[Any, Any, Any]) -> None:
     if b"\\u0000" in body:  # a raw NUL byte is not valid JSON: that is answered as body_invalid
         try:
             decoded = msgspec.json.decode(body)
-        except msgspec.DecodeError:
+        except (msgspec.DecodeError, UnicodeDecodeError):
             return
         param = _nul_at(decoded, "")
         if param is not None:
