@@ -116,7 +116,7 @@ def assemble(settings: Settings, storage: Storage, clock: Clock | None = None, i
     room_provider = _rooms(settings, rooms, speech, offload)  # type: ignore[arg-type]
     ports: dict[object, object] = {
         Settings: settings, Storage: storage, Clock: clock, Ids: ids, Offload: offload, JobQueue: jobs,
-        JobRunner: jobs, Fetcher: GuardedFetcher(http), WebhookSender: GuardedSender(http),
+        GuardedHttp: http, JobRunner: jobs, Fetcher: GuardedFetcher(http), WebhookSender: GuardedSender(http),
         Semantic: IndexedSemantic(embedder, offload), TextExtractor: DocumentTextExtractor(),
         AvatarRenderer: overrides.pop("renderer", None) or _renderer(),
         SpeechEngines: speech,

@@ -52,6 +52,7 @@ def worker(once: bool = typer.Option(False, help="Run the work that is due now, 
                 await jobs.run()
         finally:
             with anyio.CancelScope(shield=True):
+                await container.resolve(bootstrap.GuardedHttp).aclose()  # kept-alive delivery connections
                 await container.resolve(bootstrap.Storage).close()
 
     runtime.run(work)

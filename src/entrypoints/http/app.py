@@ -15,6 +15,7 @@ from litestar.openapi.plugins import ScalarRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme
 
 from avatar_service import __version__
+from avatar_service.adapters.guarded_http import GuardedHttp
 from avatar_service.adapters.hosted_rooms import HostedRooms
 from avatar_service.core.media_urls import MediaSigner
 from avatar_service.core.services.api_keys import ApiKeys
@@ -107,6 +108,7 @@ def create_app(container: punq.Container, *, run_worker: bool | None = None) -> 
                 yield
             finally:
                 group.cancel_scope.cancel()
+        await container.resolve(GuardedHttp).aclose()  # the delivery connections this loop kept alive
         await container.resolve(Storage).close()
 
     def provider(kind: Any) -> Provide:

@@ -10,9 +10,15 @@ import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
+
 from avatar_service.adapters.guarded_http import (
     FetchRefused,
     GuardedHttp,
@@ -21,10 +27,6 @@ from avatar_service.adapters.guarded_http import (
     parse_ip_literal,
     policy_for,
 )
-from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.x509.oid import NameOID
 
 LOOPBACK = ipaddress.ip_address("127.0.0.1")
 
@@ -114,7 +116,7 @@ class _QuietServer(ThreadingHTTPServer):
 
 class _Server:
     def __init__(self, context: ssl.SSLContext | None = None) -> None:
-        handler = type("Handler", (_Handler,), {"received": []})
+        handler: Any = type("Handler", (_Handler,), {"received": []})
         self.received: list[tuple[str, dict[str, str], bytes]] = handler.received
         self.httpd = _QuietServer(("127.0.0.1", 0), handler)
         if context is not None:
@@ -436,9 +438,7 @@ def _self_signed(tmp: Path, name: str) -> tuple[Path, Path]:
     cert_path, key_path = tmp / "cert.pem", tmp / "key.pem"
     cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
     key_path.write_bytes(
-        key.private_bytes(
-            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
-        )
+        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
     )
     return cert_path, key_path
 
@@ -498,3 +498,110 @@ async def test_post_timeout_is_fetch_failed(server: _Server) -> None:
         await GuardedHttp(allow_private=True).post(server.url("/hook-slow"), b"{}", {}, timeout=0.3)
     assert refused.value.code == "fetch_failed"
     assert time.monotonic() - started < 1.5
+
+
+# --- the pooled delivery client ------------------------------------------------------------------------
+
+
+class _KeepAliveServer(_Server):
+    """HTTP/1.1 with keep-alive: one connection may carry many POSTs; counts the connections it accepted."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        handler: Any = self.httpd.RequestHandlerClass
+        handler.protocol_version = "HTTP/1.1"
+        self.peers: set[tuple[str, int]] = set()
+        original = handler.setup
+
+        def setup(request_handler: BaseHTTPRequestHandler) -> None:
+            self.peers.add(request_handler.client_address)
+            original(request_handler)
+
+        handler.setup = setup
+
+
+async def test_posts_reuse_one_vetted_connection() -> None:
+    srv = _KeepAliveServer()
+    lookups: list[str] = []
+
+    async def resolve(host: str, port: int) -> list[str]:
+        lookups.append(host)
+        return ["127.0.0.1"]
+
+    client = GuardedHttp(address_policy=public_or_loopback, resolver=resolve)
+    try:
+        for n in range(5):
+            result = await client.post(srv.url("/hook", host="public.test"), b"{}", {"webhook-id": f"m{n}"})
+            assert result.status == 200
+        assert len(srv.peers) == 1  # one connection carried all five
+        assert lookups == ["public.test"]
+    finally:
+        await client.aclose()
+        srv.close()
+
+
+async def test_pooled_client_refuses_a_private_peer_on_a_new_connection(
+    server: _Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The test server closes every connection after one request (HTTP/1.0), so each POST opens a new one.
+    # After a first delivery over the pool, the name is rebound to a private address: the next
+    # connection is vetted again and refused, and nothing reaches the server.
+    monkeypatch.setattr("avatar_service.adapters.guarded_http._DNS_CACHE_SECONDS", 0.0)
+    answers = {"hook.test": ["127.0.0.1"]}
+    client = GuardedHttp(address_policy=public_or_loopback, resolver=fake_dns(answers))
+    try:
+        assert (await client.post(server.url("/hook", host="hook.test"), b"{}", {})).status == 200
+        for inside in (["10.0.0.7"], ["127.0.0.1", "169.254.169.254"], ["::ffff:192.168.0.1"]):
+            answers["hook.test"] = inside
+            with pytest.raises(FetchRefused) as refused:
+                await client.post(server.url("/hook", host="hook.test"), b"{}", {})
+            assert refused.value.code == "url_not_allowed", inside
+        # Without allow_private the production policy refuses the loopback peer itself, pool or not.
+        strict = GuardedHttp(resolver=fake_dns({"hook.test": ["127.0.0.1"]}))
+        with pytest.raises(FetchRefused) as refused:
+            await strict.post(server.url("/hook", host="hook.test"), b"{}", {})
+        assert refused.value.code == "url_not_allowed"
+        await strict.aclose()
+        assert len(server.received) == 1
+    finally:
+        await client.aclose()
+
+
+async def test_dns_cache_keeps_only_vetted_answers(server: _Server) -> None:
+    lookups: list[str] = []
+
+    async def resolve(host: str, port: int) -> list[str]:
+        lookups.append(host)
+        return ["10.0.0.1"] if host == "inside.test" else ["127.0.0.1"]
+
+    client = GuardedHttp(address_policy=public_or_loopback, resolver=resolve)
+    try:
+        for _ in range(2):  # a refused answer is never cached: each attempt asks again
+            with pytest.raises(FetchRefused):
+                await client.post(server.url("/hook", host="inside.test"), b"{}", {})
+        for _ in range(3):  # a vetted answer is reused for the new connections of the next seconds
+            assert (await client.post(server.url("/hook", host="public.test"), b"{}", {})).status == 200
+        assert lookups == ["inside.test", "inside.test", "public.test"]
+    finally:
+        await client.aclose()
+
+
+def test_the_pool_belongs_to_its_event_loop(server: _Server) -> None:
+    import asyncio
+
+    client = GuardedHttp(allow_private=True)
+
+    async def deliver() -> int:
+        return (await client.post(server.url("/hook"), b"{}", {})).status
+
+    assert asyncio.run(deliver()) == 200
+    assert asyncio.run(deliver()) == 200  # a new loop gets a new pool, not the dead loop's connections
+
+    async def deliver_and_close() -> None:
+        await deliver()
+        await client.aclose()
+        assert await deliver() == 200  # after aclose, a new pool is opened on demand
+        await client.aclose()
+
+    asyncio.run(deliver_and_close())
+    assert len(server.received) == 4

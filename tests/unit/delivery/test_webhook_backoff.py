@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+
 from avatar_service.core.webhooks import RETRY_SCHEDULE, next_attempt_delay, should_disable
 
 

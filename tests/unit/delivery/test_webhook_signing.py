@@ -8,8 +8,9 @@ import time
 from datetime import UTC, datetime
 
 import pytest
-from avatar_service.core.webhooks import InvalidSignature, headers, new_secret, sign, verify
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
+
+from avatar_service.core.webhooks import InvalidSignature, headers, new_secret, sign, verify
 
 BODY = json.dumps({"id": "evt_123", "type": "memory.created", "data": {"x": "é"}}).encode()
 
