@@ -152,6 +152,15 @@ async def test_multipart_uploads(service: Service, client: AsyncTestClient[Any])
     assert [h["knowledge_item_id"] for h in hits] == [made[1]["id"]]
 
     assert_error(await client.post(base, files={"other": ("a.txt", b"x", "text/plain")}), 400, param="file")
+    not_utf8 = (
+        b'--XX\r\nContent-Disposition: form-data; name="name"\r\n\r\n\xff\xfe\r\n--XX\r\n'
+        b'Content-Disposition: form-data; name="file"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\n'
+        b"hello\r\n--XX--\r\n"
+    )
+    response = await client.post(
+        base, content=not_utf8, headers={"Content-Type": "multipart/form-data; boundary=XX"}
+    )
+    assert_error(response, 400, code="body_invalid")
     assert_error(await client.post(base, files={"file": ("empty.txt", b"", "text/plain")}), 400, param="file")
     assert_error(
         await client.post(

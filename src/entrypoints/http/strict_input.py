@@ -49,7 +49,11 @@ async def check_input(request: Request[Any, Any, Any]) -> None:
     if request.method not in ("POST", "PUT", "PATCH"):
         return
     if request.content_type[0] in ("multipart/form-data", "application/x-www-form-urlencoded"):
-        for key, field in (await request.form()).multi_items():
+        try:
+            form = await request.form()
+        except UnicodeDecodeError:  # Litestar decodes text fields as UTF-8 and lets the error through
+            raise Invalid("A form field is not valid UTF-8", code="body_invalid") from None
+        for key, field in form.multi_items():
             if isinstance(field, str) and (NUL in key or NUL in field):
                 raise _refuse_nul(key)
         return
