@@ -2,12 +2,32 @@
 
 import typer
 
-from avatar_service.entrypoints.cli import keys, server
+from avatar_service.entrypoints.cli import (
+    chat,
+    keys,
+    knowledge,
+    memories,
+    personalities,
+    play,
+    server,
+    users,
+    video,
+    webhooks,
+)
 
-app = typer.Typer(help="avatar_service: self-hostable conversational avatars.", no_args_is_help=True,
-                  add_completion=False, pretty_exceptions_enable=False)
+app = typer.Typer(help="avatar_service: self-hostable conversational avatars. Every command works on the database "
+                       "directly (AVATAR_DATABASE_URL), or on a running server with --api-url and --api-key.",
+                  no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
 server.register(app)
+app.add_typer(personalities.app, name="personalities")
+app.add_typer(users.app, name="users")
+app.add_typer(memories.app, name="memories")
+app.add_typer(knowledge.app, name="knowledge")
+app.add_typer(webhooks.app, name="webhooks")
 app.add_typer(keys.app, name="keys")
+app.add_typer(video.app, name="video")
+app.add_typer(play.games, name="games")
+app.registered_commands += chat.app.registered_commands + play.app.registered_commands
 
 
 def main() -> None:

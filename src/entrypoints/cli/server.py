@@ -1,13 +1,10 @@
-"""`avatar serve`, `avatar migrate` and `avatar worker`."""
+"""`avatar serve`, `avatar migrate` and `avatar worker`.
 
-import anyio
+The service is imported inside the commands: every other command (a client of a server, above all)
+starts without loading the HTTP app, the adapters and the migrations.
+"""
+
 import typer
-import uvicorn
-
-from avatar_service.entrypoints import bootstrap
-from avatar_service.entrypoints.cli import runtime
-from avatar_service.entrypoints.http.app import create_app
-from avatar_service.ports.jobs import JobRunner
 
 
 def serve(host: str = typer.Option("127.0.0.1", help="Address to listen on."),
@@ -15,6 +12,12 @@ def serve(host: str = typer.Option("127.0.0.1", help="Address to listen on."),
           workers: int = typer.Option(1, help="Worker processes (PostgreSQL only; jobs then need AVATAR_WORKER)."),
           ) -> None:
     """Run the HTTP API (applies migrations first; runs background jobs in-process unless AVATAR_WORKER=external)."""
+    import uvicorn
+
+    from avatar_service.entrypoints import bootstrap
+    from avatar_service.entrypoints.cli import runtime
+    from avatar_service.entrypoints.http.app import create_app
+
     config = runtime.settings(public_url=None)
     if "AVATAR_PUBLIC_URL" not in __import__("os").environ:
         config = runtime.settings(public_url=f"http://{host}:{port}")
@@ -28,6 +31,9 @@ def serve(host: str = typer.Option("127.0.0.1", help="Address to listen on."),
 
 def migrate() -> None:
     """Apply the database migrations and exit."""
+    from avatar_service.entrypoints import bootstrap
+    from avatar_service.entrypoints.cli import runtime
+
     config = runtime.settings()
 
     async def work() -> None:
@@ -40,6 +46,12 @@ def migrate() -> None:
 
 def worker(once: bool = typer.Option(False, help="Run the work that is due now, then exit.")) -> None:
     """Run background jobs (knowledge, renders, deliveries, timers) without serving HTTP."""
+    import anyio
+
+    from avatar_service.entrypoints import bootstrap
+    from avatar_service.entrypoints.cli import runtime
+    from avatar_service.ports.jobs import JobRunner
+
     config = runtime.settings()
 
     async def work() -> None:
