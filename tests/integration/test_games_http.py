@@ -331,19 +331,19 @@ async def test_list_filters_by_status(client: AsyncTestClient[Any]) -> None:
     assert_error(await client.get("/v1/game-sessions", params={"status": "finished"}), 400, param="status")
 
 
-@pytest.mark.parametrize("settings_overrides", [{"game_idle_timeout": 0.6}])
+@pytest.mark.parametrize("settings_overrides", [{"game_idle_timeout": 0.8}])
 async def test_an_idle_session_is_abandoned_and_a_moving_one_is_not(service: Service,
                                                                     client: AsyncTestClient[Any]) -> None:
     personality = (await create_personality(client))["id"]
     idle = await start(client, "tic_tac_toe", personality)
     moving = await start(client, "tic_tac_toe", personality)
-    await asyncio.sleep(0.35)
+    await asyncio.sleep(0.45)
     await play(client, moving, {"cell": 4})  # re-arms its timer
-    await asyncio.sleep(0.3)
+    await asyncio.sleep(0.4)
     await service.drain()  # both creation timers are due; only the idle session has been idle that long
     assert (await client.get(f"/v1/game-sessions/{idle['id']}")).json()["status"] == "abandoned"
     assert (await client.get(f"/v1/game-sessions/{moving['id']}")).json()["status"] == "active"
-    await asyncio.sleep(0.35)
+    await asyncio.sleep(0.45)
     await service.drain()
     body = (await client.get(f"/v1/game-sessions/{moving['id']}")).json()
     assert (body["status"], body["current_turn"], body["move_count"]) == ("abandoned", None, 2)
