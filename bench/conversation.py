@@ -16,6 +16,7 @@ import argparse
 import asyncio
 import contextlib
 import os
+import re
 import socket
 import statistics
 import subprocess
@@ -59,7 +60,7 @@ def percentile(values: list[float], q: float) -> float:
 def knowledge_text(index: int) -> str:
     """About 100 chunks' worth of varied sentences (chunks are about 200 word pieces)."""
     sentences = []
-    for i in range(1400):
+    for i in range(930):
         topic = TOPICS[(index * 7 + i) % len(TOPICS)]
         sentences.append(f"Note {index}-{i} about {topic}: the visitor desk says item {i % 97} of {topic} "
                          f"changes on weekday {i % 7} and costs {i % 23} euros for group {index}.")
@@ -108,24 +109,43 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+STAGES = {"hangover": r"queued (\d+) ms", "speech-to-text": r"speech-to-text (\d+) ms", "turn": r"turn (\d+) ms",
+          "first audio queued": r"first reply audio queued (\d+) ms"}
+
+
+def stage_report(log: Path) -> None:
+    """Medians of the server's own per-turn timings (its INFO log lines), to show where the time goes."""
+    text = log.read_text(errors="replace")
+    parts = []
+    for stage, pattern in STAGES.items():
+        values = [float(v) for v in re.findall(pattern, text)]
+        if values:
+            parts.append(f"{stage} {statistics.median(values):.0f} ms")
+    print("server side, medians: " + ", ".join(parts))
+
+
 @contextlib.contextmanager
 def serving() -> Iterator[tuple[str, str]]:
     """`avatar serve` on a free loopback port with a fresh SQLite file; its base URL and a '*' key."""
     with tempfile.TemporaryDirectory() as tmp:
         port = _free_port()
         env = {**os.environ, "AVATAR_DATABASE_URL": f"sqlite+aiosqlite:///{tmp}/avatar.db", "AVATAR_DATA_DIR": tmp,
-               "AVATAR_PUBLIC_URL": f"http://127.0.0.1:{port}", "AVATAR_ROOM_HOST_ADDRESSES": "127.0.0.1"}
+               "AVATAR_PUBLIC_URL": f"http://127.0.0.1:{port}", "AVATAR_ROOM_HOST_ADDRESSES": "127.0.0.1",
+               "AVATAR_LOG_LEVEL": "INFO"}
         cli = [sys.executable, "-m", "avatar_service"]
+        log = Path(tmp) / "server.log"
         subprocess.run([*cli, "migrate"], env=env, check=True, capture_output=True)
         key = subprocess.run([*cli, "keys", "create", "--name", "bench", "--scopes", "*"], env=env, check=True,
                              capture_output=True, text=True).stdout.strip()
-        server = subprocess.Popen([*cli, "serve", "--host", "127.0.0.1", "--port", str(port)], env=env,
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            yield f"http://127.0.0.1:{port}", key
-        finally:
-            server.terminate()
-            server.wait(timeout=20)
+        with log.open("wb") as sink:
+            server = subprocess.Popen([*cli, "serve", "--host", "127.0.0.1", "--port", str(port)], env=env,
+                                      stdout=sink, stderr=subprocess.STDOUT)
+            try:
+                yield f"http://127.0.0.1:{port}", key
+            finally:
+                server.terminate()
+                server.wait(timeout=20)
+        stage_report(log)
 
 
 async def voice_to_voice(base: str, key: str, utterances: int) -> None:

@@ -144,8 +144,9 @@ async def test_interruption_stops_the_reply(service: Service, offline_voice: Spe
         room.microphone.say(np.asarray(speech.samples), speech.sample_rate)
         assert await room.wait_for(lambda: not session.voice.playing, 5)  # type: ignore[union-attr]
         stopped = time.monotonic() - started
-        # Detection needs ~130 ms of speech; the stop then takes one 20 ms frame. Loopback adds little.
-        assert stopped < 0.6, stopped
+        # Detection needs ~130 ms of speech and the stop one 20 ms frame (the 300 ms bound is checked in audio
+        # time by tests/unit/rooms); this wall-clock bound leaves room for a loaded CI machine.
+        assert stopped < 1.5, stopped
         assert any(e["type"] == "interrupted" for e in room.heard.events)
     finally:
         await room.close()

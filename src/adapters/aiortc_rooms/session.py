@@ -215,7 +215,8 @@ class RoomSession:
             log.info("room %s: queued %.0f ms, speech-to-text %.0f ms (%.1f s of speech), turn %.0f ms", ident,
                      1000 * (started - ended), 1000 * (heard - started), samples.size / IN_RATE,
                      1000 * (answered - heard))
-            await self.say(reply, ended)
+            # Spoken in a task of its own: the next utterance is transcribed while this reply still plays.
+            self._spawn(self.say(reply, ended))
 
     async def say(self, text: str, since: float | None = None) -> None:
         """Speaks `text` sentence by sentence: the first plays while the next one is synthesised."""
