@@ -78,7 +78,7 @@ def server_error(request: Request[Any, Any, Any], exc: Exception) -> Response[An
     return envelope(500, "internal_error", f"Something went wrong on our side (request {request_id})")
 
 
-HANDLERS: dict[type[Exception], Any] = {
+HANDLERS: dict[int | type[Exception], Any] = {
     e.AvatarError: avatar_error,
     ValidationException: validation_error,
     HTTPException: http_error,
