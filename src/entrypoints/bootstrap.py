@@ -173,7 +173,7 @@ def _register_jobs(c: punq.Container, jobs: DatabaseJobQueue | ProcrastinateJobQ
     jobs.register("game.timer", c.resolve(GameSessions).on_timer, concurrency=4)
     dispatcher: Dispatcher = c.resolve(Dispatcher)
 
-    jobs.every(0.5, dispatcher.pass_once, on_wake=True)
+    jobs.every(0.5, dispatcher.run, on_wake=True)
 
 
 def embedded(settings: Settings) -> punq.Container:

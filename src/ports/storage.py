@@ -63,6 +63,16 @@ class Repository(Protocol[R]):
         """Records whose `column` is set and not after `before`, oldest first (timers, refreshes, stalls)."""
         ...
 
+    async def claim_due(self, column: str, before: datetime, limit: int, until: datetime, **equals: Any) -> list[R]:
+        """As `due`, and moves each one's `column` to `until` in the same statement, so that no other
+        transaction takes them until then; rows another transaction holds are skipped, not waited for.
+        Returns the records as they were before the move."""
+        ...
+
+    async def set_many(self, changes: Sequence[dict[str, Any]]) -> None:
+        """Writes a few columns of many records: each dict holds an `id` and the values to write."""
+        ...
+
 
 class ApiKeys(Repository[ApiKeyRecord], Protocol):
     async def by_hash(self, secret_hash: str) -> ApiKeyRecord | None:

@@ -156,3 +156,14 @@ class MemoryRepository(Generic[R]):
         self._check_columns([column])
         rows = [r for r in self._rows(equals) if r[column] is not None and r[column] <= before]
         return [self._load(r) for r in sorted(rows, key=lambda r: r[column])[:limit]]
+
+    async def claim_due(self, column: str, before: datetime, limit: int, until: datetime, **equals: Any) -> list[R]:
+        await self.uow.lock()  # claimed under the writer lock, as SQLite's one writer claims them
+        due = await self.due(column, before, limit, **equals)
+        await self.set_many([{"id": record.id, column: until} for record in due])  # type: ignore[attr-defined]
+        return due
+
+    async def set_many(self, changes: Sequence[dict[str, Any]]) -> None:
+        for change in changes:
+            values = {k: v for k, v in change.items() if k != "id"}
+            await self.set(change["id"], **values)

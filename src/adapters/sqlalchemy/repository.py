@@ -5,7 +5,7 @@ from datetime import datetime
 from typing import Any, Generic, TypeVar
 
 import msgspec
-from sqlalchemy import ColumnElement, Table, and_, delete, insert, or_, select, update
+from sqlalchemy import ColumnElement, Table, and_, bindparam, delete, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -106,3 +106,33 @@ class SqlRepository(Generic[R]):
         statement = (select(self.table).where(col.is_not(None), col <= before, *self._where(equals))
                      .order_by(col).limit(limit))
         return [self._load(r) for r in (await self.conn.execute(statement)).all()]
+
+    async def claim_due(self, column: str, before: datetime, limit: int, until: datetime, **equals: Any) -> list[R]:
+        col = self.table.c[column]
+        if self.conn.dialect.name != "postgresql":
+            # SQLite: one writer at a time (BEGIN IMMEDIATE), so a read and an update in this transaction
+            # are as good as one statement (and SQLite's RETURNING cannot name an UPDATE ... FROM table).
+            records = await self.due(column, before, limit, **equals)
+            if records:
+                await self.conn.execute(update(self.table).where(self.table.c.id.in_([r.id for r in records]))  # type: ignore[attr-defined]
+                                        .values({column: until}))
+            return records
+        due = (select(self.table.c.id, col.label("claimed_was"))
+               .where(col.is_not(None), col <= before, *self._where(equals)).order_by(col).limit(limit)
+               .with_for_update(skip_locked=True).subquery())
+        # One statement: UPDATE ... FROM (the due rows, locked, others' locked rows skipped) RETURNING each
+        # row with the value it had before.
+        statement = (update(self.table).where(self.table.c.id == due.c.id).values({column: until})
+                     .returning(*self.table.c, due.c.claimed_was))
+        rows = (await self.conn.execute(statement)).all()
+        index = self._names.index(column)
+        return [self._load((*row[:index], row[-1], *row[index + 1:-1])) for row in rows]
+
+    async def set_many(self, changes: Sequence[dict[str, Any]]) -> None:
+        groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+        for change in changes:
+            values = to_values({k: v for k, v in change.items() if k != "id"})
+            groups.setdefault(tuple(sorted(values)), []).append({"_ident": change["id"], **values})
+        for rows in groups.values():  # one executemany per set of columns written
+            statement = update(self.table).where(self.table.c.id == bindparam("_ident"), *self._where({}))
+            await self._write(statement, rows)

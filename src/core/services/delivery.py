@@ -5,10 +5,13 @@ attempt fills the row made at fan-out; a retry closes the previous row as `faile
 when the retry was due) and writes a new row for the new attempt. A row is `pending` while a retry is
 scheduled, `succeeded` or `failed` once settled.
 
-Several dispatchers (API processes, `avatar worker`s on other machines) may run at once: outbox events are
-taken with `FOR UPDATE SKIP LOCKED` by the storage, and a due delivery is claimed by a compare-and-set of its
-`next_retry_at` to a lease, so one attempt is made by one dispatcher. A dispatcher that dies mid-attempt
-leaves the lease to expire and the delivery is sent again: at least once, never lost.
+Several dispatchers (API processes, `avatar worker`s on other machines) may run at once. A pass is
+batch-shaped: one transaction fans new outbox events out (taken with `FOR UPDATE SKIP LOCKED`; the deliveries
+they make are written already leased to this pass) and claims the due deliveries with one statement that
+moves their `next_retry_at` to a lease (`FOR UPDATE SKIP LOCKED` on PostgreSQL; SQLite has one writer), so
+one attempt is made by one dispatcher; the POSTs go out; one more transaction records every attempt in bulk.
+A dispatcher that dies mid-attempt leaves the lease to expire and the delivery is sent again: at least once,
+never lost. While a pass finds a full batch the next one starts at once.
 """
 
 import asyncio
@@ -17,6 +20,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from msgspec import json, structs
 
@@ -54,67 +58,33 @@ class Dispatcher:
         self.per_endpoint = 32  # POSTs in flight per endpoint; 1 keeps strict order per endpoint
         self.lease_seconds = LEASE_SECONDS
 
+    async def run(self) -> int:
+        """Passes until one finds less than a full batch (a backlog drains without waiting for a wake-up)."""
+        total = 0
+        while True:
+            attempted = await self.pass_once()
+            total += attempted
+            if attempted < BATCH:
+                return total
+
     async def pass_once(self) -> int:
-        """One dispatcher pass: fan out new events, then send what is due. Returns deliveries attempted."""
-        await self.fan_out()
-        return await self.send_due()
-
-    async def fan_out(self) -> int:
-        """Turns undispatched outbox events into one pending delivery per subscribed endpoint."""
-        async with self.deps.storage(None) as uow:
-            events = await uow.outbox.pending(BATCH)
-            if not events:
-                return 0
-            now = self.deps.clock.now()
-            hooks_by_org: dict[str, list[WebhookRecord]] = {}
-            deliveries: list[DeliveryRecord] = []
-            for event in events:
-                body = body_of(event)
-                if event.target_url:  # a video's own webhook_url
-                    deliveries.append(self._delivery(event, None, event.target_url, body, now))
-                    continue
-                if event.organization_id not in hooks_by_org:
-                    hooks_by_org[event.organization_id] = await uow.webhooks.find(
-                        organization_id=event.organization_id, enabled=True)
-                deliveries += [self._delivery(event, hook.id, hook.url, body, now)
-                               for hook in hooks_by_org[event.organization_id] if event.type in hook.events]
-            await uow.deliveries.add_many(deliveries)
-            await uow.outbox.mark_dispatched([e.id for e in events])
-            await uow.commit()
-        return len(events)
-
-    def _delivery(self, event: Event, webhook_id: str | None, url: str, body: bytes, now: datetime
-                  ) -> DeliveryRecord:
-        return DeliveryRecord(
-            id=self.deps.ids.new("webhook_delivery"), webhook_id=webhook_id, event_id=event.id,
-            event_type=event.type, status="pending", created_at=event.created_at, next_retry_at=now,
-            organization_id=event.organization_id, url=url, payload=body,
-        )
-
-    async def send_due(self) -> int:
-        """Claims every delivery whose next attempt is due, sends them, records each attempt."""
+        """One dispatcher pass: fan out new events, send what is due, record it. Returns deliveries attempted."""
         now = self.deps.clock.now()
+        lease = now + timedelta(seconds=self.lease_seconds)
         hooks: dict[str, WebhookRecord | None] = {}
         secrets: dict[str, str] = {}
-        claimed: list[_Attempt] = []
         async with self.deps.storage(None) as uow:
-            due = await uow.deliveries.due("next_retry_at", now, BATCH, status="pending")
-            if not due:
-                return 0
-            lease = now + timedelta(seconds=self.lease_seconds)
-            # In id order: two dispatchers claiming overlapping rows lock them in the same order (no deadlock).
-            for delivery in sorted(due, key=lambda d: d.id):
-                assert delivery.next_retry_at is not None
-                # Compare-and-set: another dispatcher that read the same row claims it first, or we do.
-                if await uow.deliveries.set(delivery.id, expect={"status": "pending",
-                                                                 "next_retry_at": delivery.next_retry_at},
-                                            next_retry_at=lease):
-                    claimed.append(_Attempt(delivery, delivery.next_retry_at))
-            for attempt in claimed:
-                delivery = attempt.delivery
-                if delivery.webhook_id and delivery.webhook_id not in hooks:
-                    hooks[delivery.webhook_id] = await uow.webhooks.get(delivery.webhook_id)
-                elif delivery.webhook_id is None and delivery.event_id not in secrets:
+            claimed = await self._fan_out(uow, now, lease, hooks, secrets)
+            due = await uow.deliveries.claim_due("next_retry_at", now, BATCH, lease, status="pending")
+            claimed += [_Attempt(d, d.next_retry_at or now) for d in due]
+            if not claimed:
+                return 0  # nothing written: the unit of work rolls back
+            missing = list({d.webhook_id for d in due if d.webhook_id and d.webhook_id not in hooks})
+            if missing:
+                found = {hook.id: hook for hook in await uow.webhooks.find(id=missing)}
+                hooks.update((webhook_id, found.get(webhook_id)) for webhook_id in missing)
+            for delivery in due:  # a video's own webhook_url: its secret is on the event (rare)
+                if delivery.webhook_id is None and delivery.event_id not in secrets:
                     event = await uow.outbox.get(delivery.event_id)
                     secrets[delivery.event_id] = (event.target_secret or "") if event else ""
             await uow.commit()
@@ -125,6 +95,38 @@ class Dispatcher:
         await asyncio.gather(*(self._send_endpoint(group, hooks, secrets, gate) for group in by_endpoint.values()))
         await self._record(claimed)
         return len(claimed)
+
+    async def _fan_out(self, uow: UnitOfWork, now: datetime, lease: datetime, hooks: dict[str, WebhookRecord | None],
+                       secrets: dict[str, str]) -> list[_Attempt]:
+        """Undispatched outbox events become one delivery per subscribed endpoint, leased to this pass."""
+        events = await uow.outbox.pending(BATCH)
+        if not events:
+            return []
+        orgs = list({e.organization_id for e in events if not e.target_url})
+        hooks_by_org: dict[str, list[WebhookRecord]] = {}
+        for hook in await uow.webhooks.find(organization_id=orgs, enabled=True) if orgs else []:
+            hooks_by_org.setdefault(hook.organization_id, []).append(hook)
+            hooks[hook.id] = hook
+        deliveries: list[DeliveryRecord] = []
+        for event in events:
+            body = body_of(event)
+            if event.target_url:  # a video's own webhook_url
+                secrets[event.id] = event.target_secret or ""
+                deliveries.append(self._delivery(event, None, event.target_url, body, lease))
+                continue
+            deliveries += [self._delivery(event, hook.id, hook.url, body, lease)
+                           for hook in hooks_by_org.get(event.organization_id, ()) if event.type in hook.events]
+        await uow.deliveries.add_many(deliveries)
+        await uow.outbox.mark_dispatched([e.id for e in events])
+        return [_Attempt(d, now) for d in deliveries]
+
+    def _delivery(self, event: Event, webhook_id: str | None, url: str, body: bytes, lease: datetime
+                  ) -> DeliveryRecord:
+        return DeliveryRecord(
+            id=self.deps.ids.new("webhook_delivery"), webhook_id=webhook_id, event_id=event.id,
+            event_type=event.type, status="pending", created_at=event.created_at, next_retry_at=lease,
+            organization_id=event.organization_id, url=url, payload=body,
+        )
 
     async def _send_endpoint(self, group: list[_Attempt], hooks: dict[str, WebhookRecord | None],
                              secrets: dict[str, str], gate: asyncio.Semaphore) -> None:
@@ -153,53 +155,54 @@ class Dispatcher:
         await asyncio.gather(*(send(a) for a in group))
 
     async def _record(self, attempts: Sequence[_Attempt]) -> None:
-        """All attempts of a pass in one transaction, with the endpoints' failure windows."""
+        """All attempts of a pass in one transaction, written in bulk, with the endpoints' failure windows."""
         now = self.deps.clock.now()
         health: dict[str, bool] = {}  # webhook id -> any success in this pass
-        async with self.deps.storage(None) as uow:
-            for attempt in attempts:
-                delivery = attempt.delivery
-                if attempt.deferred_until is not None:  # not attempted: due again with the failed one's retry
-                    await uow.deliveries.set(delivery.id, next_retry_at=max(attempt.deferred_until, now))
-                    continue
-                if attempt.give_up is not None:
-                    await uow.deliveries.set(delivery.id, status="failed", next_retry_at=None, error=attempt.give_up)
-                    continue
+        changes: list[dict[str, Any]] = []
+        retries: list[DeliveryRecord] = []  # a new row for each attempt after the first
+        for attempt in attempts:
+            delivery = attempt.delivery
+            if attempt.deferred_until is not None:  # not attempted: due again with the failed one's retry
+                changes.append({"id": delivery.id, "next_retry_at": max(attempt.deferred_until, now)})
+            elif attempt.give_up is not None:
+                changes.append({"id": delivery.id, "status": "failed", "next_retry_at": None,
+                                "error": attempt.give_up})
+            else:
                 outcome = attempt.outcome
                 assert outcome is not None
-                await self._record_one(uow, attempt, outcome, now)
+                result = self._result(delivery, outcome, now)
+                if delivery.attempt == 0:  # the row made at fan-out holds the first attempt
+                    changes.append({"id": delivery.id, **result})
+                else:  # the earlier attempt's row is closed as it was; this attempt gets a row of its own
+                    changes.append({"id": delivery.id, "status": "failed", "next_retry_at": attempt.due_at})
+                    retries.append(structs.replace(delivery, id=self.deps.ids.new("webhook_delivery"),
+                                                   created_at=now, **result))
                 if delivery.webhook_id:
                     health[delivery.webhook_id] = health.get(delivery.webhook_id, False) or outcome.ok
-            for webhook_id, ok in health.items():
-                hook = await uow.webhooks.get(webhook_id)
-                if hook is None:
-                    continue
+        async with self.deps.storage(None) as uow:
+            await uow.deliveries.set_many(changes)
+            await uow.deliveries.add_many(retries)
+            for hook in await uow.webhooks.find(id=list(health)) if health else []:
+                ok = health[hook.id]
                 if ok and hook.failing_since is not None:
                     await uow.webhooks.set(hook.id, failing_since=None)
                 elif not ok:
                     since = hook.failing_since or now
-                    disable = should_disable(since, now)
-                    await uow.webhooks.set(hook.id, failing_since=since, **({"enabled": False} if disable else {}))
-                    if disable:
+                    if should_disable(since, now):
+                        await uow.webhooks.set(hook.id, failing_since=since, enabled=False)
                         log.warning("webhook %s disabled after failing since %s", hook.id, since)
+                    elif hook.failing_since is None:
+                        await uow.webhooks.set(hook.id, failing_since=since)
             await uow.commit()
 
-    async def _record_one(self, uow: UnitOfWork, attempt: _Attempt, outcome: PostOutcome, now: datetime) -> None:
-        delivery = attempt.delivery
+    def _result(self, delivery: DeliveryRecord, outcome: PostOutcome, now: datetime) -> dict[str, Any]:
+        """The columns an attempt writes: its outcome, and when the next one is due (None: settled)."""
         number = delivery.attempt + 1
         delay = None if outcome.ok else next_attempt_delay(number, self._rand.random)
-        status = "succeeded" if outcome.ok else ("failed" if delay is None else "pending")
-        changes = {
-            "attempt": number, "status": status, "duration_ms": outcome.duration_ms,
-            "response_status": outcome.status,
+        return {
+            "attempt": number, "status": "succeeded" if outcome.ok else ("failed" if delay is None else "pending"),
+            "duration_ms": outcome.duration_ms, "response_status": outcome.status,
             "error": None if outcome.ok else (outcome.error or f"HTTP {outcome.status}"),
             "delivered_at": now if outcome.ok else None,
             "next_retry_at": None if delay is None else now + timedelta(seconds=delay),
         }
-        deliveries = uow.deliveries
-        if delivery.attempt == 0:  # the row made at fan-out holds the first attempt
-            await deliveries.set(delivery.id, **changes)
-        else:  # the earlier attempt's row is closed as it was; this attempt gets a row of its own
-            await deliveries.set(delivery.id, status="failed", next_retry_at=attempt.due_at)
-            await deliveries.add(structs.replace(delivery, id=self.deps.ids.new("webhook_delivery"), created_at=now,
-                                                 **changes))
