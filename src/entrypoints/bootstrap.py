@@ -112,17 +112,19 @@ def assemble(settings: Settings, storage: Storage, clock: Clock | None = None, i
     http = GuardedHttp(allow_private=settings.allow_private_urls, max_bytes=settings.max_fetch_bytes)
     embedder = LexicalEmbedder() if settings.embedder == "lexical" else default_embedder()
     rooms = HostedRooms(settings.public_url, secret)
-    speech = overrides.pop("speech", None) or _speech(settings)
-    room_provider = _rooms(settings, rooms, speech, offload)  # type: ignore[arg-type]
+    speech: SpeechEngines = overrides.pop("speech", None) or _speech(settings)  # type: ignore[assignment]
+    avatar_renderer: AvatarRenderer = overrides.pop("renderer", None) or _renderer()  # type: ignore[assignment]
+    fetcher = GuardedFetcher(http)
+    blobs = _blobs(settings)
+    room_provider = _rooms(settings, rooms, speech, offload)
     ports: dict[object, object] = {
         Settings: settings, Storage: storage, Clock: clock, Ids: ids, Offload: offload, JobQueue: jobs,
-        GuardedHttp: http, JobRunner: jobs, Fetcher: GuardedFetcher(http), WebhookSender: GuardedSender(http),
+        GuardedHttp: http, JobRunner: jobs, Fetcher: fetcher, WebhookSender: GuardedSender(http),
         Semantic: IndexedSemantic(embedder, offload), TextExtractor: DocumentTextExtractor(),
-        AvatarRenderer: overrides.pop("renderer", None) or _renderer(),
-        SpeechEngines: speech,
+        AvatarRenderer: avatar_renderer, SpeechEngines: speech,
         AudioDecoder: decode_audio, DialogueEngine: overrides.pop("dialogue", None) or _dialogue(settings),
         RoomProvider: room_provider, HostedRooms: rooms, MediaSigner: MediaSigner(settings.public_url, secret),
-        BlobStore: _blobs(settings),
+        BlobStore: blobs,
         ConversationLimits: ConversationLimits(settings.conversation_join_timeout, settings.conversation_idle_timeout,
                                                settings.conversation_max_duration, settings.max_transcript_turns),
         GameLimits: GameLimits(settings.game_idle_timeout),
@@ -140,9 +142,8 @@ def assemble(settings: Settings, storage: Storage, clock: Clock | None = None, i
         c.register(key, instance=instance)
     for use_case in USE_CASES:
         c.register(use_case, scope=punq.Scope.singleton)
-    renderer = VideoRenderer(c.resolve(Deps), c.resolve(Videos), ports[SpeechEngines], decode_audio,  # type: ignore[arg-type]
-                             ports[AvatarRenderer], ports[Fetcher], ports[BlobStore], offload,  # type: ignore[arg-type]
-                             settings.data_path / "work")
+    renderer = VideoRenderer(c.resolve(Deps), c.resolve(Videos), speech, decode_audio, avatar_renderer, fetcher,
+                             blobs, offload, settings.data_path / "work")
     c.register(VideoRenderer, instance=renderer)
     if hasattr(room_provider, "attach"):  # the room calls back into conversations, which needs the room
         room_provider.attach(c.resolve(Conversations))

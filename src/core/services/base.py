@@ -1,7 +1,6 @@
 """What every use case shares: storage, time, ids, and turning records into pages."""
 
 from collections.abc import Sequence
-from datetime import datetime
 from typing import Any, TypeVar
 
 from msgspec import Struct, to_builtins
@@ -52,6 +51,3 @@ async def emit(uow: UnitOfWork, deps: Deps, organization_id: str, kind: str, dat
         )
     )
 
-
-def stamp(now: datetime) -> dict[str, datetime]:
-    return {"created_at": now, "updated_at": now}

@@ -4,6 +4,8 @@ The service is imported inside the commands: every other command (a client of a 
 starts without loading the HTTP app, the adapters and the migrations.
 """
 
+import os
+
 import typer
 
 
@@ -19,7 +21,7 @@ def serve(host: str = typer.Option("127.0.0.1", help="Address to listen on."),
     from avatar_service.entrypoints.http.app import create_app
 
     config = runtime.settings(public_url=None)
-    if "AVATAR_PUBLIC_URL" not in __import__("os").environ:
+    if "AVATAR_PUBLIC_URL" not in os.environ:
         config = runtime.settings(public_url=f"http://{host}:{port}")
     container = runtime.run(lambda: runtime.migrated(config))
     runtime.run(lambda: container.resolve(bootstrap.Storage).close())
