@@ -22,4 +22,5 @@ class MediaSigner:
     def valid(self, key: str, expires: int, signature: str, now: datetime) -> bool:
         if expires < now.timestamp():
             return False
-        return hmac.compare_digest(self._signature(key, expires), signature)
+        # As bytes: compare_digest refuses str with non-ASCII characters (a TypeError, so a 500, not a 403).
+        return hmac.compare_digest(self._signature(key, expires).encode(), signature.encode())
