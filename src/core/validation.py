@@ -42,15 +42,28 @@ def parse(kind: type[T], data: Any, *, prefix: str = "") -> T:
         raise Invalid(message, param=param) from None
 
 
+def _integral(value: Any) -> Any:
+    """Whole-number floats as ints, everywhere in a decoded JSON value."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**63:
+        return int(value)
+    if isinstance(value, dict):
+        return {key: _integral(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_integral(item) for item in value]
+    return value
+
+
 def decode(kind: type[T], body: bytes) -> T:
     """Decodes a JSON body straight into `kind` (the fast path: no intermediate dicts)."""
     try:
         return msgspec.json.decode(body, type=kind)
     except msgspec.ValidationError as error:
         try:  # decoding stops at the first problem: broken JSON further on is the answer, not a field
-            msgspec.json.decode(body)
+            whole = msgspec.json.decode(body)
         except (msgspec.DecodeError, UnicodeDecodeError) as broken:
             raise Invalid(f"The body is not valid JSON: {broken}", code="body_invalid") from None
+        if "got `float`" in str(error):  # JSON does not tell 70.0 from 70: an integral number is an integer
+            return parse(kind, _integral(whole))
         message, param = param_of(error)
         if param is None:  # the body as a whole is no object
             raise Invalid(f"The body must be a JSON object: {message}", code="body_invalid") from None
