@@ -7,7 +7,7 @@ from typing import Any
 
 import anyio
 import punq
-from litestar import Litestar, Router
+from litestar import Litestar, Request, Response, Router
 from litestar.di import Provide
 from litestar.middleware import DefineMiddleware
 from litestar.openapi import OpenAPIConfig
@@ -31,6 +31,8 @@ from avatar_service.entrypoints.http import public, rooms
 from avatar_service.entrypoints.http.auth import authenticate, current_caller
 from avatar_service.entrypoints.http.errors import HANDLERS
 from avatar_service.entrypoints.http.idempotency import IdempotencyMiddleware
+from avatar_service.entrypoints.http.openapi_doc import document
+from avatar_service.entrypoints.http.options import answer_options
 from avatar_service.entrypoints.http.rate_limit import RateLimitMiddleware
 from avatar_service.entrypoints.http.routes import (
     api_keys,
@@ -93,6 +95,14 @@ def guards(container: punq.Container) -> list[DefineMiddleware]:
             DefineMiddleware(IdempotencyMiddleware, store=store, api_keys=container.resolve(ApiKeys), clock=clock)]
 
 
+async def before_request(request: Request[Any, Any, Any]) -> Response[Any] | None:
+    """OPTIONS is answered here (with every method of the path); other requests get their input checked."""
+    answer = await answer_options(request)
+    if answer is None:
+        await check_input(request)
+    return answer
+
+
 def create_app(container: punq.Container, *, run_worker: bool | None = None) -> Litestar:
     settings: Settings = container.resolve(Settings)
     jobs: JobRunner = container.resolve(JobRunner)
@@ -126,7 +136,7 @@ def create_app(container: punq.Container, *, run_worker: bool | None = None) -> 
         dependencies={name: provider(kind) for name, kind in INJECTED.items()},
         exception_handlers=HANDLERS,
         middleware=guards(container),  # app level: a router's middleware is deep-copied with its arguments
-        before_request=check_input,
+        before_request=before_request,
         lifespan=[lifespan],
         request_max_body_size=settings.max_body_bytes,
         openapi_config=OpenAPIConfig(
@@ -137,6 +147,7 @@ def create_app(container: punq.Container, *, run_worker: bool | None = None) -> 
         ),
         debug=False,
     )
+    document(app, [avatar.id for avatar in container.resolve(AvatarRenderer).list_avatars()])
     app.state.api_keys = container.resolve(ApiKeys)
     app.state.rooms = container.resolve(HostedRooms)
     app.state.clock = container.resolve(Clock)

@@ -9,6 +9,7 @@ from typing import Any
 
 import msgspec
 from litestar import Request
+from litestar.routes import HTTPRoute
 
 from avatar_service.core.errors import Invalid
 from avatar_service.core.validation import decode
@@ -41,11 +42,28 @@ def _refuse_nul(param: str | None) -> Invalid:
     return Invalid(MESSAGE, param=(param or "").replace(NUL, "") or None)
 
 
+def declared_query(request: Request[Any, Any, Any]) -> frozenset[str]:
+    """The query parameters the request's handler takes (its route's kwargs model), cached per route."""
+    template, method = request.scope.get("path_template"), request.method
+    cache: dict[tuple[Any, str], frozenset[str]] = request.app.state.setdefault("declared_query", {})
+    if (template, method) not in cache:
+        names: set[str] = set()
+        for route in request.app.routes:
+            if isinstance(route, HTTPRoute) and route.path_format == template and method in route.route_handler_map:
+                names.update(p.field_alias for p in route.route_handler_map[method][1].expected_query_params)
+        cache[(template, method)] = frozenset(names)
+    return cache[(template, method)]
+
+
 async def check_input(request: Request[Any, Any, Any]) -> None:
-    """A before-request hook (it runs after authentication): query, form fields and JSON bodies."""
+    """A before-request hook (it runs after authentication): query, form fields and JSON bodies. Under /v1 an
+    unknown query parameter is a 400 naming it, as an unknown body field is: a typo never passes in silence."""
+    known = declared_query(request) if request.url.path.startswith("/v1/") else None
     for key, value in request.query_params.multi_items():
         if NUL in key or NUL in value:
             raise _refuse_nul(key)
+        if known is not None and key not in known:
+            raise Invalid(f"Unknown query parameter '{key}'", param=key)
     if request.method not in ("POST", "PUT", "PATCH"):
         return
     if request.content_type[0] in ("multipart/form-data", "application/x-www-form-urlencoded"):

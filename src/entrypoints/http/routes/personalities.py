@@ -112,6 +112,21 @@ def _knowledge_fields(**extra: Schema) -> dict[str, Schema | Reference]:
     }
 
 
+def _knowledge_variants() -> list[Schema | Reference]:
+    """text: content; url, feed: url; document: url or content (the other absent or null); a refresh
+    only for what is fetched."""
+    def kind(*types: str) -> Schema:
+        return Schema(type=OpenAPIType.STRING, enum=list(types))
+
+    absent, never = Schema(type=OpenAPIType.NULL), Schema(type=OpenAPIType.STRING, enum=["never"])
+    return [
+        Schema(required=["content"], properties={"type": kind("text"), "url": absent, "refresh_interval": never}),
+        Schema(required=["url"], properties={"type": kind("url", "feed", "document"), "content": absent}),
+        Schema(required=["content"],
+               properties={"type": kind("document"), "url": absent, "refresh_interval": never}),
+    ]
+
+
 @dataclass
 class _KnowledgeOperation(Operation):
     """The body is read by hand (JSON or multipart), so the document describes it here."""
@@ -122,11 +137,13 @@ class _KnowledgeOperation(Operation):
             required=["type"],
             properties=_knowledge_fields(
                 type=Schema(type=OpenAPIType.STRING, enum=list(get_args(KnowledgeType))),
-                url=Schema(
-                    type=OpenAPIType.STRING, format=OpenAPIFormat.URI, description="for `url`, `feed`, `document`"
-                ),
-                content=Schema(type=OpenAPIType.STRING, max_length=MAX_CONTENT, description="for `text`, `document`"),
+                url=Schema(type=OpenAPIType.STRING, format=OpenAPIFormat.URI, min_length=8, max_length=2048,
+                           pattern="^https?://", description="for `url`, `feed`, `document`"),
+                content=Schema(type=OpenAPIType.STRING, max_length=MAX_CONTENT, pattern=r"\S",
+                               description="for `text`, `document`"),
             ),
+            additional_properties=False,
+            one_of=_knowledge_variants(),  # which fields each type takes (core.services.knowledge._check)
         )
         upload = Schema(
             type=OpenAPIType.OBJECT,
