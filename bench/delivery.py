@@ -6,7 +6,8 @@ transaction) to the receiver, p50/p99. Zero loss is checked by webhook-id.
 
 Needs a PostgreSQL server; a database of its own is created and dropped. Events are made by the real use case
 (bulk memory creation: one memory.created event each), in a burst (throughput) and then at a steady rate
-(latency without a backlog).
+(latency without a backlog). Next to the rates: the workers' CPU per delivery in the burst and the load
+average before and after it, since the figures move with whatever else the machine runs.
 """
 
 from __future__ import annotations
@@ -28,6 +29,18 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy.engine import make_url
+
+
+def cpu_seconds(pids: list[int]) -> float | None:
+    """User + system CPU seconds the processes have used so far (Linux /proc; None elsewhere)."""
+    try:
+        total = 0
+        for pid in pids:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
+        return total / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def receiver_process(port_out: Any, count: Any, results: Any) -> None:
@@ -128,6 +141,8 @@ async def run(url: str, workers: int, burst: int, steady_rate: int, steady_secon
                 MemoryItem(content=f"Fact {uuid.uuid4().hex[:8]} number {i}") for i in range(n)]))
 
         # Burst: throughput with a backlog.
+        pids = [proc.pid for proc in procs]
+        cpu_before, load_before = cpu_seconds(pids), os.getloadavg()[0]
         started = time.perf_counter()
         for _ in range(burst // 100):
             await make(100)
@@ -136,6 +151,8 @@ async def run(url: str, workers: int, burst: int, steady_rate: int, steady_secon
             await asyncio.sleep(0.01)
         burst_seconds = time.perf_counter() - started
         burst_received = count.value
+        cpu_after = cpu_seconds(pids)
+        worker_cpu = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
         # Steady: latency at a rate the workers keep up with.
         steady_start = time.time()
         per_tick, ticks = max(1, steady_rate // 10), int(steady_seconds * 10)
@@ -154,6 +171,10 @@ async def run(url: str, workers: int, burst: int, steady_rate: int, steady_secon
         return {
             "workers": workers, "burst_events": burst, "burst_produce_s": round(produced, 2),
             "burst_delivered": burst_received, "burst_per_s": round(burst_received / burst_seconds),
+            # CPU the worker processes spent in the burst, per delivery: less sensitive to the machine's load
+            "burst_worker_cpu_ms_per_delivery": None if worker_cpu is None else round(
+                1000 * worker_cpu / max(1, burst_received), 2),
+            "load_avg_1m": [round(load_before, 1), round(os.getloadavg()[0], 1)],
             "total_events": total, "unique_received": len(seen), "requests": count.value,
             "lost": total - len(seen),
             "steady_rate_per_s": per_tick * 10,

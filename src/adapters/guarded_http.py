@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import select
 import socket
 import ssl
 import time
@@ -273,9 +274,10 @@ class _VettingBackend(httpcore.AsyncNetworkBackend):
                 raise FetchRefused("url_not_allowed", f"{ip} is a {address_category(ip) or 'refused'} address")
             try:
                 # An IP literal: the inner backend connects to exactly this address, no second lookup.
-                return await self._inner.connect_tcp(
+                stream = await self._inner.connect_tcp(
                     str(ip), port, timeout=timeout, local_address=local_address, socket_options=socket_options
                 )
+                return _Stream(stream)
             except (httpcore.ConnectError, httpcore.ConnectTimeout) as exc:
                 last_error = exc
         assert last_error is not None
@@ -291,6 +293,106 @@ class _VettingBackend(httpcore.AsyncNetworkBackend):
 
     async def sleep(self, seconds: float) -> None:
         await self._inner.sleep(seconds)
+
+
+class _Stream(httpcore.AsyncNetworkStream):
+    """httpcore's stream with the raw socket looked up once.
+
+    A pool asks each idle connection whether its socket is readable (closed by the server) every time it
+    assigns a request; through anyio's typed attributes that lookup cost more than the poll itself.
+    """
+
+    def __init__(self, inner: httpcore.AsyncNetworkStream) -> None:
+        self._inner = inner
+        self._socket: socket.socket | None = inner.get_extra_info("socket")
+
+    async def read(self, max_bytes: int, timeout: float | None = None) -> bytes:  # noqa: ASYNC109
+        return await self._inner.read(max_bytes, timeout)
+
+    async def write(self, buffer: bytes, timeout: float | None = None) -> None:  # noqa: ASYNC109
+        await self._inner.write(buffer, timeout)
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    async def start_tls(
+        self,
+        ssl_context: ssl.SSLContext,
+        server_hostname: str | None = None,
+        timeout: float | None = None,  # noqa: ASYNC109 - httpcore's stream interface
+    ) -> httpcore.AsyncNetworkStream:
+        return _Stream(await self._inner.start_tls(ssl_context, server_hostname, timeout))
+
+    def get_extra_info(self, info: str) -> object:
+        if info == "socket":
+            return self._socket
+        if info == "is_readable":
+            # As httpcore decides it: a socket without a descriptor reads as b"" at once.
+            if self._socket is None or self._socket.fileno() < 0:
+                return True
+            poll = select.poll()
+            poll.register(self._socket, select.POLLIN)
+            return bool(poll.poll(0))
+        return self._inner.get_extra_info(info)
+
+
+class _Pool(httpcore.AsyncConnectionPool):
+    """httpcore's pool with request assignment in linear time, and idle sockets polled lazily.
+
+    httpcore 1.0's ``_assign_requests_to_connections`` counts the idle connections once per idle
+    connection, scans every connection for every queued request and polls every idle socket each time:
+    with the few dozen keep-alive connections of a delivery burst that was a third of the worker's CPU.
+    Here an idle connection is checked (keep-alive expiry, closed by the server) when it is about to be
+    reused, and all of them at most once a second; the decisions are httpcore's. If a future httpcore
+    renames the method, this override is simply never called.
+    """
+
+    _SWEEP_SECONDS = 1.0
+    _swept_at = 0.0
+
+    def _assign_requests_to_connections(self) -> list[httpcore.AsyncConnectionInterface]:
+        closing: list[httpcore.AsyncConnectionInterface] = []
+        now = time.monotonic()
+        sweep = now - self._swept_at >= self._SWEEP_SECONDS
+        if sweep:
+            self._swept_at = now
+        idle = 0
+        for connection in list(self._connections):
+            if connection.is_closed():
+                self._connections.remove(connection)
+            elif not connection.is_idle():
+                if connection.has_expired():  # a connection that failed to connect; no socket poll
+                    self._connections.remove(connection)
+                    closing.append(connection)
+            elif idle >= self._max_keepalive_connections or (sweep and connection.has_expired()):
+                self._connections.remove(connection)
+                closing.append(connection)
+            else:
+                idle += 1
+        queued = [request for request in self._requests if request.is_queued()]
+        available: dict[tuple[bytes, bytes, int], list[httpcore.AsyncConnectionInterface]] = {}
+        for pool_request in queued:
+            origin = pool_request.request.url.origin
+            key = (origin.scheme, origin.host, origin.port)  # Origin itself is not hashable
+            if key not in available:
+                available[key] = [c for c in self._connections if c.can_handle_request(origin) and c.is_available()]
+            reusable = available[key]
+            while reusable and reusable[0].is_idle() and reusable[0].has_expired():  # checked before reuse
+                self._connections.remove(reusable[0])
+                closing.append(reusable.pop(0))
+            if reusable:
+                pool_request.assign_to_connection(reusable.pop(0))
+                continue
+            if len(self._connections) >= self._max_connections:
+                idle_connections = [c for c in self._connections if c.is_idle()]
+                if not idle_connections:
+                    continue  # stays queued until a connection frees up
+                self._connections.remove(idle_connections[0])
+                closing.append(idle_connections[0])
+            connection = self.create_connection(origin)
+            self._connections.append(connection)
+            pool_request.assign_to_connection(connection)
+        return closing
 
 
 class _VettingTransport(httpx.AsyncHTTPTransport):
@@ -312,7 +414,7 @@ class _VettingTransport(httpx.AsyncHTTPTransport):
         super().__init__(verify=ssl_context, trust_env=False, retries=0)
         if not isinstance(getattr(self, "_pool", None), httpcore.AsyncConnectionPool):
             raise RuntimeError("httpx internals changed: cannot install the vetting network backend")
-        self._pool = httpcore.AsyncConnectionPool(
+        self._pool = _Pool(
             ssl_context=ssl_context,
             max_connections=max_connections,
             max_keepalive_connections=max_connections,

@@ -147,8 +147,12 @@ class Dispatcher:
                 delivery = attempt.delivery
                 secret = hook.secret if hook else secrets.get(delivery.event_id, "")
                 timestamp = int(self.deps.clock.now().timestamp())
-                attempt.outcome = await self.sender.post(
-                    delivery.url, delivery.payload, headers(secret, delivery.event_id, timestamp, delivery.payload))
+                try:
+                    attempt.outcome = await self.sender.post(
+                        delivery.url, delivery.payload, headers(secret, delivery.event_id, timestamp, delivery.payload))
+                except Exception as error:  # a bug in one POST must not lose the pass's other outcomes
+                    log.exception("webhook delivery %s raised", delivery.id)
+                    attempt.outcome = PostOutcome(status=None, duration_ms=0, error=repr(error)[:300])
                 if not attempt.outcome.ok and not failed_at:
                     failed_at.append(self.deps.clock.now() + timedelta(seconds=5))
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import ipaddress
 import ssl
@@ -96,6 +97,9 @@ class _Handler(BaseHTTPRequestHandler):
         self.received.append((self.path, {k.lower(): v for k, v in self.headers.items()}, body))
         if self.path == "/hook":
             self._reply(200, b"received")
+        elif self.path == "/hook-then-hang-up":  # keep-alive promised, connection closed anyway
+            self._reply(200, b"received")
+            self.close_connection = True
         elif self.path == "/hook-fails":
             self._reply(500, b"boom " * 1000)
         elif self.path == "/hook-moved":
@@ -540,6 +544,20 @@ async def test_posts_reuse_one_vetted_connection() -> None:
         srv.close()
 
 
+async def test_a_pooled_connection_the_server_closed_is_not_reused() -> None:
+    srv = _KeepAliveServer()
+    client = GuardedHttp(allow_private=True)
+    try:
+        for n in range(3):
+            result = await client.post(srv.url("/hook-then-hang-up"), b"{}", {"webhook-id": f"m{n}"})
+            assert result.status == 200
+            await asyncio.sleep(0.05)  # the server's FIN arrives while the connection sits in the pool
+        assert len(srv.peers) == 3
+    finally:
+        await client.aclose()
+        srv.close()
+
+
 async def test_pooled_client_refuses_a_private_peer_on_a_new_connection(
     server: _Server, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -587,8 +605,6 @@ async def test_dns_cache_keeps_only_vetted_answers(server: _Server) -> None:
 
 
 def test_the_pool_belongs_to_its_event_loop(server: _Server) -> None:
-    import asyncio
-
     client = GuardedHttp(allow_private=True)
 
     async def deliver() -> int:
