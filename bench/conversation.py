@@ -40,6 +40,7 @@ from avatar_service.core.model import (
 from avatar_service.core.model.memories import MemoryItem
 from avatar_service.core.services.conversations import ConversationLimits
 
+KNOWLEDGE_ITEMS = 7  # about 1k chunks in all
 TOPICS = ["opening hours", "ticket prices", "the garden", "the cafe", "parking", "guided tours", "the gift shop",
           "school visits", "accessibility", "photography", "the library", "lost property", "membership"]
 QUESTIONS = [
@@ -58,9 +59,9 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def knowledge_text(index: int) -> str:
-    """About 100 chunks' worth of varied sentences (chunks are about 200 word pieces)."""
+    """About 150 chunks' worth of varied sentences (chunks are about 200 word pieces; numbers cost several)."""
     sentences = []
-    for i in range(930):
+    for i in range(1000):
         topic = TOPICS[(index * 7 + i) % len(TOPICS)]
         sentences.append(f"Note {index}-{i} about {topic}: the visitor desk says item {i % 97} of {topic} "
                          f"changes on weekday {i % 7} and costs {i % 23} euros for group {index}.")
@@ -77,7 +78,7 @@ async def text_turns(turns: int, embedder: str) -> None:
             started = time.perf_counter()
             items = [await avatars.knowledge.add(org, ava.id, KnowledgeCreate(type="text", name=f"k{i}",
                                                                               content=knowledge_text(i)))
-                     for i in range(10)]
+                     for i in range(KNOWLEDGE_ITEMS)]
             await avatars.run_jobs()
             chunks = sum([(await avatars.knowledge.get(org, ava.id, item.id)).chunk_count or 0 for item in items])
             for batch in range(10):
@@ -85,7 +86,7 @@ async def text_turns(turns: int, embedder: str) -> None:
                                     f"and visits on day {j % 7}", category="preference") for j in range(100)]
                 await avatars.memories.bulk(org, user.id, MemoryBulkCreate(personality_id=ava.id, memories=items))
             await avatars.run_jobs()
-            print(f"set-up: 10 knowledge items ({chunks} chunks), 1000 memories, "
+            print(f"set-up: {KNOWLEDGE_ITEMS} knowledge items ({chunks} chunks), 1000 memories, "
                   f"embedder {embedder}, {time.perf_counter() - started:.1f} s")
             conversation = await avatars.conversations.create(org, ConversationCreate(personality_id=ava.id,
                                                                                       user_id=user.id, mode="voice"))
