@@ -22,7 +22,7 @@ from avatar_service.core.services.base import Deps
 from avatar_service.core.services.conversations import ConversationLimits, Conversations
 from avatar_service.core.services.delivery import Dispatcher
 from avatar_service.core.services.games import GameLimits, GameSessions
-from avatar_service.core.services.knowledge import Knowledge
+from avatar_service.core.services.knowledge import Knowledge, KnowledgeLimits
 from avatar_service.core.services.knowledge_processing import KnowledgeProcessor
 from avatar_service.core.services.memories import Memories
 from avatar_service.core.services.memory_extraction import MemoryExtractor
@@ -128,6 +128,7 @@ def assemble(settings: Settings, storage: Storage, clock: Clock | None = None, i
         ConversationLimits: ConversationLimits(settings.conversation_join_timeout, settings.conversation_idle_timeout,
                                                settings.conversation_max_duration, settings.max_transcript_turns),
         GameLimits: GameLimits(settings.game_idle_timeout),
+        KnowledgeLimits: KnowledgeLimits(settings.max_upload_bytes),
     }
     if isinstance(jobs, DatabaseJobQueue):
         ports[DatabaseJobQueue] = jobs

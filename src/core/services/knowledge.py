@@ -35,19 +35,25 @@ class Upload:
     data: bytes
 
 
+@dataclass(frozen=True, slots=True)
+class KnowledgeLimits:
+    max_upload: int = MAX_UPLOAD  # bytes of one uploaded file (AVATAR_MAX_UPLOAD_BYTES)
+
+
 def namespace(personality_id: str) -> str:
     return f"knowledge:{personality_id}"
 
 
 class Knowledge:
-    def __init__(self, deps: Deps, jobs: JobQueue, semantic: Semantic) -> None:
+    def __init__(self, deps: Deps, jobs: JobQueue, semantic: Semantic, limits: KnowledgeLimits) -> None:
         self.deps = deps
         self.jobs = jobs
         self.semantic = semantic
+        self.limits = limits
 
     async def add(self, organization_id: str, personality_id: str, data: KnowledgeCreate,
                   upload: Upload | None = None) -> KnowledgeItem:
-        _check(data, upload)
+        _check(data, upload, self.limits.max_upload)
         now = self.deps.clock.now()
         content = data.content
         name = data.name or (upload.filename if upload else None) or data.url or (content or "")[:60] or None
@@ -130,13 +136,13 @@ class Knowledge:
         return KnowledgeSearchResult(data=hits)
 
 
-def _check(data: KnowledgeCreate, upload: Upload | None) -> None:
+def _check(data: KnowledgeCreate, upload: Upload | None, max_upload: int) -> None:
     """Which fields each type needs (the spec: url for url/feed, content for text)."""
     if upload is not None:
         if data.type != "document":
             raise Invalid("A file upload is a knowledge item of type 'document'", param="type")
-        if len(upload.data) > MAX_UPLOAD:
-            raise TooLarge(f"Uploads are limited to {MAX_UPLOAD // (1024 * 1024)} MB", param="file")
+        if len(upload.data) > max_upload:
+            raise TooLarge(f"Uploads are limited to {max_upload} bytes", param="file")
         if not upload.data:
             raise Invalid("The uploaded file is empty", param="file")
         return
