@@ -24,8 +24,9 @@ translated, compatible, NAT64, 6to4), so ``::ffff:127.0.0.1`` counts as loopback
 (``2130706433``, ``0177.0.0.1``, ``0x7f.1``) are read with ``inet_aton`` semantics, as the system
 resolver would read them.
 
-Deliveries (``post``) reuse connections: one pooled client per event loop, opened on first use and closed
-by ``aclose()`` at shutdown. Reuse leaves the guard whole, because a pooled connection was vetted when it
+Deliveries (``post``) reuse connections: one httpcore pool per event loop (on the same vetting backend),
+opened on first use and closed by ``aclose()`` at shutdown; POSTs go to it directly, without httpx's
+client layer, whose redirects, cookies and decoding a delivery does not want. Reuse leaves the guard whole, because a pooled connection was vetted when it
 was opened (through the same backend) and stays connected to that vetted address; a pool keys connections
 by scheme, host and port, so a request never rides a connection opened for another origin. Name lookups
 are cached for a few seconds per (host, port), and only answers that passed the policy are cached; the
@@ -404,23 +405,12 @@ class _VettingTransport(httpx.AsyncHTTPTransport):
     exception mapping stay httpx's own.
     """
 
-    def __init__(
-        self,
-        ssl_context: ssl.SSLContext,
-        backend: _VettingBackend,
-        max_connections: int = 10,
-        keepalive_expiry: float | None = None,
-    ) -> None:
+    def __init__(self, ssl_context: ssl.SSLContext, backend: _VettingBackend) -> None:
         super().__init__(verify=ssl_context, trust_env=False, retries=0)
         if not isinstance(getattr(self, "_pool", None), httpcore.AsyncConnectionPool):
             raise RuntimeError("httpx internals changed: cannot install the vetting network backend")
-        self._pool = _Pool(
-            ssl_context=ssl_context,
-            max_connections=max_connections,
-            max_keepalive_connections=max_connections,
-            keepalive_expiry=keepalive_expiry,
-            network_backend=backend,
-            retries=0,
+        self._pool = httpcore.AsyncConnectionPool(
+            ssl_context=ssl_context, max_connections=10, network_backend=backend, retries=0
         )
 
 
@@ -455,7 +445,8 @@ class GuardedHttp:
         # context (a private CA on a trusted network, a test CA).
         self._ssl_context = ssl_context or httpx.create_ssl_context()
         # Connections belong to the loop that opened them: one pool per loop, dropped with its loop.
-        self._pools: WeakKeyDictionary[asyncio.AbstractEventLoop, httpx.AsyncClient] = WeakKeyDictionary()
+        self._pools: WeakKeyDictionary[asyncio.AbstractEventLoop, _Pool] = WeakKeyDictionary()
+        self._checked_urls: dict[str, httpx.URL] = {}
 
     def _client(self, timeout: float) -> httpx.AsyncClient:
         # A fresh client per fetch: documents and media are few, and gain little from keep-alive.
@@ -468,29 +459,36 @@ class GuardedHttp:
             headers={"User-Agent": self.user_agent},
         )
 
-    def _pooled(self) -> httpx.AsyncClient:
-        """The running loop's long-lived delivery client (keep-alive; every new connection vetted)."""
+    def _pooled(self) -> _Pool:
+        """The running loop's long-lived delivery connections (keep-alive; every new connection vetted)."""
         loop = asyncio.get_running_loop()
-        client = self._pools.get(loop)
-        if client is None or client.is_closed:
-            backend = _VettingBackend(self._policy, self._resolver, cache_seconds=_DNS_CACHE_SECONDS)
-            transport = _VettingTransport(
-                self._ssl_context, backend, max_connections=_POOL_CONNECTIONS, keepalive_expiry=_KEEPALIVE_SECONDS
+        pool = self._pools.get(loop)
+        if pool is None:
+            pool = self._pools[loop] = _Pool(
+                ssl_context=self._ssl_context,
+                max_connections=_POOL_CONNECTIONS,
+                max_keepalive_connections=_POOL_CONNECTIONS,
+                keepalive_expiry=_KEEPALIVE_SECONDS,
+                network_backend=_VettingBackend(self._policy, self._resolver, cache_seconds=_DNS_CACHE_SECONDS),
+                retries=0,
             )
-            client = self._pools[loop] = httpx.AsyncClient(
-                transport=transport,
-                timeout=httpx.Timeout(self.timeout),
-                follow_redirects=False,
-                trust_env=False,
-                headers={"User-Agent": self.user_agent},
-            )
-        return client
+        return pool
+
+    def _checked_delivery_url(self, url: str) -> httpx.URL:
+        """``_check_url`` remembered per URL string: a delivery goes to one of a few endpoints' URLs."""
+        checked = self._checked_urls.get(url)
+        if checked is None:
+            checked = self._check_url(url)  # refusals raise and are not remembered
+            if len(self._checked_urls) >= 1024:
+                self._checked_urls.clear()
+            self._checked_urls[url] = checked
+        return checked
 
     async def aclose(self) -> None:
         """Closes the running loop's delivery connections (at shutdown); the next ``post`` opens new ones."""
-        client = self._pools.pop(asyncio.get_running_loop(), None)
-        if client is not None:
-            await client.aclose()
+        pool = self._pools.pop(asyncio.get_running_loop(), None)
+        if pool is not None:
+            await pool.aclose()
 
     def _check_url(self, url: str | httpx.URL) -> httpx.URL:
         """Scheme and literal-address checks, before any connection is attempted.
@@ -566,39 +564,51 @@ class GuardedHttp:
         headers: Mapping[str, str],
         timeout: float | None = None,  # noqa: ASYNC109 - the per-attempt limit the delivery log records
     ) -> PostResult:
-        """POST once, never following redirects; any HTTP status is returned, not raised."""
+        """POST once, never following redirects; any HTTP status is returned, not raised.
+
+        Straight on the pooled httpcore connections: a delivery needs none of httpx's client layer (redirects,
+        cookies, auth, content decoding), which cost about as much CPU as the HTTP exchange itself.
+        """
         limit = self.timeout if timeout is None else timeout
         started = time.perf_counter()
+        checked = self._checked_delivery_url(url)
+        request = httpcore.Request(
+            b"POST",
+            httpcore.URL(scheme=checked.raw_scheme, host=checked.raw_host, port=checked.port, target=checked.raw_path),
+            headers=[
+                (b"Host", checked.netloc),
+                (b"User-Agent", self.user_agent.encode()),
+                (b"Content-Type", b"application/json"),
+                (b"Content-Length", str(len(content)).encode()),
+                *((name.encode(), value.encode()) for name, value in headers.items()),
+            ],
+            content=content,
+            extensions={"timeout": {"connect": limit, "read": limit, "write": limit, "pool": limit}},
+        )
         try:
-            checked = self._check_url(url)
-            client = self._pooled()
             with anyio.fail_after(limit):
-                send_headers = {"Content-Type": "application/json", **headers}
-                request = client.build_request(
-                    "POST", checked, content=content, headers=send_headers, timeout=httpx.Timeout(limit)
-                )
-                response = await client.send(request, stream=True)
+                response = await self._pooled().handle_async_request(request)
                 try:
                     excerpt = await self._excerpt(response)
                 finally:
                     await response.aclose()
         except TimeoutError:
             raise FetchRefused("fetch_failed", f"no answer within {limit:g} s") from None
-        except httpx.TimeoutException as exc:
+        except httpcore.TimeoutException as exc:
             raise FetchRefused("fetch_failed", f"timed out: {type(exc).__name__}") from None
-        except httpx.HTTPError as exc:
+        except (httpcore.NetworkError, httpcore.ProtocolError, httpcore.UnsupportedProtocol) as exc:
             raise FetchRefused("fetch_failed", f"{type(exc).__name__}: {exc}") from None
         return PostResult(
-            status=response.status_code,
+            status=response.status,
             body_excerpt=excerpt,
             duration_ms=round((time.perf_counter() - started) * 1000),
         )
 
     @staticmethod
-    async def _excerpt(response: httpx.Response) -> str:
+    async def _excerpt(response: httpcore.Response) -> str:
         # Receivers' bodies are only kept for the delivery log; never read more than the excerpt.
         buffer = b""
-        async for chunk in response.aiter_raw():
+        async for chunk in response.aiter_stream():
             buffer += chunk
             if len(buffer) >= _EXCERPT_BYTES:
                 break

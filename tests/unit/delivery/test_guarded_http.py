@@ -100,6 +100,8 @@ class _Handler(BaseHTTPRequestHandler):
         elif self.path == "/hook-then-hang-up":  # keep-alive promised, connection closed anyway
             self._reply(200, b"received")
             self.close_connection = True
+        elif self.path == "/hook-sets-cookie":
+            self._reply(200, b"received", {"Set-Cookie": "session=org-a; Path=/"})
         elif self.path == "/hook-fails":
             self._reply(500, b"boom " * 1000)
         elif self.path == "/hook-moved":
@@ -556,6 +558,16 @@ async def test_a_pooled_connection_the_server_closed_is_not_reused() -> None:
     finally:
         await client.aclose()
         srv.close()
+
+
+async def test_the_pooled_client_keeps_no_cookies(server: _Server) -> None:
+    client = GuardedHttp(allow_private=True)
+    try:
+        await client.post(server.url("/hook-sets-cookie"), b"{}", {})
+        await client.post(server.url("/hook"), b"{}", {})
+        assert "cookie" not in server.received[1][1]
+    finally:
+        await client.aclose()
 
 
 async def test_pooled_client_refuses_a_private_peer_on_a_new_connection(
