@@ -22,6 +22,7 @@ from avatar_service.adapters.aiortc_rooms.audio import (
     resample,
     sentences,
 )
+from avatar_service.adapters.aiortc_rooms.early import EarlyTranscription
 from avatar_service.adapters.aiortc_rooms.video import AvatarVideoTrack
 from avatar_service.adapters.pyav_renderer.compositing import FrameComposer
 from avatar_service.adapters.vad import VoiceActivityDetector
@@ -65,7 +66,9 @@ class RoomSession:
         self.vad = VoiceActivityDetector(hangover_ms=hangover_ms) if media.vad_enabled else None
         self._hangover = hangover_ms / 1000
         self._on_closed = on_closed
-        self._utterances: asyncio.Queue[tuple[np.ndarray, float]] = asyncio.Queue()
+        # An utterance's audio, or its transcription already started in the VAD's hang-over; and when it ended.
+        self._utterances: asyncio.Queue[tuple[np.ndarray | asyncio.Future[str], float]] = asyncio.Queue()
+        self.early = EarlyTranscription(self._transcribe_soon) if self.vad is not None else None
         self._talking: list[np.ndarray] | None = None  # push to talk: audio since "start"
         self._generation = 0  # bumped by an interruption; a reply of an older generation stops
         self._channel: Any = None
@@ -183,7 +186,14 @@ class RoomSession:
                 elif event.samples is not None and event.samples.size:
                     # The VAD decides `hangover_ms` after the last voiced window: that is when speech ended.
                     ended = time.monotonic() - self._hangover
-                    self._utterances.put_nowait(((event.samples * 32767).astype(np.int16), ended))
+                    guess = self.early.take() if self.early is not None else None
+                    utterance = guess if guess is not None else (event.samples * 32767).astype(np.int16)
+                    self._utterances.put_nowait((utterance, ended))
+            if self.early is not None:
+                self.early.feed(samples, self.vad.in_speech)
+
+    def _transcribe_soon(self, samples: np.ndarray) -> asyncio.Future[str]:
+        return asyncio.ensure_future(self.offload(self.transcriber.transcribe, samples, IN_RATE))
 
     def interrupt(self) -> None:
         """The user speaks: with interruption enabled, the reply being spoken stops (within a frame)."""
@@ -196,9 +206,12 @@ class RoomSession:
     async def _turns(self) -> None:
         org, ident = self.media.organization_id, self.media.conversation_id
         while True:
-            samples, ended = await self._utterances.get()
+            utterance, ended = await self._utterances.get()
             started = time.monotonic()
-            text = (await self.offload(self.transcriber.transcribe, samples, IN_RATE)).strip()
+            if isinstance(utterance, np.ndarray):
+                text = (await self.offload(self.transcriber.transcribe, utterance, IN_RATE)).strip()
+            else:
+                text = (await utterance).strip()
             heard = time.monotonic()
             if not text:
                 continue
@@ -212,8 +225,9 @@ class RoomSession:
                 return
             answered = time.monotonic()
             self.send({"type": "transcript", "role": "assistant", "content": reply})
-            log.info("room %s: queued %.0f ms, speech-to-text %.0f ms (%.1f s of speech), turn %.0f ms", ident,
-                     1000 * (started - ended), 1000 * (heard - started), samples.size / IN_RATE,
+            log.info("room %s: queued %.0f ms, speech-to-text %.0f ms (%s), turn %.0f ms", ident,
+                     1000 * (started - ended), 1000 * (heard - started),
+                     "begun early" if not isinstance(utterance, np.ndarray) else "after the hang-over",
                      1000 * (answered - heard))
             # Spoken in a task of its own: the next utterance is transcribed while this reply still plays.
             self._spawn(self.say(reply, ended))

@@ -13,6 +13,7 @@ import pytest
 from aiortc.mediastreams import MediaStreamError, MediaStreamTrack
 
 from avatar_service.adapters.aiortc_rooms.audio import FRAME_SAMPLES, OUT_RATE, ReplyAudioTrack, resample, sentences
+from avatar_service.adapters.aiortc_rooms.early import EarlyTranscription
 from avatar_service.adapters.aiortc_rooms.session import RoomSession
 from avatar_service.adapters.speech.piper_speech import PiperSpeech
 from avatar_service.ports.rooms import RoomMedia
@@ -188,3 +189,29 @@ async def test_a_broken_pipeline_fails_the_conversation() -> None:
             break
         await asyncio.sleep(0.01)
     assert host.ended == ["failed"] and session._closed
+
+
+async def test_early_transcription_starts_at_a_pause_and_is_dropped_if_speech_goes_on() -> None:
+    started: list[int] = []
+
+    def start(samples: np.ndarray) -> asyncio.Future[str]:
+        started.append(samples.size)
+        future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        future.set_result(f"guess {len(started)}")
+        return future
+
+    early = EarlyTranscription(start, quiet_frames=3, pre_roll_frames=2)
+    loud, quiet = np.full(320, 3000, np.int16), np.zeros(320, np.int16)
+    early.feed(quiet, in_speech=False)
+    for _ in range(5):
+        early.feed(loud, in_speech=True)
+    for _ in range(3):
+        early.feed(quiet, in_speech=True)
+    assert started == [(2 + 4 + 3) * 320]  # pre-roll and speech so far, up to the third quiet frame
+    early.feed(loud, in_speech=True)  # they go on: that guess is dropped
+    for _ in range(4):
+        early.feed(quiet, in_speech=True)
+    assert len(started) == 2
+    guess = early.take()
+    assert guess is not None and await guess == "guess 2"
+    assert early.take() is None
