@@ -4,7 +4,10 @@ Starts both with uvicorn (one process each, same settings) and loads them from a
 wrk (Debian package `wrk`). Prints requests/s, p50 and p99 for an authenticated GET of a personality and a
 POST /v1/users, next to the bare app's GET of a constant.
 
-    .venv/bin/python bench/http_api.py [--seconds 10] [--connections 32]
+    .venv/bin/python bench/http_api.py [--seconds 10] [--connections 32] [--database-url URL]
+
+`--database-url postgresql+asyncpg://postgres@127.0.0.1:5432/DB` runs the real server on PostgreSQL instead of
+the embedded SQLite default (the database is migrated; use an empty one).
 """
 
 import argparse
@@ -53,7 +56,7 @@ def wrk(url: str, seconds: int, connections: int, key: str | None, script: str) 
     if key:
         command[1:1] = ["-H", f"Authorization: Bearer {key}"]
     out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
-    rps, p50, p99, errors, total = re.search(r"RESULT (\S+) (\S+) (\S+) (\d+) (\d+)", out).groups()  # type: ignore[union-attr]
+    rps, p50, p99, errors, _total = re.search(r"RESULT (\S+) (\S+) (\S+) (\d+) (\d+)", out).groups()  # type: ignore[union-attr]
     return float(rps), float(p50), float(p99), int(errors)
 
 
@@ -68,12 +71,14 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument("--database-url", default=None)
     opts = parser.parse_args()
     if not shutil.which("wrk"):
         raise SystemExit("needs wrk: apt-get install wrk")
     work = Path(tempfile.mkdtemp(prefix="bench-http-"))
-    env = {**os.environ, "AVATAR_DATA_DIR": str(work), "AVATAR_DATABASE_URL": f"sqlite+aiosqlite:///{work}/a.db",
-           "AVATAR_LOG_LEVEL": "WARNING", "BENCH_CWD": str(work)}
+    database_url = opts.database_url or f"sqlite+aiosqlite:///{work}/a.db"
+    env = {**os.environ, "AVATAR_DATA_DIR": str(work), "AVATAR_DATABASE_URL": database_url,
+           "AVATAR_LOG_LEVEL": "WARNING", "AVATAR_RATE_LIMIT_PER_MINUTE": "0", "BENCH_CWD": str(work)}
     key = subprocess.run([VENV / "avatar", "keys", "create", "--name", "bench", "--scopes", "*"], env=env,
                          capture_output=True, text=True, check=True).stdout.strip()
     rows = []
@@ -102,7 +107,8 @@ def main() -> None:
     for name, rps, p50, p99, errors in rows:
         print(f"{name:32} {rps:9.0f} {p50:8.2f} {p99:8.2f} {errors:8d}")
     print(f"authenticated GET at {100 * rows[0][1] / rows[2][1]:.0f}% of the bare app's requests/s "
-          f"({opts.connections} connections, {opts.seconds} s, one uvicorn process each)")
+          f"({opts.connections} connections, {opts.seconds} s, one uvicorn process each, "
+          f"{database_url.split(':', 1)[0]})")
     shutil.rmtree(work, ignore_errors=True)
 
 
