@@ -5,9 +5,11 @@ transaction) to the receiver, p50/p99. Zero loss is checked by webhook-id.
     AVATAR_BENCH_POSTGRES_URL=postgresql+asyncpg://postgres@127.0.0.1:5432/test .venv/bin/python bench/delivery.py
 
 Needs a PostgreSQL server; a database of its own is created and dropped. Events are made by the real use case
-(bulk memory creation: one memory.created event each), in a burst (throughput) and then at a steady rate
-(latency without a backlog). Next to the rates: the workers' CPU per delivery in the burst and the load
-average before and after it, since the figures move with whatever else the machine runs.
+(bulk memory creation: one memory.created event each): a backlog made before the workers start (how fast
+the dispatchers drain it, first to last receipt), a burst made while they run (throughput from the first
+event made to the last received, which includes making them), then a steady rate (latency without a
+backlog). Next to the rates: the workers' CPU per delivery in the burst and the load average before and
+after it, since the figures move with whatever else the machine runs.
 """
 
 from __future__ import annotations
@@ -91,7 +93,8 @@ async def admin(url: str, statement: str) -> None:
         await conn.close()
 
 
-async def run(url: str, workers: int, burst: int, steady_rate: int, steady_seconds: float) -> dict[str, Any]:
+async def run(url: str, workers: int, backlog: int, burst: int, steady_rate: int, steady_seconds: float
+              ) -> dict[str, Any]:
     from avatar_service.adapters.sqlalchemy.migrate import upgrade
     from avatar_service.core.model import ApiKeyCreate, MemoryBulkCreate, PersonalityCreate, UserCreate
     from avatar_service.core.model.memories import MemoryItem
@@ -133,24 +136,34 @@ async def run(url: str, workers: int, burst: int, steady_rate: int, steady_secon
         env.update({"AVATAR_DATABASE_URL": db_url, "AVATAR_DATA_DIR": str(data_dir), "AVATAR_EMBEDDER": "lexical",
                     "AVATAR_ALLOW_PRIVATE_URLS": "1", "AVATAR_SECRET_KEY": "bench", "AVATAR_LOG_LEVEL": "WARNING"})
         avatar = str(Path(sys.executable).with_name("avatar"))
-        procs = [subprocess.Popen([avatar, "worker"], env=env) for _ in range(workers)]  # noqa: ASYNC220
-        await asyncio.sleep(6)  # the workers start (imports, LISTEN)
 
         async def make(n: int) -> None:
             await memories.bulk(org, uid, MemoryBulkCreate(personality_id=pid, memories=[
                 MemoryItem(content=f"Fact {uuid.uuid4().hex[:8]} number {i}") for i in range(n)]))
 
-        # Burst: throughput with a backlog.
+        # Backlog: events waiting before any worker runs, then drained (the dispatchers alone, no producer).
+        for _ in range(backlog // 100):
+            await make(100)
+        backlog = backlog // 100 * 100
+        backlog_end = time.time()
+        procs = [subprocess.Popen([avatar, "worker"], env=env) for _ in range(workers)]  # noqa: ASYNC220
         pids = [proc.pid for proc in procs]
+        waited = time.perf_counter()
+        while count.value < backlog and time.perf_counter() - waited < 120:  # noqa: ASYNC110
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(max(0.0, 6 - (time.perf_counter() - waited)))  # the workers start (imports, LISTEN)
+
+        # Burst: throughput while the events are being made, from the first one made to the last received.
         cpu_before, load_before = cpu_seconds(pids), os.getloadavg()[0]
+        burst_start = time.time()
         started = time.perf_counter()
         for _ in range(burst // 100):
             await make(100)
         produced = time.perf_counter() - started
-        while count.value < burst and time.perf_counter() - started < 120:  # noqa: ASYNC110
+        while count.value < backlog + burst and time.perf_counter() - started < 120:  # noqa: ASYNC110
             await asyncio.sleep(0.01)
         burst_seconds = time.perf_counter() - started
-        burst_received = count.value
+        burst_received = count.value - backlog
         cpu_after = cpu_seconds(pids)
         worker_cpu = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
         # Steady: latency at a rate the workers keep up with.
@@ -160,16 +173,21 @@ async def run(url: str, workers: int, burst: int, steady_rate: int, steady_secon
             tick = time.perf_counter()
             await make(per_tick)
             await asyncio.sleep(max(0.0, 0.1 - (time.perf_counter() - tick)))
-        total = burst + per_tick * ticks
+        total = backlog + burst + per_tick * ticks
         deadline = time.perf_counter() + 60
         while count.value < total and time.perf_counter() < deadline:  # noqa: ASYNC110
             await asyncio.sleep(0.01)
         receiver.terminate()
         seen: dict[str, tuple[float, float]] = results.get(timeout=10)
-        burst_latency = sorted(lat for created, lat in seen.values() if created < steady_start)
+        burst_latency = sorted(lat for created, lat in seen.values() if burst_start <= created < steady_start)
+        drained = [created + lat for created, lat in seen.values() if created < backlog_end]
+        drain_seconds = max(drained) - min(drained) if len(drained) > 1 else 0.0
         steady = sorted(lat for created, lat in seen.values() if created >= steady_start)
         return {
-            "workers": workers, "burst_events": burst, "burst_produce_s": round(produced, 2),
+            "workers": workers,
+            "backlog_events": backlog,
+            "backlog_drain_per_s": round(len(drained) / drain_seconds) if drain_seconds else None,
+            "burst_events": burst, "burst_produce_s": round(produced, 2),
             "burst_delivered": burst_received, "burst_per_s": round(burst_received / burst_seconds),
             # CPU the worker processes spent in the burst, per delivery: less sensitive to the machine's load
             "burst_worker_cpu_ms_per_delivery": None if worker_cpu is None else round(
@@ -199,6 +217,7 @@ async def run(url: str, workers: int, burst: int, steady_rate: int, steady_secon
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--backlog", type=int, default=2000, help="events made before the workers start")
     parser.add_argument("--burst", type=int, default=3000)
     parser.add_argument("--steady-rate", type=int, default=200, help="events per second in the latency phase")
     parser.add_argument("--steady-seconds", type=float, default=5.0)
@@ -206,7 +225,7 @@ def main() -> None:
     args = parser.parse_args()
     url = os.environ.get("AVATAR_BENCH_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
     for workers in (int(w) for w in args.workers.split(",")):
-        figures = asyncio.run(run(url, workers, args.burst, args.steady_rate, args.steady_seconds))
+        figures = asyncio.run(run(url, workers, args.backlog, args.burst, args.steady_rate, args.steady_seconds))
         print(json.dumps(figures), flush=True)
 
 
