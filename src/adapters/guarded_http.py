@@ -25,13 +25,14 @@ translated, compatible, NAT64, 6to4), so ``::ffff:127.0.0.1`` counts as loopback
 resolver would read them.
 
 Deliveries (``post``) reuse connections: one httpcore pool per event loop (on the same vetting backend),
-opened on first use and closed by ``aclose()`` at shutdown; POSTs go to it directly, without httpx's
-client layer, whose redirects, cookies and decoding a delivery does not want. Reuse leaves the guard whole, because a pooled connection was vetted when it
-was opened (through the same backend) and stays connected to that vetted address; a pool keys connections
-by scheme, host and port, so a request never rides a connection opened for another origin. Name lookups
-are cached for a few seconds per (host, port), and only answers that passed the policy are cached; the
-address connected to is checked against the policy again at connect time whatever the cache says, so the
-cache can make a connection go to an address that was vetted a moment ago, never to one that was not.
+opened on first use and closed by ``aclose()`` at shutdown; POSTs go to it directly, without httpx's client
+layer, whose redirects, cookies and decoding a delivery does not want. Reuse leaves the guard whole, because
+a pooled connection was vetted when it was opened (through the same backend) and stays connected to that
+vetted address; a pool keys connections by scheme, host and port, so a request never rides a connection
+opened for another origin. Name lookups are cached for a few seconds per (host, port), and only answers that
+passed the policy are cached; the address connected to is checked against the policy again at connect time
+whatever the cache says, so the cache can make a connection go to an address that was vetted a moment ago,
+never to one that was not.
 ``fetch`` keeps a client per call: documents and media are few, and redirects cross hosts.
 
 Tests and trusted networks pass ``allow_private=True`` (``AVATAR_ALLOW_PRIVATE_URLS``) to let loopback,
@@ -354,22 +355,21 @@ class _Pool(httpcore.AsyncConnectionPool):
     def _assign_requests_to_connections(self) -> list[httpcore.AsyncConnectionInterface]:
         closing: list[httpcore.AsyncConnectionInterface] = []
         now = time.monotonic()
-        sweep = now - self._swept_at >= self._SWEEP_SECONDS
-        if sweep:
+        # Closed and expired connections are dropped once a second, or at once when the pool is full; in
+        # between they are merely unavailable (a closed connection never is; an idle one is checked below).
+        if now - self._swept_at >= self._SWEEP_SECONDS or len(self._connections) >= self._max_connections:
             self._swept_at = now
-        idle = 0
-        for connection in list(self._connections):
-            if connection.is_closed():
-                self._connections.remove(connection)
-            elif not connection.is_idle():
-                if connection.has_expired():  # a connection that failed to connect; no socket poll
+            idle = 0
+            for connection in list(self._connections):
+                if connection.is_closed():
+                    self._connections.remove(connection)
+                elif connection.has_expired() or (
+                    connection.is_idle() and idle >= self._max_keepalive_connections
+                ):
                     self._connections.remove(connection)
                     closing.append(connection)
-            elif idle >= self._max_keepalive_connections or (sweep and connection.has_expired()):
-                self._connections.remove(connection)
-                closing.append(connection)
-            else:
-                idle += 1
+                elif connection.is_idle():
+                    idle += 1
         queued = [request for request in self._requests if request.is_queued()]
         available: dict[tuple[bytes, bytes, int], list[httpcore.AsyncConnectionInterface]] = {}
         for pool_request in queued:
