@@ -62,23 +62,27 @@ class Dispatcher:
         """Passes until one finds less than a full batch (a backlog drains without waiting for a wake-up)."""
         total = 0
         while True:
-            attempted = await self.pass_once()
+            fanned, attempted = await self._pass()
             total += attempted
-            if attempted < BATCH:
+            if fanned < BATCH and attempted < BATCH:
                 return total
 
     async def pass_once(self) -> int:
         """One dispatcher pass: fan out new events, send what is due, record it. Returns deliveries attempted."""
+        return (await self._pass())[1]
+
+    async def _pass(self) -> tuple[int, int]:
+        """(events fanned out, deliveries attempted)."""
         now = self.deps.clock.now()
         lease = now + timedelta(seconds=self.lease_seconds)
         hooks: dict[str, WebhookRecord | None] = {}
         secrets: dict[str, str] = {}
         async with self.deps.storage(None) as uow:
-            claimed = await self._fan_out(uow, now, lease, hooks, secrets)
+            fanned, claimed = await self._fan_out(uow, now, lease, hooks, secrets)
             due = await uow.deliveries.claim_due("next_retry_at", now, BATCH, lease, status="pending")
             claimed += [_Attempt(d, d.next_retry_at or now) for d in due]
-            if not claimed:
-                return 0  # nothing written: the unit of work rolls back
+            if not fanned and not claimed:
+                return 0, 0  # nothing written: the unit of work rolls back
             missing = list({d.webhook_id for d in due if d.webhook_id and d.webhook_id not in hooks})
             if missing:
                 found = {hook.id: hook for hook in await uow.webhooks.find(id=missing)}
@@ -93,15 +97,19 @@ class Dispatcher:
         for attempt in sorted(claimed, key=lambda a: (a.delivery.created_at, a.delivery.event_id)):
             by_endpoint.setdefault(attempt.delivery.webhook_id or attempt.delivery.url, []).append(attempt)
         await asyncio.gather(*(self._send_endpoint(group, hooks, secrets, gate) for group in by_endpoint.values()))
-        await self._record(claimed)
-        return len(claimed)
+        if claimed:
+            await self._record(claimed)
+        return fanned, len(claimed)
 
     async def _fan_out(self, uow: UnitOfWork, now: datetime, lease: datetime, hooks: dict[str, WebhookRecord | None],
-                       secrets: dict[str, str]) -> list[_Attempt]:
-        """Undispatched outbox events become one delivery per subscribed endpoint, leased to this pass."""
+                       secrets: dict[str, str]) -> tuple[int, list[_Attempt]]:
+        """Undispatched outbox events become one delivery per subscribed endpoint, leased to this pass.
+
+        Returns how many events were taken (those no endpoint wants are marked dispatched all the same).
+        """
         events = await uow.outbox.pending(BATCH)
         if not events:
-            return []
+            return 0, []
         orgs = list({e.organization_id for e in events if not e.target_url})
         hooks_by_org: dict[str, list[WebhookRecord]] = {}
         for hook in await uow.webhooks.find(organization_id=orgs, enabled=True) if orgs else []:
@@ -118,7 +126,7 @@ class Dispatcher:
                            for hook in hooks_by_org.get(event.organization_id, ()) if event.type in hook.events]
         await uow.deliveries.add_many(deliveries)
         await uow.outbox.mark_dispatched([e.id for e in events])
-        return [_Attempt(d, now) for d in deliveries]
+        return len(events), [_Attempt(d, now) for d in deliveries]
 
     def _delivery(self, event: Event, webhook_id: str | None, url: str, body: bytes, lease: datetime
                   ) -> DeliveryRecord:

@@ -175,3 +175,16 @@ async def test_an_endpoint_failing_for_five_days_is_disabled(world: World) -> No
     await world.dispatcher.run()  # deliveries to a disabled endpoint fail without being sent
     assert len(world.sender.posts) == sent
     assert all(r.status == "failed" for r in world.rows(hook))
+
+
+async def test_events_no_endpoint_wants_are_dispatched_and_block_nothing(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(delivery_module, "BATCH", 4)
+    await world.events(10)  # no endpoint yet: nothing to send, but the outbox must move on
+    assert await world.dispatcher.run() == 0
+    assert all(row["dispatched"] for row in world.storage.rows("outbox"))
+    await world.hook("https://a.example/hook")
+    events = await world.events(2)
+    assert await world.dispatcher.run() == 2
+    assert world.sender.ids() == events
