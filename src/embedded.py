@@ -96,6 +96,7 @@ async def open(database_url: str | None = None, *, worker: bool = True, **settin
             finally:
                 group.cancel_scope.cancel()
     finally:
+        await container.resolve(bootstrap.GuardedHttp).aclose()  # the delivery connections kept alive
         await storage.close()
 
 
