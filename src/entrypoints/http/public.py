@@ -6,7 +6,7 @@ from typing import Any
 
 from litestar import Request, Response, get
 from litestar.di import NamedDependency
-from litestar.params import SkipValidation
+from litestar.params import FromPath, FromQuery, SkipValidation
 from litestar.response import Stream
 
 from avatar_service.core.errors import Forbidden, NotFound
@@ -39,9 +39,9 @@ def _range(header: str | None, size: int) -> tuple[int, int] | None:
 
 
 @get("/media/{key:path}", tags=["Media"])
-async def media(key: str, request: Request[Any, Any, Any], signer: NamedDependency[MediaSigner],
+async def media(key: FromPath[str], request: Request[Any, Any, Any], signer: NamedDependency[MediaSigner],
                 blobs: NamedDependency[SkipValidation[BlobStore]], clock: NamedDependency[SkipValidation[Clock]],
-                expires: int = 0, signature: str = "") -> Response[Any]:
+                expires: FromQuery[int] = 0, signature: FromQuery[str] = "") -> Response[Any]:
     """A finished video or thumbnail. The URL's signature is the only credential; ranges work for seeking."""
     key = key.lstrip("/")
     if not signer.valid(key, expires, signature, clock.now()):
