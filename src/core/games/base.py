@@ -94,6 +94,27 @@ FIRST_SCHEMA = {"type": "string", "enum": list(SIDES), "default": "user", "descr
 PRIVATE_NOTE = "Keys starting with '_' are private to the service and never shown to clients."
 
 
+def build_options_schema(**properties: dict) -> dict:
+    """A game's `options` object: only the listed options, each with its schema."""
+    return {"type": "object", "additionalProperties": False, "properties": properties}
+
+
+def build_state_schema(note: str, properties: dict, *, turns: tuple[str, ...] = SIDES,
+                 winners: tuple[str, ...] = ("user", "personality", "draw")) -> dict:
+    """A game's `state`: its own fields plus the ones every game keeps (options, turn, finished, winner)."""
+    return {
+        "type": "object",
+        "description": f"{PRIVATE_NOTE} {note}".strip(),
+        "properties": {
+            **properties,
+            "options": {"type": "object"},
+            "turn": {"enum": [*turns, None]},
+            "finished": {"type": "boolean"},
+            "winner": {"enum": [*winners, None]},
+        },
+    }
+
+
 def parse_options(options: Mapping[str, Any] | None, schema: dict) -> dict:
     """Checks `options` against a flat object schema (enum / integer bounds / odd) and fills defaults.
 

@@ -12,11 +12,12 @@ from . import chess_search as cs
 from .base import (
     DIFFICULTY_SCHEMA,
     FIRST_SCHEMA,
-    PRIVATE_NOTE,
     IllegalMove,
     Outcome,
     Side,
     Winner,
+    build_options_schema,
+    build_state_schema,
     clone,
     finish,
     move_field,
@@ -82,30 +83,21 @@ class ChessGame:
             "san": {"type": "string", "description": "e.g. 'e4', 'Nxf7+', 'O-O'"},
         },
     }
-    options_schema = {
-        "type": "object",
-        "additionalProperties": False,
-        "properties": {"difficulty": DIFFICULTY_SCHEMA, "first": FIRST_SCHEMA},
-    }
-    state_schema = {
-        "type": "object",
-        "description": PRIVATE_NOTE + " The side that moves first plays white.",
-        "properties": {
-            "fen": {"type": "string"},
-            "start_fen": {"type": "string"},
-            "board_ascii": {"type": "string", "description": "rank 8 first; uppercase white, '.' empty"},
-            "colors": {"type": "object", "description": "{'user': 'white'|'black', 'personality': ...}"},
-            "history": {"type": "array", "description": "all moves in UCI"},
-            "last_move": {"type": ["object", "null"], "description": "{'uci', 'san', 'by'}"},
-            "check": {"type": "boolean"},
-            "result": {"type": ["string", "null"], "description": "'1-0', '0-1', '1/2-1/2' when finished"},
-            "termination": {"type": ["string", "null"], "description": "e.g. 'checkmate', 'stalemate'"},
-            "options": {"type": "object"},
-            "turn": {"enum": ["user", "personality", None]},
-            "finished": {"type": "boolean"},
-            "winner": {"enum": ["user", "personality", "draw", None]},
+    options_schema = build_options_schema(difficulty=DIFFICULTY_SCHEMA, first=FIRST_SCHEMA)
+    state_schema = build_state_schema(
+        " The side that moves first plays white.",
+        {
+        "fen": {"type": "string"},
+        "start_fen": {"type": "string"},
+        "board_ascii": {"type": "string", "description": "rank 8 first; uppercase white, '.' empty"},
+        "colors": {"type": "object", "description": "{'user': 'white'|'black', 'personality': ...}"},
+        "history": {"type": "array", "description": "all moves in UCI"},
+        "last_move": {"type": ["object", "null"], "description": "{'uci', 'san', 'by'}"},
+        "check": {"type": "boolean"},
+        "result": {"type": ["string", "null"], "description": "'1-0', '0-1', '1/2-1/2' when finished"},
+        "termination": {"type": ["string", "null"], "description": "e.g. 'checkmate', 'stalemate'"},
         },
-    }
+    )
 
     def __init__(self, levels: Mapping[str, Level] | None = None) -> None:
         # tests pass smaller budgets to play many games quickly

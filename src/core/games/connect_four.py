@@ -9,10 +9,11 @@ from . import c4_search as c4
 from .base import (
     DIFFICULTY_SCHEMA,
     FIRST_SCHEMA,
-    PRIVATE_NOTE,
     IllegalMove,
     Outcome,
     Side,
+    build_options_schema,
+    build_state_schema,
     clone,
     finish,
     move_field,
@@ -74,25 +75,16 @@ class ConnectFour:
             }
         },
     }
-    options_schema = {
-        "type": "object",
-        "additionalProperties": False,
-        "properties": {"difficulty": DIFFICULTY_SCHEMA, "first": FIRST_SCHEMA},
-    }
-    state_schema = {
-        "type": "object",
-        "description": PRIVATE_NOTE,
-        "properties": {
-            "board": {"type": "array", "description": "6 rows, top row first, of 7 cells 'X', 'O' or null"},
-            "marks": {"type": "object", "description": "{'user': 'X'|'O', 'personality': 'X'|'O'}"},
-            "options": {"type": "object"},
-            "history": {"type": "array", "description": "columns played, in order"},
-            "turn": {"enum": ["user", "personality", None]},
-            "finished": {"type": "boolean"},
-            "winner": {"enum": ["user", "personality", "draw", None]},
-            "winning_cells": {"type": ["array", "null"], "description": "[row, column] pairs of the four"},
+    options_schema = build_options_schema(difficulty=DIFFICULTY_SCHEMA, first=FIRST_SCHEMA)
+    state_schema = build_state_schema(
+        "",
+        {
+        "board": {"type": "array", "description": "6 rows, top row first, of 7 cells 'X', 'O' or null"},
+        "marks": {"type": "object", "description": "{'user': 'X'|'O', 'personality': 'X'|'O'}"},
+        "history": {"type": "array", "description": "columns played, in order"},
+        "winning_cells": {"type": ["array", "null"], "description": "[row, column] pairs of the four"},
         },
-    }
+    )
 
     def start(self, options: Mapping[str, Any], seed: int) -> tuple[dict, Side]:
         opts = parse_options(options, self.options_schema)

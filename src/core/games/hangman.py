@@ -10,11 +10,12 @@ from typing import Any
 
 from .base import (
     DIFFICULTY_SCHEMA,
-    PRIVATE_NOTE,
     IllegalMove,
     Outcome,
     Side,
     Winner,
+    build_options_schema,
+    build_state_schema,
     clone,
     finish,
     move_field,
@@ -54,35 +55,25 @@ class Hangman:
             "word": {"type": "string", "pattern": "^[A-Za-z]+$"},
         },
     }
-    options_schema = {
-        "type": "object",
-        "additionalProperties": False,
-        "properties": {
-            "difficulty": {
-                **DIFFICULTY_SCHEMA,
-                "description": "easy: long words, 8 lives; medium: 5-7 letters, 6 lives; "
-                "hard: 3-5 letters, 5 lives",
-            }
-        },
-    }
-    state_schema = {
-        "type": "object",
-        "description": PRIVATE_NOTE + " The word stays in '_secret' until the game ends.",
-        "properties": {
-            "masked": {"type": "string", "description": "the word with unknown letters as '_'"},
-            "length": {"type": "integer"},
-            "guessed": {"type": "array", "description": "letters guessed so far, in order"},
-            "wrong_letters": {"type": "array"},
-            "wrong_words": {"type": "array"},
-            "lives": {"type": "integer"},
-            "lives_left": {"type": "integer"},
-            "word": {"type": ["string", "null"], "description": "revealed when the game is finished"},
-            "options": {"type": "object"},
-            "turn": {"enum": ["user", None]},
-            "finished": {"type": "boolean"},
-            "winner": {"enum": ["user", "personality", None]},
-        },
-    }
+    options_schema = build_options_schema(
+        difficulty={
+            **DIFFICULTY_SCHEMA,
+            "description": "easy: long words, 8 lives; medium: 5-7 letters, 6 lives; hard: 3-5 letters, 5 lives",
+        }
+    )
+    state_schema = build_state_schema(
+        " The word stays in '_secret' until the game ends.",
+        {
+        "masked": {"type": "string", "description": "the word with unknown letters as '_'"},
+        "length": {"type": "integer"},
+        "guessed": {"type": "array", "description": "letters guessed so far, in order"},
+        "wrong_letters": {"type": "array"},
+        "wrong_words": {"type": "array"},
+        "lives": {"type": "integer"},
+        "lives_left": {"type": "integer"},
+        "word": {"type": ["string", "null"], "description": "revealed when the game is finished"},
+        }, turns=("user",), winners=("user", "personality",),
+    )
 
     def start(self, options: Mapping[str, Any], seed: int) -> tuple[dict, Side]:
         opts = parse_options(options, self.options_schema)

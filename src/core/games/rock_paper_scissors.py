@@ -8,11 +8,12 @@ from typing import Any
 
 from .base import (
     DIFFICULTY_SCHEMA,
-    PRIVATE_NOTE,
     IllegalMove,
     Outcome,
     Side,
     Winner,
+    build_options_schema,
+    build_state_schema,
     clone,
     finish,
     move_field,
@@ -74,39 +75,24 @@ class RockPaperScissors:
         "additionalProperties": False,
         "properties": {"choice": {"type": "string", "enum": list(CHOICES)}},
     }
-    options_schema = {
-        "type": "object",
-        "additionalProperties": False,
-        "properties": {
-            "difficulty": DIFFICULTY_SCHEMA,
-            "rounds": {
-                "type": "integer",
-                "minimum": 1,
-                "maximum": 99,
-                "x-odd": True,
-                "default": 3,
-                "description": "best of N; odd",
-            },
-        },
-    }
-    state_schema = {
-        "type": "object",
-        "description": PRIVATE_NOTE + " The user always moves; the personality's throw of "
+    options_schema = build_options_schema(
+        difficulty=DIFFICULTY_SCHEMA,
+        rounds={"type": "integer", "minimum": 1, "maximum": 99, "x-odd": True, "default": 3,
+                "description": "best of N; odd"},
+    )
+    state_schema = build_state_schema(
+        " The user always moves; the personality's throw of "
         "each round comes back with it.",
-        "properties": {
-            "rounds": {"type": "integer"},
-            "wins_needed": {"type": "integer"},
-            "score": {"type": "object", "description": "{'user': n, 'personality': n, 'draws': n}"},
-            "history": {
-                "type": "array",
-                "description": "[{'user', 'personality', 'winner'}], winner 'user' | 'personality' | 'draw'",
-            },
-            "options": {"type": "object"},
-            "turn": {"enum": ["user", None]},
-            "finished": {"type": "boolean"},
-            "winner": {"enum": ["user", "personality", "draw", None]},
+        {
+        "rounds": {"type": "integer"},
+        "wins_needed": {"type": "integer"},
+        "score": {"type": "object", "description": "{'user': n, 'personality': n, 'draws': n}"},
+        "history": {
+            "type": "array",
+            "description": "[{'user', 'personality', 'winner'}], winner 'user' | 'personality' | 'draw'",
         },
-    }
+        }, turns=("user",),
+    )
 
     def start(self, options: Mapping[str, Any], seed: int) -> tuple[dict, Side]:
         opts = parse_options(options, self.options_schema)

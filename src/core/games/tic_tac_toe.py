@@ -9,11 +9,12 @@ from typing import Any
 from .base import (
     DIFFICULTY_SCHEMA,
     FIRST_SCHEMA,
-    PRIVATE_NOTE,
     IllegalMove,
     Outcome,
     Side,
     Winner,
+    build_options_schema,
+    build_state_schema,
     clone,
     finish,
     move_field,
@@ -81,25 +82,16 @@ class TicTacToe:
             }
         },
     }
-    options_schema = {
-        "type": "object",
-        "additionalProperties": False,
-        "properties": {"difficulty": DIFFICULTY_SCHEMA, "first": FIRST_SCHEMA},
-    }
-    state_schema = {
-        "type": "object",
-        "description": PRIVATE_NOTE,
-        "properties": {
-            "board": {"type": "array", "description": "9 cells, row-major, each 'X', 'O' or null"},
-            "marks": {"type": "object", "description": "{'user': 'X'|'O', 'personality': 'X'|'O'}"},
-            "options": {"type": "object"},
-            "history": {"type": "array", "description": "cells played, in order"},
-            "turn": {"enum": ["user", "personality", None]},
-            "finished": {"type": "boolean"},
-            "winner": {"enum": ["user", "personality", "draw", None]},
-            "winning_line": {"type": ["array", "null"], "description": "the three cells of the win"},
+    options_schema = build_options_schema(difficulty=DIFFICULTY_SCHEMA, first=FIRST_SCHEMA)
+    state_schema = build_state_schema(
+        "",
+        {
+        "board": {"type": "array", "description": "9 cells, row-major, each 'X', 'O' or null"},
+        "marks": {"type": "object", "description": "{'user': 'X'|'O', 'personality': 'X'|'O'}"},
+        "history": {"type": "array", "description": "cells played, in order"},
+        "winning_line": {"type": ["array", "null"], "description": "the three cells of the win"},
         },
-    }
+    )
 
     def start(self, options: Mapping[str, Any], seed: int) -> tuple[dict, Side]:
         opts = parse_options(options, self.options_schema)
