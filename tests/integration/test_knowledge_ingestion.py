@@ -265,17 +265,24 @@ async def test_refresh_replaces_chunks_atomically(service: Service, client: Asyn
     async def refresh_while_searching() -> None:
         done = anyio.Event()
 
+        async def search() -> None:
+            result = await knowledge.search(service.organization_id, personality_id,
+                                            KnowledgeSearch(query="which line stops where", limit=20))
+            seen.append({"old" if "red tram" in h.content else "new" for h in result.data})
+
         async def searcher() -> None:
             while not done.is_set():
-                result = await knowledge.search(service.organization_id, personality_id,
-                                                KnowledgeSearch(query="which line stops where", limit=20))
-                seen.append({"old" if "red tram" in h.content else "new" for h in result.data})
+                await search()
                 await anyio.lowlevel.checkpoint()
 
+        # One search before and one after the refresh pin both ends (how many land in between depends on
+        # timing); every search, wherever it lands, sees all old chunks or all new ones, never a mix.
+        await search()
         async with anyio.create_task_group() as group:
             group.start_soon(searcher)
             await processor(scheduled.payload)
             done.set()
+        await search()
 
     service.call(refresh_while_searching)
     after = chunks_of(service, item["id"])
