@@ -11,6 +11,7 @@ in-process through SQLAlchemy's pool events, across processes through PostgreSQL
 """
 
 import asyncio
+import contextlib
 import logging
 import math
 import threading
@@ -108,7 +109,10 @@ class DatabaseJobQueue:
 
         @event.listens_for(engine.sync_engine, "rollback")
         def _rollback(conn: Any) -> None:
-            conn.info.pop("avatar_wrote_work", None)
+            # A statement cancelled mid-flight leaves the connection invalidated; its `info` then raises,
+            # and raising here would stop the rollback that must end the transaction.
+            with contextlib.suppress(Exception):
+                conn.info.pop("avatar_wrote_work", None)
 
         @event.listens_for(engine.sync_engine.pool, "checkin")
         def _checkin(_dbapi: Any, record: Any) -> None:
@@ -161,23 +165,26 @@ class DatabaseJobQueue:
 
     async def _renew_leases(self) -> None:
         """Extends the locks of the jobs this worker is running: alive work is never taken from it."""
-        from avatar_service.adapters.sqlalchemy import tables
-
         engine = getattr(self.storage, "engine", None)
         if engine is None:
             return
         while True:
             await anyio.sleep(max(0.2, min(kind.lock_seconds for kind in self.kinds.values()) / 3)
                               if self.kinds else 1.0)
-            now = self.clock.now()
             try:
-                async with engine.begin() as conn:
-                    for kind in self.kinds.values():
-                        if kind.running:
-                            await conn.execute(update(tables.jobs).where(tables.jobs.c.id.in_(list(kind.running)))
-                                               .values(locked_until=now + timedelta(seconds=kind.lock_seconds)))
+                with anyio.CancelScope(shield=True):  # a stop lands between renewals, never mid-statement
+                    await self._renew(engine, self.clock.now())
             except Exception:
                 log.exception("renewing job leases failed")
+
+    async def _renew(self, engine: Any, now: datetime) -> None:
+        from avatar_service.adapters.sqlalchemy import tables
+
+        async with engine.begin() as conn:
+            for kind in self.kinds.values():
+                if kind.running:
+                    await conn.execute(update(tables.jobs).where(tables.jobs.c.id.in_(list(kind.running)))
+                                       .values(locked_until=now + timedelta(seconds=kind.lock_seconds)))
 
     async def _listen(self) -> None:
         """PostgreSQL only: wakes on `NOTIFY avatar_work` from any process's commit."""
@@ -223,7 +230,10 @@ class DatabaseJobQueue:
         while True:
             periodic.woken = anyio.Event() if periodic.on_wake else None
             try:
-                await periodic.task()
+                # Shielded: stopping the worker waits for this pass instead of cutting a statement in half
+                # (a cancelled statement invalidates its connection, which then lingers at shutdown).
+                with anyio.CancelScope(shield=True):
+                    await periodic.task()
             except Exception:
                 log.exception("periodic task failed")
             with anyio.move_on_after(periodic.seconds):
@@ -244,7 +254,9 @@ class DatabaseJobQueue:
                 while True:
                     self._wake = anyio.Event()
                     try:
-                        for kind, job in await self._claim(self.clock.now()):
+                        with anyio.CancelScope(shield=True):
+                            claimed = await self._claim(self.clock.now())
+                        for kind, job in claimed:
                             group.start_soon(self._run, kind, job)
                     except Exception:
                         log.exception("claiming jobs failed")

@@ -86,9 +86,11 @@ class SqlUnitOfWork:
                 if not self._committed and not (self.read_only and self._sqlite):
                     await self._conn.rollback()
             finally:
-                await self._conn.close()
-                if self._write_lock is not None:
-                    self._write_lock.release()
+                try:
+                    await self._conn.close()
+                finally:  # whatever the connection did, the next writer must not wait for ever
+                    if self._write_lock is not None:
+                        self._write_lock.release()
 
 
 def _sqlite_setup(engine: AsyncEngine) -> None:
