@@ -94,6 +94,16 @@ FIRST_SCHEMA = {"type": "string", "enum": list(SIDES), "default": "user", "descr
 PRIVATE_NOTE = "Keys starting with '_' are private to the service and never shown to clients."
 
 
+def build_move_schema(**fields: dict) -> dict:
+    """A game's `move` object: exactly one of the listed fields (required, when there is only one)."""
+    schema: dict = {"type": "object", "additionalProperties": False, "properties": fields}
+    if len(fields) == 1:
+        schema["required"] = list(fields)
+    else:
+        schema["minProperties"] = schema["maxProperties"] = 1
+    return schema
+
+
 def build_options_schema(**properties: dict) -> dict:
     """A game's `options` object: only the listed options, each with its schema."""
     return {"type": "object", "additionalProperties": False, "properties": properties}

@@ -16,6 +16,7 @@ from .base import (
     Outcome,
     Side,
     Winner,
+    build_move_schema,
     build_options_schema,
     build_state_schema,
     clone,
@@ -73,29 +74,23 @@ class ChessGame:
         "Standard chess. Moves in UCI ('e2e4', 'e7e8q') or SAN ('e4', 'Nf3', 'O-O'). "
         "Threefold repetition, fifty moves and insufficient material are draws."
     )
-    move_schema = {
-        "type": "object",
-        "additionalProperties": False,
-        "minProperties": 1,
-        "maxProperties": 1,
-        "properties": {
-            "uci": {"type": "string", "description": "e.g. 'e2e4', promotion 'e7e8q'"},
-            "san": {"type": "string", "description": "e.g. 'e4', 'Nxf7+', 'O-O'"},
-        },
-    }
+    move_schema = build_move_schema(
+        uci={"type": "string", "description": "e.g. 'e2e4', promotion 'e7e8q'"},
+        san={"type": "string", "description": "e.g. 'e4', 'Nxf7+', 'O-O'"},
+    )
     options_schema = build_options_schema(difficulty=DIFFICULTY_SCHEMA, first=FIRST_SCHEMA)
     state_schema = build_state_schema(
-        " The side that moves first plays white.",
+        "The side that moves first plays white.",
         {
-        "fen": {"type": "string"},
-        "start_fen": {"type": "string"},
-        "board_ascii": {"type": "string", "description": "rank 8 first; uppercase white, '.' empty"},
-        "colors": {"type": "object", "description": "{'user': 'white'|'black', 'personality': ...}"},
-        "history": {"type": "array", "description": "all moves in UCI"},
-        "last_move": {"type": ["object", "null"], "description": "{'uci', 'san', 'by'}"},
-        "check": {"type": "boolean"},
-        "result": {"type": ["string", "null"], "description": "'1-0', '0-1', '1/2-1/2' when finished"},
-        "termination": {"type": ["string", "null"], "description": "e.g. 'checkmate', 'stalemate'"},
+            "fen": {"type": "string"},
+            "start_fen": {"type": "string"},
+            "board_ascii": {"type": "string", "description": "rank 8 first; uppercase white, '.' empty"},
+            "colors": {"type": "object", "description": "{'user': 'white'|'black', 'personality': ...}"},
+            "history": {"type": "array", "description": "all moves in UCI"},
+            "last_move": {"type": ["object", "null"], "description": "{'uci', 'san', 'by'}"},
+            "check": {"type": "boolean"},
+            "result": {"type": ["string", "null"], "description": "'1-0', '0-1', '1/2-1/2' when finished"},
+            "termination": {"type": ["string", "null"], "description": "e.g. 'checkmate', 'stalemate'"},
         },
     )
 

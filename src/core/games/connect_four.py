@@ -12,6 +12,7 @@ from .base import (
     IllegalMove,
     Outcome,
     Side,
+    build_move_schema,
     build_options_schema,
     build_state_schema,
     clone,
@@ -62,27 +63,18 @@ class ConnectFour:
     id = "connect_four"
     name = "Connect four"
     description = "Drop discs into a 7-column, 6-row grid; four in a row wins. The first player plays X."
-    move_schema = {
-        "type": "object",
-        "required": ["column"],
-        "additionalProperties": False,
-        "properties": {
-            "column": {
-                "type": "integer",
-                "minimum": 0,
-                "maximum": 6,
-                "description": "column to drop a disc into, 0 = leftmost",
-            }
-        },
-    }
+    move_schema = build_move_schema(
+        column={"type": "integer", "minimum": 0, "maximum": 6,
+                "description": "column to drop a disc into, 0 = leftmost"},
+    )
     options_schema = build_options_schema(difficulty=DIFFICULTY_SCHEMA, first=FIRST_SCHEMA)
     state_schema = build_state_schema(
         "",
         {
-        "board": {"type": "array", "description": "6 rows, top row first, of 7 cells 'X', 'O' or null"},
-        "marks": {"type": "object", "description": "{'user': 'X'|'O', 'personality': 'X'|'O'}"},
-        "history": {"type": "array", "description": "columns played, in order"},
-        "winning_cells": {"type": ["array", "null"], "description": "[row, column] pairs of the four"},
+            "board": {"type": "array", "description": "6 rows, top row first, of 7 cells 'X', 'O' or null"},
+            "marks": {"type": "object", "description": "{'user': 'X'|'O', 'personality': 'X'|'O'}"},
+            "history": {"type": "array", "description": "columns played, in order"},
+            "winning_cells": {"type": ["array", "null"], "description": "[row, column] pairs of the four"},
         },
     )
 

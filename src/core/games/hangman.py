@@ -14,6 +14,7 @@ from .base import (
     Outcome,
     Side,
     Winner,
+    build_move_schema,
     build_options_schema,
     build_state_schema,
     clone,
@@ -45,16 +46,10 @@ class Hangman:
         "Guess the personality's word one letter at a time, or the whole word at once. "
         "Each wrong letter or wrong word costs a life."
     )
-    move_schema = {
-        "type": "object",
-        "additionalProperties": False,
-        "minProperties": 1,
-        "maxProperties": 1,
-        "properties": {
-            "letter": {"type": "string", "pattern": "^[A-Za-z]$"},
-            "word": {"type": "string", "pattern": "^[A-Za-z]+$"},
-        },
-    }
+    move_schema = build_move_schema(
+        letter={"type": "string", "pattern": "^[A-Za-z]$"},
+        word={"type": "string", "pattern": "^[A-Za-z]+$"},
+    )
     options_schema = build_options_schema(
         difficulty={
             **DIFFICULTY_SCHEMA,
@@ -62,17 +57,19 @@ class Hangman:
         }
     )
     state_schema = build_state_schema(
-        " The word stays in '_secret' until the game ends.",
+        "The word stays in '_secret' until the game ends.",
         {
-        "masked": {"type": "string", "description": "the word with unknown letters as '_'"},
-        "length": {"type": "integer"},
-        "guessed": {"type": "array", "description": "letters guessed so far, in order"},
-        "wrong_letters": {"type": "array"},
-        "wrong_words": {"type": "array"},
-        "lives": {"type": "integer"},
-        "lives_left": {"type": "integer"},
-        "word": {"type": ["string", "null"], "description": "revealed when the game is finished"},
-        }, turns=("user",), winners=("user", "personality",),
+            "masked": {"type": "string", "description": "the word with unknown letters as '_'"},
+            "length": {"type": "integer"},
+            "guessed": {"type": "array", "description": "letters guessed so far, in order"},
+            "wrong_letters": {"type": "array"},
+            "wrong_words": {"type": "array"},
+            "lives": {"type": "integer"},
+            "lives_left": {"type": "integer"},
+            "word": {"type": ["string", "null"], "description": "revealed when the game is finished"},
+        },
+        turns=("user",),
+        winners=("user", "personality"),
     )
 
     def start(self, options: Mapping[str, Any], seed: int) -> tuple[dict, Side]:

@@ -12,6 +12,7 @@ from .base import (
     Outcome,
     Side,
     Winner,
+    build_move_schema,
     build_options_schema,
     build_state_schema,
     clone,
@@ -69,29 +70,24 @@ class RockPaperScissors:
         "Simultaneous throws, best of N (first to a majority of N wins; tied throws are replayed, "
         "up to 3N throws in all). Rock beats scissors, scissors beat paper, paper beats rock."
     )
-    move_schema = {
-        "type": "object",
-        "required": ["choice"],
-        "additionalProperties": False,
-        "properties": {"choice": {"type": "string", "enum": list(CHOICES)}},
-    }
+    move_schema = build_move_schema(choice={"type": "string", "enum": list(CHOICES)})
     options_schema = build_options_schema(
         difficulty=DIFFICULTY_SCHEMA,
         rounds={"type": "integer", "minimum": 1, "maximum": 99, "x-odd": True, "default": 3,
                 "description": "best of N; odd"},
     )
     state_schema = build_state_schema(
-        " The user always moves; the personality's throw of "
-        "each round comes back with it.",
+        "The user always moves; the personality's throw of each round comes back with it.",
         {
-        "rounds": {"type": "integer"},
-        "wins_needed": {"type": "integer"},
-        "score": {"type": "object", "description": "{'user': n, 'personality': n, 'draws': n}"},
-        "history": {
-            "type": "array",
-            "description": "[{'user', 'personality', 'winner'}], winner 'user' | 'personality' | 'draw'",
+            "rounds": {"type": "integer"},
+            "wins_needed": {"type": "integer"},
+            "score": {"type": "object", "description": "{'user': n, 'personality': n, 'draws': n}"},
+            "history": {
+                "type": "array",
+                "description": "[{'user', 'personality', 'winner'}], winner 'user' | 'personality' | 'draw'",
+            },
         },
-        }, turns=("user",),
+        turns=("user",),
     )
 
     def start(self, options: Mapping[str, Any], seed: int) -> tuple[dict, Side]:

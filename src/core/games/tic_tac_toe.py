@@ -13,6 +13,7 @@ from .base import (
     Outcome,
     Side,
     Winner,
+    build_move_schema,
     build_options_schema,
     build_state_schema,
     clone,
@@ -69,27 +70,18 @@ class TicTacToe:
     id = "tic_tac_toe"
     name = "Tic-tac-toe"
     description = "Three in a row on a 3x3 grid. The first player plays X. Hard is perfect play."
-    move_schema = {
-        "type": "object",
-        "required": ["cell"],
-        "additionalProperties": False,
-        "properties": {
-            "cell": {
-                "type": "integer",
-                "minimum": 0,
-                "maximum": 8,
-                "description": "cell index, row-major: 0 1 2 / 3 4 5 / 6 7 8",
-            }
-        },
-    }
+    move_schema = build_move_schema(
+        cell={"type": "integer", "minimum": 0, "maximum": 8,
+              "description": "cell index, row-major: 0 1 2 / 3 4 5 / 6 7 8"},
+    )
     options_schema = build_options_schema(difficulty=DIFFICULTY_SCHEMA, first=FIRST_SCHEMA)
     state_schema = build_state_schema(
         "",
         {
-        "board": {"type": "array", "description": "9 cells, row-major, each 'X', 'O' or null"},
-        "marks": {"type": "object", "description": "{'user': 'X'|'O', 'personality': 'X'|'O'}"},
-        "history": {"type": "array", "description": "cells played, in order"},
-        "winning_line": {"type": ["array", "null"], "description": "the three cells of the win"},
+            "board": {"type": "array", "description": "9 cells, row-major, each 'X', 'O' or null"},
+            "marks": {"type": "object", "description": "{'user': 'X'|'O', 'personality': 'X'|'O'}"},
+            "history": {"type": "array", "description": "cells played, in order"},
+            "winning_line": {"type": ["array", "null"], "description": "the three cells of the win"},
         },
     )
 
