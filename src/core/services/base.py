@@ -1,6 +1,6 @@
 """What every use case shares: storage, time, ids, and turning records into pages."""
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from msgspec import Struct, to_builtins
@@ -33,8 +33,10 @@ async def fetch(repo: Repository[R], kind: str, ident: str, *, param: str | None
     return record
 
 
-def page_of(records: Sequence[Any], has_more: bool, view: type[V]) -> Page[V]:
-    data = [public(r, view) for r in records]
+def page_of(records: Sequence[Any], has_more: bool, view: type[V] | Callable[[Any], V]) -> Page[V]:
+    """A page of public views: `view` is the view type, or a function for views with computed fields."""
+    convert = (lambda r: public(r, view)) if isinstance(view, type) else view
+    data = [convert(r) for r in records]
     cursor = encode_cursor(records[-1].created_at, records[-1].id) if has_more and records else None
     return Page(data=data, has_more=has_more, next_cursor=cursor)
 

@@ -134,9 +134,7 @@ class GameSessions:
     async def list(self, organization_id: str, page: PageRequest, status: str | None = None) -> Page[GameSession]:
         async with self.deps.storage(organization_id, read_only=True) as uow:
             records, more = await uow.game_sessions.page(page, **given(status=status))
-        result = page_of(records, more, GameSession)
-        result.data = [view(r) for r in records]
-        return result
+        return page_of(records, more, view)
 
     async def move(self, organization_id: str, session_id: str, data: MoveCreate) -> MoveResult:
         async with self.deps.storage(organization_id, read_only=True) as uow:

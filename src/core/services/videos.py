@@ -70,9 +70,7 @@ class Videos:
                    ) -> Page[VideoGeneration]:
         async with self.deps.storage(organization_id, read_only=True) as uow:
             records, more = await uow.videos.page(page, **given(status=status))
-        result = page_of(records, more, VideoGeneration)
-        result.data = [self.view(r) for r in records]
-        return result
+        return page_of(records, more, self.view)
 
     async def cancel(self, organization_id: str, video_id: str) -> VideoGeneration:
         """Cancels a pending or processing render; a cancelled one is returned unchanged."""
