@@ -41,8 +41,13 @@ def page_of(records: Sequence[Any], has_more: bool, view: type[V] | Callable[[An
     return Page(data=data, has_more=has_more, next_cursor=cursor)
 
 
-async def emit(uow: UnitOfWork, deps: Deps, organization_id: str, kind: str, data: Struct) -> None:
-    """Writes an event to the outbox inside the caller's transaction (delivered after commit)."""
+async def emit(uow: UnitOfWork, deps: Deps, organization_id: str, kind: str, data: Struct, *,
+               target_url: str | None = None, target_secret: str | None = None) -> None:
+    """Writes an event to the outbox inside the caller's transaction (delivered after commit).
+
+    Without a target it goes to the organization's subscribed webhooks; with one, only to that URL,
+    signed with `target_secret` (a video's own `webhook_url`).
+    """
     await uow.outbox.add(
         Event(
             id=deps.ids.new("event"),
@@ -50,6 +55,8 @@ async def emit(uow: UnitOfWork, deps: Deps, organization_id: str, kind: str, dat
             type=kind,
             created_at=deps.clock.now(),
             data=to_builtins(data),
+            target_url=target_url,
+            target_secret=target_secret,
         )
     )
 

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from msgspec import to_builtins
-
 from avatar_service.core.errors import Conflict, Invalid
 from avatar_service.core.media_urls import MediaSigner
 from avatar_service.core.model import (
     ErrorInfo,
-    Event,
     Page,
     VideoCreate,
     VideoGeneration,
@@ -107,7 +104,5 @@ async def emit_video(uow: UnitOfWork, videos: Videos, record: VideoRecord, kind:
     view = videos.view(record)
     await emit(uow, videos.deps, record.organization_id, kind, view)
     if record.webhook_url:
-        await uow.outbox.add(Event(
-            id=videos.deps.ids.new("event"), organization_id=record.organization_id, type=kind,
-            created_at=videos.deps.clock.now(), data=to_builtins(view), target_url=record.webhook_url,
-            target_secret=record.webhook_secret))
+        await emit(uow, videos.deps, record.organization_id, kind, view, target_url=record.webhook_url,
+                   target_secret=record.webhook_secret)
