@@ -36,5 +36,12 @@ async def migrated(config: Settings) -> punq.Container:
     return built
 
 
+async def migrate_and_close(config: Settings) -> None:
+    """Migrations before serving: the pool is closed on the loop that opened it (asyncpg connections
+    belong to their loop; closing them from the next `asyncio.run` logged "Event loop is closed")."""
+    built = await migrated(config)
+    await built.resolve(bootstrap.Storage).close()
+
+
 def run(work: Callable[[], Awaitable[T]]) -> T:
     return asyncio.run(work())  # type: ignore[arg-type]

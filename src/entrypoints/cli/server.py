@@ -16,15 +16,13 @@ def serve(host: str = typer.Option("127.0.0.1", help="Address to listen on."),
     """Run the HTTP API (applies migrations first; runs background jobs in-process unless AVATAR_WORKER=external)."""
     import uvicorn
 
-    from avatar_service.entrypoints import bootstrap
     from avatar_service.entrypoints.cli import runtime
     from avatar_service.entrypoints.http.app import create_app
 
     config = runtime.settings(public_url=None)
     if "AVATAR_PUBLIC_URL" not in os.environ:
         config = runtime.settings(public_url=f"http://{host}:{port}")
-    container = runtime.run(lambda: runtime.migrated(config))
-    runtime.run(lambda: container.resolve(bootstrap.Storage).close())
+    runtime.run(lambda: runtime.migrate_and_close(config))
     typer.echo(f"avatar_service on http://{host}:{port}  (API under /v1, docs at /schema)", err=True)
     typer.echo("No key yet? In another shell: avatar keys create --name me --scopes '*'", err=True)
     app = create_app(runtime.container(config))
@@ -33,21 +31,16 @@ def serve(host: str = typer.Option("127.0.0.1", help="Address to listen on."),
 
 def migrate() -> None:
     """Apply the database migrations and exit."""
-    from avatar_service.entrypoints import bootstrap
     from avatar_service.entrypoints.cli import runtime
 
-    config = runtime.settings()
-
-    async def work() -> None:
-        container = await runtime.migrated(config)
-        await container.resolve(bootstrap.Storage).close()
-
-    runtime.run(work)
+    runtime.run(lambda: runtime.migrate_and_close(runtime.settings()))
     typer.echo("database is up to date", err=True)
 
 
 def worker(once: bool = typer.Option(False, help="Run the work that is due now, then exit.")) -> None:
     """Run background jobs (knowledge, renders, deliveries, timers) without serving HTTP."""
+    import signal
+
     import anyio
 
     from avatar_service.entrypoints import bootstrap
@@ -56,14 +49,25 @@ def worker(once: bool = typer.Option(False, help="Run the work that is due now, 
 
     config = runtime.settings()
 
+    async def stop_on_sigterm(scope: anyio.CancelScope) -> None:
+        """SIGTERM (systemd, Kubernetes) stops the worker as Ctrl-C does: the running passes end, the pools
+        close, exit status 0. Without it the process died at once, its pool and sockets left to the kernel."""
+        with anyio.open_signal_receiver(signal.SIGTERM) as signals:
+            async for _ in signals:
+                scope.cancel()
+                return
+
     async def work() -> None:
         container = await runtime.migrated(config)
         jobs: JobRunner = container.resolve(JobRunner)
         try:
-            if once:
-                await jobs.drain()
-            else:
-                await jobs.run()
+            async with anyio.create_task_group() as group:
+                group.start_soon(stop_on_sigterm, group.cancel_scope)
+                if once:
+                    await jobs.drain()
+                else:
+                    await jobs.run()
+                group.cancel_scope.cancel()
         finally:
             with anyio.CancelScope(shield=True):
                 await container.resolve(bootstrap.GuardedHttp).aclose()  # kept-alive delivery connections
