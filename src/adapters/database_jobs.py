@@ -123,13 +123,12 @@ class DatabaseJobQueue:
         """Nothing to do: the jobs table is one of the service's own (migrations)."""
 
     async def recover(self) -> None:
-        """Single-process profile only: jobs locked by a process that died run again at once."""
-        from avatar_service.adapters.sqlalchemy import tables
+        """Frees nothing: a dead process's job runs again when its lease ends (claims take expired locks).
 
-        engine = getattr(self.storage, "engine", None)
-        if engine is not None:
-            async with engine.begin() as conn:
-                await conn.execute(update(tables.jobs).values(locked_until=None))
+        Clearing every lock at start handed the jobs of live workers (an `avatar worker`, another API
+        process) to this one while they still ran them: two renders of one video at once, the second
+        counting the first's work directory as a crashed attempt.
+        """
 
     async def _claim(self, now: datetime) -> list[tuple[_Kind, Job]]:
         claimed: list[tuple[_Kind, Job]] = []

@@ -31,7 +31,7 @@ class JobRunner(Protocol):
         ...
 
     async def recover(self) -> None:
-        """At start of a single-process deployment: work a dead process held becomes runnable at once."""
+        """At start: work held by a process known to be dead becomes runnable (never a live worker's)."""
         ...
 
     async def run(self) -> None:

@@ -464,16 +464,12 @@ async def _die_mid_render(service: Service, video_id: str, lock_seconds: float, 
 async def test_a_restart_mid_render_resumes_and_cleans_up(
         service: Service, client: AsyncTestClient[Any], receiver: Receiver) -> None:
     audio = serve_audio(receiver, "a.wav", syllables(0.8))
-    # The embedded profile on start: recover() frees the dead process's lock at once.
-    restarted = await generate(client, audio_url=audio, background="#203040")
-    await _die_mid_render(service, restarted["id"], lock_seconds=3600)
-    await service.drain()
-    assert (await read(client, restarted["id"]))["status"] == "processing"  # still locked by the dead one
+    # A lock still leased may belong to a live worker elsewhere: recover() on start leaves it alone.
+    held = await generate(client, audio_url=audio, background="#203040")
+    await _die_mid_render(service, held["id"], lock_seconds=3600)
     service.call(service.container.resolve(DatabaseJobQueue).recover)
     await service.drain()
-    video = await read(client, restarted["id"])
-    assert video["status"] == "completed" and video["progress"] == 100, video
-    assert [p.name for p in leftovers(service, restarted["id"]) if "work" in p.parts] == []
+    assert (await read(client, held["id"]))["status"] == "processing"
 
     # Another worker, once the dead one's lock has expired.
     expired = await generate(client, audio_url=audio, background="#203040")

@@ -110,9 +110,9 @@ class VideoRenderer:
         self.work_dir = work_dir
 
     async def __call__(self, payload: dict[str, Any]) -> None:
-        """Renders one generation. Run again after a crash (its job lock expired, or `recover()` on start),
+        """Renders one generation. Run again after a crash (once its job lock expired),
         it finds the generation `processing` and renders it afresh: attempts never share files or blob keys,
-        so even two runs at once (a lock stolen by a restarting process) cannot spoil each other's output."""
+        so even two runs at once (a lease that ran out under a stalled worker) cannot spoil each other's output."""
         org, video_id = payload["organization_id"], payload["id"]
         async with self.deps.storage(org) as uow:
             record = await uow.videos.get(video_id)
