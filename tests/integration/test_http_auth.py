@@ -264,3 +264,31 @@ async def test_organizations_are_isolated(service: Service, client: AsyncTestCli
     assert (await client.get(f"/v1/conversations/{w['conversation']}")).json()["status"] == "connecting"
     assert (await client.get(f"/v1/video/generations/{w['video']}")).json()["status"] == "pending"
     assert (await client.get(f"/v1/game-sessions/{w['game']}")).json()["status"] == "active"
+
+
+async def test_dependencies_resolve_one_at_a_time_in_order(client: AsyncTestClient[Any]) -> None:
+    """No handler spawns tasks to resolve its dependencies (see entrypoints/http/dependency_order.py), and a
+    dependency's own dependencies still come first."""
+    from litestar.routes import HTTPRoute
+
+    seen = 0
+    for route in client.app.routes:
+        if isinstance(route, HTTPRoute):
+            for _handler, model in route.route_handler_map.values():
+                assert all(len(batch) == 1 for batch in model.dependency_batches)
+                resolved: set[str] = set()
+                for [dependency] in model.dependency_batches:
+                    assert {d.key for d in dependency.dependencies} <= resolved
+                    resolved.add(dependency.key)
+                seen += len(model.dependency_batches)
+    assert seen > 50
+    assert (await client.get("/v1/personalities")).status_code == 200
+
+
+async def test_options_needs_no_key(client: AsyncTestClient[Any]) -> None:
+    """A browser's preflight carries no Authorization header; it learns the methods, nothing else."""
+    request = client.build_request("OPTIONS", "/v1/personalities/personality_x")
+    del request.headers["authorization"]
+    response = await client.send(request)
+    assert response.status_code == 204 and response.content == b""
+    assert set(response.headers["allow"].split(", ")) == {"DELETE", "GET", "OPTIONS", "PATCH"}

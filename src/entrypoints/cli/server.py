@@ -26,7 +26,9 @@ def serve(host: str = typer.Option("127.0.0.1", help="Address to listen on."),
     typer.echo(f"avatar_service on http://{host}:{port}  (API under /v1, docs at /schema)", err=True)
     typer.echo("No key yet? In another shell: avatar keys create --name me --scopes '*'", err=True)
     app = create_app(runtime.container(config))
-    uvicorn.run(app, host=host, port=port, log_level="warning", workers=None if workers == 1 else workers)
+    # No access log: at the warning level it is never printed, but uvicorn would still format every line.
+    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False,
+                workers=None if workers == 1 else workers)
 
 
 def migrate() -> None:

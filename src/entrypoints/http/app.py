@@ -29,6 +29,7 @@ from avatar_service.core.services.videos import Videos
 from avatar_service.core.services.webhooks import Webhooks
 from avatar_service.entrypoints.http import public, rooms
 from avatar_service.entrypoints.http.auth import authenticate, current_caller
+from avatar_service.entrypoints.http.dependency_order import resolve_in_order
 from avatar_service.entrypoints.http.errors import HANDLERS
 from avatar_service.entrypoints.http.idempotency import IdempotencyMiddleware
 from avatar_service.entrypoints.http.openapi_doc import document
@@ -103,6 +104,15 @@ async def before_request(request: Request[Any, Any, Any]) -> Response[Any] | Non
     return answer
 
 
+async def before_api_request(request: Request[Any, Any, Any]) -> Response[Any] | None:
+    """The same under /v1, where every other request is authenticated before its input is looked at."""
+    answer = await answer_options(request)
+    if answer is None:
+        await authenticate(request)
+        await check_input(request)
+    return answer
+
+
 def create_app(container: punq.Container, *, run_worker: bool | None = None) -> Litestar:
     settings: Settings = container.resolve(Settings)
     jobs: JobRunner = container.resolve(JobRunner)
@@ -126,7 +136,7 @@ def create_app(container: punq.Container, *, run_worker: bool | None = None) -> 
         return Provide(lambda: instance, use_cache=True, sync_to_thread=False)
 
     v1 = Router(
-        "/v1", guards=[authenticate],
+        "/v1", before_request=before_api_request,
         route_handlers=[api_keys.router, personalities.router, users.router, conversations.router, videos.router,
                         games.router, webhooks.router, avatars.list_avatars],
         dependencies={"caller": Provide(current_caller, sync_to_thread=False)},
@@ -147,6 +157,7 @@ def create_app(container: punq.Container, *, run_worker: bool | None = None) -> 
         ),
         debug=False,
     )
+    resolve_in_order(app)
     document(app, [avatar.id for avatar in container.resolve(AvatarRenderer).list_avatars()])
     app.state.api_keys = container.resolve(ApiKeys)
     app.state.rooms = container.resolve(HostedRooms)

@@ -17,6 +17,7 @@ from msgspec import json
 
 from avatar_service.core.errors import AvatarError
 from avatar_service.core.services.api_keys import ApiKeys
+from avatar_service.entrypoints.http.auth import bearer_secret
 from avatar_service.ports.clock import Clock
 from avatar_service.ports.request_guards import IdempotencyStore
 
@@ -77,11 +78,11 @@ class IdempotencyMiddleware:
         await self._first(scope, replay, send, organization_id, key)
 
     async def _organization(self, scope: Scope) -> str | None:
-        scheme, _, secret = (_header(scope, b"authorization") or "").partition(" ")
-        if scheme.lower() != "bearer" or not secret.strip():
+        secret = bearer_secret(scope)
+        if secret is None:
             return None
         try:
-            caller = await self.api_keys.authenticate(secret.strip())
+            caller = await self.api_keys.authenticate(secret)
         except AvatarError:
             return None
         return caller.organization_id

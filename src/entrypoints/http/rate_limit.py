@@ -10,6 +10,7 @@ import logging
 
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
+from avatar_service.entrypoints.http.auth import bearer_secret
 from avatar_service.entrypoints.http.idempotency import error_response
 from avatar_service.ports.clock import Clock
 from avatar_service.ports.request_guards import RateLimiter
@@ -19,11 +20,9 @@ API_PREFIX = "/v1/"
 
 
 def bucket_of(scope: Scope) -> str:
-    for name, value in scope["headers"]:
-        if name.lower() == b"authorization":
-            scheme, _, secret = bytes(value).partition(b" ")
-            if scheme.lower() == b"bearer" and secret.strip():
-                return "key:" + hashlib.sha256(secret.strip()).hexdigest()[:40]
+    secret = bearer_secret(scope)
+    if secret is not None:
+        return "key:" + hashlib.sha256(secret.encode()).hexdigest()[:40]
     client = scope.get("client") or ("unknown", 0)
     return f"ip:{client[0]}"
 
