@@ -8,9 +8,9 @@ import msgspec
 from sqlalchemy import func, insert, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from avatar_service.adapters.sqlalchemy import tables as t
+from avatar_service.adapters.sqlalchemy.connection import LazyConnection
 from avatar_service.adapters.sqlalchemy.repository import SqlRepository, to_row
 from avatar_service.core.model import ApiKeyRecord, Event, Job, TranscriptItem
 
@@ -22,7 +22,7 @@ class SqlApiKeys(SqlRepository[ApiKeyRecord]):
 
 
 class SqlTranscripts:
-    def __init__(self, conn: AsyncConnection) -> None:
+    def __init__(self, conn: LazyConnection) -> None:
         self.conn = conn
 
     async def append(self, conversation_id: str, items: Sequence[TranscriptItem]) -> None:
@@ -42,7 +42,7 @@ class SqlTranscripts:
 
 
 class SqlOutbox:
-    def __init__(self, conn: AsyncConnection) -> None:
+    def __init__(self, conn: LazyConnection) -> None:
         self.conn = conn
         self.repo = SqlRepository(conn, t.outbox, Event, None)
 
@@ -65,7 +65,7 @@ class SqlOutbox:
 
 
 class SqlJobs:
-    def __init__(self, conn: AsyncConnection) -> None:
+    def __init__(self, conn: LazyConnection) -> None:
         self.conn = conn
         self.repo = SqlRepository(conn, t.jobs, Job, None)
 
@@ -98,7 +98,7 @@ class SqlJobs:
 
 
 class SqlVectorVersions:
-    def __init__(self, conn: AsyncConnection) -> None:
+    def __init__(self, conn: LazyConnection) -> None:
         self.conn = conn
 
     async def bump(self, namespace: str) -> int:

@@ -1,5 +1,6 @@
 """One generic SQLAlchemy Core repository: rows in and out as msgspec records, keyset pages."""
 
+import functools
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Generic, TypeVar
@@ -7,13 +8,20 @@ from typing import Any, Generic, TypeVar
 import msgspec
 from sqlalchemy import ColumnElement, Table, and_, bindparam, delete, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection
 
+from avatar_service.adapters.sqlalchemy.connection import LazyConnection
+from avatar_service.adapters.sqlalchemy.read_cache import ReadCache
 from avatar_service.core.errors import Conflict
 from avatar_service.core.pagination import PageRequest
 
 R = TypeVar("R", bound=msgspec.Struct)
 _BUILTINS = (datetime, bytes)
+
+
+@functools.cache
+def column_names(table: Table) -> list[str]:
+    # plain str names: SQLAlchemy's quoted_name keys are a str subclass msgspec will not take as keys
+    return [str(name) for name in table.c.keys()]  # noqa: SIM118
 
 
 def to_row(table: Table, record: msgspec.Struct) -> dict[str, Any]:
@@ -27,11 +35,11 @@ def to_values(values: dict[str, Any]) -> dict[str, Any]:
 
 
 class SqlRepository(Generic[R]):
-    def __init__(self, conn: AsyncConnection, table: Table, record: type[R], organization_id: str | None) -> None:
-        self.conn, self.table, self.record, self.org = conn, table, record, organization_id
-        self._order = table.c.created_at if "created_at" in table.c else None
-        # plain str names: SQLAlchemy's quoted_name keys are a str subclass msgspec will not take as keys
-        self._names = [str(name) for name in table.c.keys()]  # noqa: SIM118
+    def __init__(self, conn: LazyConnection, table: Table, record: type[R], organization_id: str | None,
+                 cache: ReadCache | None = None) -> None:
+        self.conn, self.table, self.record, self.org, self.cache = conn, table, record, organization_id, cache
+        self._order = table.c.get("created_at")
+        self._names = column_names(table)
 
     def _load(self, row: Any) -> R:
         return msgspec.convert(dict(zip(self._names, row, strict=True)), self.record)
@@ -64,6 +72,17 @@ class SqlRepository(Generic[R]):
             await self._write(insert(self.table), [to_row(self.table, r) for r in records])
 
     async def get(self, ident: str) -> R | None:
+        if self.cache is None:
+            return await self._read(ident)
+        key, version = (self.table.name, self.org, ident), self.cache.version()
+        record = self.cache.get(key, self.record)
+        if record is None:
+            record = await self._read(ident)
+            if record is not None:
+                self.cache.put(key, record, version)
+        return record
+
+    async def _read(self, ident: str) -> R | None:
         row = (await self.conn.execute(select(self.table).where(*self._where({"id": ident})))).first()
         return self._load(row) if row else None
 

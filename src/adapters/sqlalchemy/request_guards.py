@@ -21,7 +21,7 @@ class _Writes:
 
     def __init__(self, storage: SqlStorage) -> None:
         self.engine = storage.engine
-        self._lock = getattr(storage, "_write_lock", None)
+        self._lock = storage.write_lock
         self._postgres = self.engine.dialect.name == "postgresql"
 
     def _insert(self, table: Table) -> Any:

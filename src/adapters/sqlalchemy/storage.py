@@ -7,9 +7,10 @@ from typing import Any, Self
 import anyio
 from sqlalchemy import event, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from avatar_service.adapters.sqlalchemy import tables as t
+from avatar_service.adapters.sqlalchemy.connection import LazyConnection
 from avatar_service.adapters.sqlalchemy.queues import (
     SqlApiKeys,
     SqlJobs,
@@ -17,6 +18,7 @@ from avatar_service.adapters.sqlalchemy.queues import (
     SqlTranscripts,
     SqlVectorVersions,
 )
+from avatar_service.adapters.sqlalchemy.read_cache import ReadCache
 from avatar_service.adapters.sqlalchemy.repository import SqlRepository
 from avatar_service.core import model as m
 
@@ -41,22 +43,22 @@ REPOSITORIES: dict[str, tuple[Any, Any, Any]] = {
 
 
 class SqlUnitOfWork:
-    def __init__(self, engine: AsyncEngine, organization_id: str | None, read_only: bool,
-                 write_lock: anyio.Lock | None) -> None:
-        self.engine, self.org, self.read_only = engine, organization_id, read_only
-        self._write_lock = write_lock
-        self._sqlite = engine.dialect.name == "sqlite"
-        self._conn: AsyncConnection | None = None
+    def __init__(self, storage: "SqlStorage", organization_id: str | None, read_only: bool) -> None:
+        self.org, self.read_only = organization_id, read_only
+        self.connection = LazyConnection(storage.engine, read_only)
+        # Reads of this unit of work by id may be answered from the cache; a writer reads the database
+        self._cache = storage.read_cache if read_only else None
+        self._write_lock = None if read_only else storage.write_lock
+        self._sqlite = storage.engine.dialect.name == "sqlite"
         self._committed = False
 
     async def __aenter__(self) -> Self:
+        if self.read_only:
+            return self  # connects on its first statement, if any
         if self._write_lock is not None:
             await self._write_lock.acquire()
         try:
-            conn = self._conn = await self.engine.connect()
-            if self.read_only:
-                await conn.execution_options(avatar_read_only=True)
-            await conn.begin()
+            await self.connection.open()  # a writer begins now, in the order it took the lock
         except BaseException:
             if self._write_lock is not None:
                 self._write_lock.release()
@@ -65,29 +67,32 @@ class SqlUnitOfWork:
 
     def __getattr__(self, name: str) -> Any:
         """Repositories are made on first use: most units of work touch one or two of them."""
-        if name not in REPOSITORIES or self._conn is None:
+        if name not in REPOSITORIES:
             raise AttributeError(name)
         kind, table, record = REPOSITORIES[name]
-        repo = kind(self._conn, table, record, self.org) if record else kind(self._conn)
+        repo = kind(self.connection, table, record, self.org, self._cache) if record else kind(self.connection)
         setattr(self, name, repo)
         return repo
 
     async def commit(self) -> None:
-        assert self._conn is not None
-        await self._conn.commit()
+        if self.connection.opened is not None:
+            await self.connection.opened.commit()
         self._committed = True
 
     async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                         tb: TracebackType | None) -> None:
-        assert self._conn is not None
+        conn = self.connection.opened
+        if conn is None and self._write_lock is None:
+            return  # a read answered without the database: nothing to end
         # Shielded: a cancelled caller must still end its transaction, or SQLite's write lock leaks.
         with anyio.CancelScope(shield=True):
             try:
-                if not self._committed and not (self.read_only and self._sqlite):
-                    await self._conn.rollback()
+                if conn is not None and not self._committed and not (self.read_only and self._sqlite):
+                    await conn.rollback()
             finally:
                 try:
-                    await self._conn.close()
+                    if conn is not None:
+                        await conn.close()
                 finally:  # whatever the connection did, the next writer must not wait for ever
                     if self._write_lock is not None:
                         self._write_lock.release()
@@ -117,6 +122,14 @@ def _sqlite_setup(engine: AsyncEngine) -> None:
             conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
+def sqlite_path(url: str) -> str | None:
+    """The file of a SQLite URL; None for another database or an in-memory one."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    return parsed.database
+
+
 def create_engine(url: str) -> AsyncEngine:
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
@@ -133,12 +146,14 @@ class SqlStorage:
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine = create_engine(url)
+        sqlite_file = sqlite_path(url)
         # SQLite has one writer at a time: writers of this process queue here, in order, instead of
         # sleeping in SQLite's busy handler (whose back-off sleeps made p99 latency explode under load).
-        self._write_lock = anyio.Lock() if self.engine.dialect.name == "sqlite" else None
+        self.write_lock = anyio.Lock() if self.engine.dialect.name == "sqlite" else None
+        self.read_cache = ReadCache(sqlite_file) if sqlite_file else None
 
     def __call__(self, organization_id: str | None, *, read_only: bool = False) -> SqlUnitOfWork:
-        return SqlUnitOfWork(self.engine, organization_id, read_only, None if read_only else self._write_lock)
+        return SqlUnitOfWork(self, organization_id, read_only)
 
     async def ping(self) -> bool:
         try:
@@ -149,4 +164,6 @@ class SqlStorage:
             return False
 
     async def close(self) -> None:
+        if self.read_cache is not None:
+            self.read_cache.close()
         await self.engine.dispose()
