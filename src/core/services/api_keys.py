@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import secrets
@@ -35,6 +36,7 @@ class ApiKeys:
     def __init__(self, deps: Deps) -> None:
         self.deps = deps
         self._cache: dict[str, tuple[float, ApiKeyRecord]] = {}
+        self._lookups: dict[str, asyncio.Future[ApiKeyRecord | None]] = {}
 
     async def create(self, organization_id: str, data: ApiKeyCreate) -> ApiKeyWithSecret:
         secret = "sk_" + secrets.token_urlsafe(32)
@@ -81,8 +83,7 @@ class ApiKeys:
         cached = self._cache.get(digest)
         record = cached[1] if cached and now.timestamp() - cached[0] < CACHE_SECONDS else None
         if record is None:
-            async with self.deps.storage(None, read_only=True) as uow:
-                record = await uow.api_keys.by_hash(digest)
+            record = await self._look_up(digest)
             if record is None or not hmac.compare_digest(record.secret_hash, digest):
                 raise Unauthenticated("Invalid API key")
             self._cache[digest] = (now.timestamp(), record)
@@ -94,6 +95,19 @@ class ApiKeys:
                 await uow.api_keys.set(record.id, last_used_at=now)
                 await uow.commit()
         return Caller(record.organization_id, frozenset(record.scopes), record.id)
+
+    async def _look_up(self, digest: str) -> ApiKeyRecord | None:
+        """One read for all the requests that miss the cache at once: when a busy key's entry expires, dozens of
+        requests would otherwise each take a connection for the same row."""
+        lookup = self._lookups.get(digest)
+        if lookup is None:
+            lookup = self._lookups[digest] = asyncio.ensure_future(self._read(digest))
+            lookup.add_done_callback(lambda _: self._lookups.pop(digest, None))
+        return await asyncio.shield(lookup)  # a caller that goes away does not cancel the others' read
+
+    async def _read(self, digest: str) -> ApiKeyRecord | None:
+        async with self.deps.storage(None, read_only=True) as uow:
+            return await uow.api_keys.by_hash(digest)
 
     async def organization(self, slug: str) -> Organization:
         """The organization with this slug, created when missing (the CLI's first key)."""

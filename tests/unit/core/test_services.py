@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 from datetime import timedelta
+from typing import Any
 
 import msgspec
 import pytest
@@ -28,6 +29,8 @@ from avatar_service.core.model import (
     WebhookPatch,
 )
 from avatar_service.core.pagination import page_request
+from avatar_service.core.services.api_keys import ApiKeys
+from avatar_service.core.services.base import Deps
 from avatar_service.core.validation import parse
 
 from .conftest import ORG, OTHER_ORG, Core
@@ -636,3 +639,31 @@ async def test_concurrent_duplicate_external_ids_conflict_on_the_param(
     [error] = [r for r in results if isinstance(r, BaseException)]
     assert isinstance(error, Conflict) and (error.param, error.code) == ("external_id", "resource_exists")
     assert [u["external_id"] for u in core.storage.rows("users")] == ["same"]
+
+
+async def test_requests_missing_the_key_cache_at_once_share_one_read(core: Core) -> None:
+    created = await core.api_keys.create(ORG, ApiKeyCreate(name="app", scopes=["read"]))
+    reads: list[str | None] = []
+    storage = core.api_keys.deps.storage
+
+    class SlowReads:
+        """The store, but every unit of work takes a moment to open, as a real connection does."""
+
+        def __init__(self, organization_id: str | None, *, read_only: bool = False) -> None:
+            self.inner = storage(organization_id, read_only=read_only)
+            if read_only:
+                reads.append(organization_id)
+
+        async def __aenter__(self) -> Any:
+            await asyncio.sleep(0.01)
+            return await self.inner.__aenter__()
+
+        async def __aexit__(self, *exc: Any) -> None:
+            await self.inner.__aexit__(*exc)
+
+    keys = ApiKeys(Deps(SlowReads, core.clock, core.api_keys.deps.ids))  # type: ignore[arg-type]
+    callers = await asyncio.gather(*(keys.authenticate(created.secret) for _ in range(20)))
+    assert {c.key_id for c in callers} == {created.id} and reads == [None]
+    with pytest.raises(Unauthenticated):  # a failed lookup is shared too, and remembered by nobody
+        await asyncio.gather(*(keys.authenticate("sk_" + "x" * 43) for _ in range(5)))
+    assert reads == [None, None]
