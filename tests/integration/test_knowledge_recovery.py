@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
@@ -43,24 +44,27 @@ def item_status(service: Service, item_id: str) -> str:
     return service.call(read)
 
 
-async def test_a_crash_mid_processing_is_picked_up_on_restart(service: Service, client: AsyncTestClient[Any],
-                                                              other: Any) -> None:
+async def test_a_crash_mid_processing_is_picked_up_when_its_lease_ends(service: Service,
+                                                                      client: AsyncTestClient[Any],
+                                                                      other: Any) -> None:
     base = f"/v1/personalities/{(await create_personality(client))['id']}/knowledge"
     item = (await client.post(base, json={"type": "text", "content": FERRY})).json()
+    lease = 2.0  # long enough for the first drain to come within it on a busy machine
 
     async def crash() -> None:
         # A worker claims the job and moves the item to processing, then dies before finishing.
         async with service.container.resolve(Storage)(None) as uow:
-            [_job] = await uow.jobs.claim(datetime.now(UTC), 3600, 10, ["knowledge.process"])
+            [_job] = await uow.jobs.claim(datetime.now(UTC), lease, 10, ["knowledge.process"])
             await uow.knowledge.set(item["id"], status="processing")
             await uow.commit()
 
     service.call(crash)
-    await service.drain()  # the job is locked by the dead worker: nothing runs
+    restarted: DatabaseJobQueue = other.resolve(DatabaseJobQueue)
+    service.call(restarted.recover)  # what `avatar serve` does on start: it frees no live worker's job
+    service.call(restarted.drain)  # within the lease the job is the dead worker's: nothing runs
     assert item_status(service, item["id"]) == "processing"
 
-    restarted: DatabaseJobQueue = other.resolve(DatabaseJobQueue)
-    service.call(restarted.recover)  # what `avatar serve` does on start in the single-process profile
+    await asyncio.sleep(lease + 0.2)
     service.call(restarted.drain)
     done = (await client.get(f"{base}/{item['id']}")).json()
     assert done["status"] == "ready" and done["chunk_count"] == 1
