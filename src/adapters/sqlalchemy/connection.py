@@ -3,6 +3,7 @@
 from typing import Any
 
 from sqlalchemy.engine import Dialect
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 
@@ -10,10 +11,11 @@ class LazyConnection:
     """Opens (and begins) on the first `execute`: a read answered from the read cache never takes a pooled
     connection, nor a trip through aiosqlite's thread."""
 
-    __slots__ = ("engine", "opened", "read_only")
+    __slots__ = ("engine", "opened", "options")
 
-    def __init__(self, engine: AsyncEngine, read_only: bool) -> None:
-        self.engine, self.read_only = engine, read_only
+    def __init__(self, engine: AsyncEngine, options: dict[str, Any] | None = None) -> None:
+        """`options`: execution options set before the first statement (a reader's: no transaction)."""
+        self.engine, self.options = engine, options
         self.opened: AsyncConnection | None = None
 
     @property
@@ -24,8 +26,8 @@ class LazyConnection:
         if self.opened is None:
             conn = await self.engine.connect()
             try:
-                if self.read_only:
-                    await conn.execution_options(avatar_read_only=True)
+                if self.options:
+                    await conn.execution_options(**self.options)
                 await conn.begin()
             except BaseException:
                 await conn.close()
@@ -35,4 +37,17 @@ class LazyConnection:
 
     async def execute(self, statement: Any, parameters: Any = None) -> Any:
         conn = self.opened or await self.open()
+        try:
+            return await self._run(conn, statement, parameters)
+        except DBAPIError as error:
+            # A reader whose pooled connection the server had just closed (a restart): the read is safe to
+            # run again, once, on a new connection. A writer's error stands (its transaction is gone).
+            if self.options is None or not error.connection_invalidated:
+                raise
+        await conn.close()
+        self.opened = None
+        return await self._run(await self.open(), statement, parameters)
+
+    @staticmethod
+    async def _run(conn: AsyncConnection, statement: Any, parameters: Any) -> Any:
         return await (conn.execute(statement) if parameters is None else conn.execute(statement, parameters))

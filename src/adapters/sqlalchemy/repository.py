@@ -24,6 +24,15 @@ def column_names(table: Table) -> list[str]:
     return [str(name) for name in table.c.keys()]  # noqa: SIM118
 
 
+@functools.cache
+def select_by_id(table: Table, scoped: bool) -> Any:
+    """The read of one row, built once per table (building a statement cost more than running it)."""
+    clauses = [table.c.id == bindparam("ident")]
+    if scoped:
+        clauses.append(table.c.organization_id == bindparam("organization"))
+    return select(table).where(*clauses)
+
+
 def to_row(table: Table, record: msgspec.Struct) -> dict[str, Any]:
     data = msgspec.to_builtins(record, builtin_types=_BUILTINS)
     return {name: data[name] for name in table.c.keys() if name in data}  # noqa: SIM118
@@ -83,7 +92,9 @@ class SqlRepository(Generic[R]):
         return record
 
     async def _read(self, ident: str) -> R | None:
-        row = (await self.conn.execute(select(self.table).where(*self._where({"id": ident})))).first()
+        scoped = self.org is not None and "organization_id" in self.table.c
+        parameters = {"ident": ident, "organization": self.org} if scoped else {"ident": ident}
+        row = (await self.conn.execute(select_by_id(self.table, scoped), parameters)).first()
         return self._load(row) if row else None
 
     async def update(self, record: R, expect: dict[str, Any] | None = None) -> bool:
