@@ -176,6 +176,24 @@ def _register_jobs(c: punq.Container, jobs: DatabaseJobQueue | ProcrastinateJobQ
     dispatcher: Dispatcher = c.resolve(Dispatcher)
 
     jobs.every(0.5, dispatcher.run, on_wake=True)
+    _register_purge(c, jobs)
+
+
+def _register_purge(c: punq.Container, jobs: DatabaseJobQueue | ProcrastinateJobQueue) -> None:
+    """Hourly (and at start): idempotency keys past their 24 hours and rate-limit buckets past their minute
+    are deleted, or both tables would keep a row for every key ever sent and every client address ever seen."""
+    try:
+        store, limiter = c.resolve(IdempotencyStore), c.resolve(RateLimiter)
+    except punq.MissingDependencyError:  # storage without these tables (in-memory tests)
+        return
+    clock: Clock = c.resolve(Clock)
+
+    async def purge_request_guards() -> None:
+        now = clock.now()
+        await store.purge(now)
+        await limiter.purge(now)
+
+    jobs.every(3600.0, purge_request_guards)
 
 
 def embedded(settings: Settings) -> punq.Container:

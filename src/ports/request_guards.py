@@ -26,6 +26,10 @@ class IdempotencyStore(Protocol):
         """Frees a reserved key whose request did not complete (a crash, a 5xx): a retry may run it."""
         ...
 
+    async def purge(self, now: datetime) -> int:
+        """Forgets the keys whose 24 hours are over; how many."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class Allowance:
@@ -38,4 +42,8 @@ class Allowance:
 class RateLimiter(Protocol):
     async def hit(self, bucket: str, limit: int, now: datetime) -> Allowance:
         """Counts one request against `bucket` in the current minute."""
+        ...
+
+    async def purge(self, now: datetime) -> int:
+        """Forgets the buckets whose minute is over (each client address that ever called has one); how many."""
         ...

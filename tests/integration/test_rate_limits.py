@@ -1,10 +1,13 @@
 """Per-key rate limits: RateLimit-* headers on every response, 429 with Retry-After past the limit."""
 
 import asyncio
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 from litestar.testing import AsyncTestClient
+
+from avatar_service.ports.request_guards import IdempotencyStore, RateLimiter
 
 from .helpers import Service, assert_error, auth
 
@@ -41,3 +44,25 @@ async def test_limit_per_key(service: Service, client: AsyncTestClient[Any]) -> 
     assert fresh.status_code == 200 and fresh.headers["ratelimit-remaining"] == str(LIMIT - 1)
     health = await client.get("/healthz")
     assert "ratelimit-limit" not in health.headers  # only the API is limited
+
+
+async def test_past_windows_and_expired_idempotency_keys_are_purged(service: Service) -> None:
+    limiter, store = service.container.resolve(RateLimiter), service.container.resolve(IdempotencyStore)
+    now, org = datetime.now(UTC), service.organization_id
+
+    async def seed(tag: str) -> None:
+        await limiter.hit(f"ip:{tag}-old", LIMIT, now - timedelta(minutes=5))
+        await limiter.hit(f"ip:{tag}-live", LIMIT, now)
+        await store.claim(org, f"{tag}-expired", "hash", now - timedelta(days=2), now - timedelta(days=1))
+        await store.claim(org, f"{tag}-live", "hash", now, now + timedelta(days=1))
+
+    async def purge() -> tuple[int, int]:
+        return await limiter.purge(now), await store.purge(now)
+
+    service.call(seed, "a")
+    assert service.call(purge) == (1, 1)
+    service.call(seed, "b")
+    await service.drain()  # the worker's hourly purge runs at its start too
+    assert service.call(purge) == (0, 0)
+    assert service.call(limiter.hit, "ip:b-live", LIMIT, now).remaining == LIMIT - 2  # the live ones stay
+    assert service.call(store.claim, org, "b-live", "hash", now, now + timedelta(days=1)) is not None

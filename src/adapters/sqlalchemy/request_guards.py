@@ -92,3 +92,9 @@ class SqlRateLimiter(_Writes):
             count = int((await conn.execute(statement)).scalar_one())
         reset = max(1, int((start + timedelta(seconds=WINDOW) - now).total_seconds() + 0.999))
         return Allowance(count <= limit, limit, max(0, limit - count), reset)
+
+    async def purge(self, now: datetime) -> int:
+        start = now.replace(second=0, microsecond=0)
+        async with self._begin() as conn:
+            result = await conn.execute(delete(t.rate_limits).where(t.rate_limits.c.window_start < start))
+        return int(result.rowcount)
