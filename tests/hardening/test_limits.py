@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from integration.helpers import Receiver, assert_error
+from litestar.routes import HTTPRoute
 from litestar.testing import AsyncTestClient
 
 from avatar_service.adapters.database_jobs import DatabaseJobQueue
@@ -223,3 +224,22 @@ async def test_a_burst_of_jobs_queues_under_the_concurrency_cap(tmp_path: Path, 
     assert [r["status"] for r in storage.rows(table)] == [final] * burst  # all finished: queued, not dropped
     assert gauge.done == burst
     assert gauge.peak == cap, f"{gauge.peak} ran at once under a cap of {cap}"
+
+
+async def test_the_upload_route_takes_bodies_as_large_as_the_upload_cap(tmp_path: Path) -> None:
+    """Its body cap follows AVATAR_MAX_UPLOAD_BYTES (it was a fixed 25 MB: a larger setting could never be
+    used); every other route keeps AVATAR_MAX_BODY_BYTES."""
+    from avatar_service.entrypoints.http.routes.personalities import UPLOAD_OVERHEAD
+
+    async for api in _api(tmp_path, max_body_bytes=4096, max_upload_bytes=40 * 2**20):
+        caps = {(method, route.path): handler.resolve_request_max_body_size()
+                for route in api.client.app.routes if isinstance(route, HTTPRoute)
+                for method, (handler, _model) in route.route_handler_map.items()}
+        assert caps[("POST", "/v1/personalities/{personality_id:str}/knowledge")] == 40 * 2**20 + UPLOAD_OVERHEAD
+        assert caps[("GET", "/v1/personalities/{personality_id:str}/knowledge")] == 4096
+        assert caps[("POST", "/v1/personalities")] == 4096
+        pid = (await api.post("/v1/personalities", json={"name": "Ada"})).json()["id"]
+        path = f"/v1/personalities/{pid}/knowledge"
+        too_big = b"w" * (40 * 2**20 + UPLOAD_OVERHEAD + 1)
+        over = await api.post(path, files={"file": ("big.txt", too_big, "text/plain")})
+        assert_error(over, 413)

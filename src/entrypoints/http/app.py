@@ -137,8 +137,9 @@ def create_app(container: punq.Container, *, run_worker: bool | None = None) -> 
 
     v1 = Router(
         "/v1", before_request=before_api_request,
-        route_handlers=[api_keys.router, personalities.router, users.router, conversations.router, videos.router,
-                        games.router, webhooks.router, avatars.list_avatars],
+        route_handlers=[api_keys.router, personalities.router,
+                        personalities.knowledge_uploads(settings.max_upload_bytes), users.router,
+                        conversations.router, videos.router, games.router, webhooks.router, avatars.list_avatars],
         dependencies={"caller": Provide(current_caller, sync_to_thread=False)},
     )
     app = Litestar(

@@ -161,11 +161,13 @@ class _KnowledgeOperation(Operation):
         )
 
 
+UPLOAD_OVERHEAD = 64 * 1024  # bytes of multipart boundaries, part headers and the form's other fields
+
+
 @post(
     "/{personality_id:str}/knowledge",
     status_code=201,
     opt=scopes("write"),
-    request_max_body_size=25 * 1024 * 1024,
     operation_class=_KnowledgeOperation,
 )
 async def add_knowledge(
@@ -218,9 +220,15 @@ router = Router(
         update_personality,
         delete_personality,
         list_knowledge,
-        add_knowledge,
         get_knowledge,
         delete_knowledge,
         search_knowledge,
     ],
 )
+
+
+def knowledge_uploads(max_upload_bytes: int) -> Router:
+    """POST .../knowledge on a router of its own: its body may hold an uploaded file, so its cap is
+    AVATAR_MAX_UPLOAD_BYTES (plus the multipart framing and the form's other fields), not the API's."""
+    return Router("/personalities", tags=["Personalities"], route_handlers=[add_knowledge],
+                  request_max_body_size=max_upload_bytes + UPLOAD_OVERHEAD)
