@@ -5,6 +5,7 @@ starts without loading the HTTP app, the adapters and the migrations.
 """
 
 import os
+from typing import Any
 
 import typer
 
@@ -25,10 +26,25 @@ def serve(host: str = typer.Option("127.0.0.1", help="Address to listen on."),
     runtime.run(lambda: runtime.migrate_and_close(config))
     typer.echo(f"avatar_service on http://{host}:{port}  (API under /v1, docs at /schema)", err=True)
     typer.echo("No key yet? In another shell: avatar keys create --name me --scopes '*'", err=True)
-    app = create_app(runtime.container(config))
     # No access log: at the warning level it is never printed, but uvicorn would still format every line.
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False,
-                workers=None if workers == 1 else workers)
+    options: dict[str, Any] = {"host": host, "port": port, "log_level": "warning", "access_log": False}
+    if workers == 1:
+        uvicorn.run(create_app(runtime.container(config)), **options)
+        return
+    if not config.database_url.startswith("postgresql"):
+        raise typer.BadParameter("more than one process needs PostgreSQL (AVATAR_DATABASE_URL=postgresql+asyncpg://"
+                                 "...): SQLite's writers would queue in SQLite's busy handler", param_hint="--workers")
+    # Each process builds its own app from the environment (uvicorn imports the factory by name in each).
+    os.environ["AVATAR_PUBLIC_URL"] = config.public_url
+    uvicorn.run(f"{__name__}:app_from_environment", factory=True, workers=workers, **options)
+
+
+def app_from_environment() -> Any:
+    """One API process of `avatar serve --workers N`."""
+    from avatar_service.entrypoints.cli import runtime
+    from avatar_service.entrypoints.http.app import create_app
+
+    return create_app(runtime.container(runtime.settings()))
 
 
 def migrate() -> None:
