@@ -35,6 +35,7 @@ log = logging.getLogger(__name__)
 BATCH = 500  # events fanned out, and deliveries claimed, per pass
 PARALLEL = 64  # concurrent POSTs per pass, over all endpoints
 LEASE_SECONDS = 120.0  # a claimed delivery is not claimed again before this, unless its attempt was recorded
+TICK = 0.5  # seconds between passes while an endpoint is still being sent to
 
 
 def body_of(event: Event) -> bytes:
@@ -57,22 +58,40 @@ class Dispatcher:
         self._rand = random.Random()
         self.per_endpoint = 32  # POSTs in flight per endpoint; 1 keeps strict order per endpoint
         self.lease_seconds = LEASE_SECONDS
+        self._sending: set[str] = set()  # endpoints (webhook id, or a video's URL) with POSTs out
 
     async def run(self) -> int:
-        """Passes until one finds less than a full batch (a backlog drains without waiting for a wake-up)."""
-        total = 0
-        while True:
-            fanned, attempted = await self._pass()
-            total += attempted
-            if fanned < BATCH and attempted < BATCH:
-                return total
+        """Passes until one finds less than a full batch and no endpoint is still being sent to.
+
+        An endpoint slow to answer (up to the 10 s timeout) holds up only its own deliveries: while its POSTs
+        are out, a pass runs every TICK for everyone else, and its newer deliveries wait their turn, in order.
+        """
+        total, sending = 0, set[asyncio.Task[None]]()
+        gate = asyncio.Semaphore(PARALLEL)
+        try:
+            while True:
+                fanned, attempted, started = await self._pass(gate)
+                total += attempted
+                sending |= started
+                if sending:  # most endpoints answer within the tick, and the next pass finds them free
+                    done, sending = await asyncio.wait(sending, timeout=TICK)
+                    for task in done:
+                        task.result()  # a pass that could not record its attempts fails the run, as it always did
+                if fanned < BATCH and attempted < BATCH and not sending:
+                    return total  # else a backlog drains (or the slow endpoint is waited for) without a wake-up
+        finally:
+            for task in sending:  # stopped or failed: unrecorded attempts are sent again when their lease ends
+                task.cancel()
+            await asyncio.gather(*sending, return_exceptions=True)
 
     async def pass_once(self) -> int:
         """One dispatcher pass: fan out new events, send what is due, record it. Returns deliveries attempted."""
-        return (await self._pass())[1]
+        _fanned, attempted, started = await self._pass(asyncio.Semaphore(PARALLEL))
+        await asyncio.gather(*started)
+        return attempted
 
-    async def _pass(self) -> tuple[int, int]:
-        """(events fanned out, deliveries attempted)."""
+    async def _pass(self, gate: asyncio.Semaphore) -> tuple[int, int, set[asyncio.Task[None]]]:
+        """(events fanned out, deliveries attempted, the endpoints' sends it started)."""
         now = self.deps.clock.now()
         lease = now + timedelta(seconds=self.lease_seconds)
         hooks: dict[str, WebhookRecord | None] = {}
@@ -82,7 +101,7 @@ class Dispatcher:
             due = await uow.deliveries.claim_due("next_retry_at", now, BATCH, lease, status="pending")
             claimed += [_Attempt(d, d.next_retry_at or now) for d in due]
             if not fanned and not claimed:
-                return 0, 0  # nothing written: the unit of work rolls back
+                return 0, 0, set()  # nothing written: the unit of work rolls back
             missing = list({d.webhook_id for d in due if d.webhook_id and d.webhook_id not in hooks})
             if missing:
                 found = {hook.id: hook for hook in await uow.webhooks.find(id=missing)}
@@ -92,14 +111,28 @@ class Dispatcher:
                     event = await uow.outbox.get(delivery.event_id)
                     secrets[delivery.event_id] = (event.target_secret or "") if event else ""
             await uow.commit()
-        gate = asyncio.Semaphore(PARALLEL)
         by_endpoint: dict[str, list[_Attempt]] = {}
         for attempt in sorted(claimed, key=lambda a: (a.delivery.created_at, a.delivery.event_id)):
             by_endpoint.setdefault(attempt.delivery.webhook_id or attempt.delivery.url, []).append(attempt)
-        await asyncio.gather(*(self._send_endpoint(group, hooks, secrets, gate) for group in by_endpoint.values()))
-        if claimed:
-            await self._record(claimed)
-        return fanned, len(claimed)
+        waiting = [a for endpoint, group in by_endpoint.items() if endpoint in self._sending for a in group]
+        for attempt in waiting:  # older deliveries to that endpoint are still out: do not overtake them
+            attempt.deferred_until = now + timedelta(seconds=TICK)
+        if waiting:
+            await self._record(waiting)
+        started = set[asyncio.Task[None]]()
+        for endpoint, group in by_endpoint.items():
+            if endpoint not in self._sending:
+                self._sending.add(endpoint)
+                started.add(asyncio.create_task(self._send_and_record(endpoint, group, hooks, secrets, gate)))
+        return fanned, len(claimed) - len(waiting), started
+
+    async def _send_and_record(self, endpoint: str, group: list[_Attempt], hooks: dict[str, WebhookRecord | None],
+                               secrets: dict[str, str], gate: asyncio.Semaphore) -> None:
+        try:
+            await self._send_endpoint(group, hooks, secrets, gate)
+            await self._record(group)
+        finally:
+            self._sending.discard(endpoint)
 
     async def _fan_out(self, uow: UnitOfWork, now: datetime, lease: datetime, hooks: dict[str, WebhookRecord | None],
                        secrets: dict[str, str]) -> tuple[int, list[_Attempt]]:

@@ -188,3 +188,38 @@ async def test_events_no_endpoint_wants_are_dispatched_and_block_nothing(
     events = await world.events(2)
     assert await world.dispatcher.run() == 2
     assert world.sender.ids() == events
+
+
+async def until(condition: Callable[[], bool], seconds: float = 5.0) -> None:
+    for _ in range(int(seconds / 0.01)):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("timed out")
+
+
+async def test_a_slow_endpoint_holds_up_only_its_own_deliveries(world: World) -> None:
+    slow, _ = await world.hook("https://slow.example/hook")
+    fast, _ = await world.hook("https://fast.example/hook")
+    answer, post = asyncio.Event(), world.sender.post
+
+    async def hanging(url: str, body: bytes, headers: Mapping[str, str]) -> PostOutcome:
+        if url.startswith("https://slow"):
+            await answer.wait()  # a receiver that takes its time (up to the 10 s timeout)
+        return await post(url, body, headers)
+
+    world.sender.post = hanging  # type: ignore[method-assign]
+    first = await world.events(1)
+    run = asyncio.create_task(world.dispatcher.run())
+    await until(lambda: [r.status for r in world.rows(fast)] == ["succeeded"])  # sent and recorded meanwhile
+    second = await world.events(1)
+    await until(lambda: world.sender.ids("https://fast.example/hook") == first + second)  # the next tick's pass
+    assert world.sender.ids("https://slow.example/hook") == [] and not run.done()
+    answer.set()
+    await asyncio.wait_for(run, 5)  # nothing is out any more: the run ends
+    assert [r.status for r in world.rows(slow)] == ["succeeded", "pending"]
+    world.clock.advance(1)  # the second waited a tick behind the first, to keep the endpoint's order
+    assert await world.dispatcher.run() == 1  # the next periodic run
+    assert world.sender.ids("https://slow.example/hook") == first + second
+    assert [(r.status, r.attempt) for r in world.rows(slow)] == [("succeeded", 1), ("succeeded", 1)]
+    assert [(r.status, r.attempt) for r in world.rows(fast)] == [("succeeded", 1), ("succeeded", 1)]
