@@ -129,6 +129,12 @@ class Received:
     body: bytes
 
 
+class _Server(ThreadingHTTPServer):
+    # socketserver listens with a backlog of 5: a burst of deliveries (the dispatcher sends up to 64 at once)
+    # overflowed it and the connections beyond it failed with ReadError, as no real receiver's would.
+    request_queue_size = 128
+
+
 class Receiver:
     """An HTTP server on 127.0.0.1 that records every POST and answers `status`, and serves `pages` on GET."""
 
@@ -161,7 +167,7 @@ class Receiver:
             def log_message(self, *args: Any) -> None:
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = _Server(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
         self.thread = threading.Thread(target=self.server.serve_forever, args=(0.05,), daemon=True)
 
