@@ -8,7 +8,6 @@ from typing import Any
 import anyio
 import punq
 
-from avatar_service.adapters.database_jobs import DatabaseJobQueue
 from avatar_service.adapters.sqlalchemy import SqlStorage
 from avatar_service.adapters.sqlalchemy.migrate import upgrade
 from avatar_service.core.model import Organization
@@ -25,6 +24,7 @@ from avatar_service.core.services.webhooks import Webhooks
 from avatar_service.core.validation import parse
 from avatar_service.entrypoints import bootstrap
 from avatar_service.entrypoints.settings import load_settings
+from avatar_service.ports.jobs import JobRunner
 
 
 class Validated:
@@ -65,7 +65,7 @@ class AvatarService:
         self.videos: Videos = Validated(container.resolve(Videos))  # type: ignore[assignment]
         self.games: GameSessions = Validated(container.resolve(GameSessions))  # type: ignore[assignment]
         self.webhooks: Webhooks = Validated(container.resolve(Webhooks))  # type: ignore[assignment]
-        self.jobs: DatabaseJobQueue = container.resolve(DatabaseJobQueue)
+        self.jobs: JobRunner = container.resolve(JobRunner)  # whichever adapter AVATAR_JOBS picks
 
     async def organization(self, slug: str = "default") -> Organization:
         """The organization with this slug, created when missing."""
@@ -86,6 +86,7 @@ async def open(database_url: str | None = None, *, worker: bool = True, **settin
     storage: SqlStorage = container.resolve(bootstrap.Storage)
     await upgrade(storage.engine)
     service = AvatarService(container)
+    await service.jobs.prepare()  # e.g. procrastinate's own schema, as `avatar migrate` applies it
     try:
         async with anyio.create_task_group() as group:
             if worker:
