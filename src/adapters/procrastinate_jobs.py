@@ -108,12 +108,23 @@ class ProcrastinateJobQueue:
         await self.retry_stalled()
 
     async def retry_stalled(self) -> int:
-        """Jobs of workers whose heartbeat stopped go back to the queue for another worker."""
-        stalled = await self.app.job_manager.get_stalled_jobs(seconds_since_heartbeat=self.stalled_after)
-        for job in stalled:
+        """Jobs of workers whose heartbeat stopped go back to the queue for another worker. Returns how many."""
+        import psycopg
+        from procrastinate.exceptions import ConnectorException
+
+        retried = 0
+        for job in await self.app.job_manager.get_stalled_jobs(seconds_since_heartbeat=self.stalled_after):
+            try:
+                await self.app.job_manager.retry_job(job)
+            except ConnectorException as error:
+                # Every worker watches: another one queued it again (or it ended) since the list was read, and
+                # procrastinate_retry_job RAISEs for a job no longer `doing`. The rest of the list still counts.
+                if isinstance(error.__cause__, psycopg.errors.RaiseException):
+                    continue
+                raise
             log.warning("job %s (%s) was running on a worker that stopped; queued again", job.id, job.task_name)
-            await self.app.job_manager.retry_job(job)
-        return len(list(stalled))
+            retried += 1
+        return retried
 
     async def _watch_stalled(self) -> None:
         while True:
