@@ -101,6 +101,17 @@ class NumpyVectorIndex:
             space.matrix[rows] = matrix
             space.group_codes[rows] = [space.code(group) for group in groups]
 
+    def replace(self, namespace: str, ids: Sequence[str], vectors: Vectors, groups: Sequence[str]) -> None:
+        """The namespace holds exactly these rows from now on. Built aside and swapped in under the lock, so
+        a concurrent search sees the old rows or the new ones, never an empty or half-filled namespace."""
+        built = NumpyVectorIndex()
+        built.upsert(namespace, ids, vectors, groups)
+        with self._lock:
+            if namespace in built._spaces:
+                self._spaces[namespace] = built._spaces[namespace]
+            else:  # no rows: as after drop()
+                self._spaces.pop(namespace, None)
+
     def delete(self, namespace: str, ids: Sequence[str]) -> None:
         with self._lock:
             space = self._spaces.get(namespace)

@@ -64,8 +64,8 @@ class IndexedSemantic:
                 # Two loads may race; the one read at the later version wins.
                 if self._versions.get(namespace, -1) > version:
                     return
-                self.index.drop(namespace)
-                self.index.upsert(namespace, list(ids), matrix, list(groups))
+                # One swap: searches that run meanwhile (they take only the index's lock) keep finding rows.
+                self.index.replace(namespace, list(ids), matrix, list(groups))
                 self._versions[namespace] = version
 
         await self.offload(rebuild)
