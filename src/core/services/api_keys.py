@@ -100,7 +100,7 @@ class ApiKeys:
         """One read for all the requests that miss the cache at once: when a busy key's entry expires, dozens of
         requests would otherwise each take a connection for the same row."""
         lookup = self._lookups.get(digest)
-        if lookup is None:
+        if lookup is None or lookup.get_loop() is not asyncio.get_running_loop():  # (one left by a closed loop)
             lookup = self._lookups[digest] = asyncio.ensure_future(self._read(digest))
             lookup.add_done_callback(lambda _: self._lookups.pop(digest, None))
         return await asyncio.shield(lookup)  # a caller that goes away does not cancel the others' read
