@@ -194,7 +194,9 @@ class Conversations:
                              idle_deadline=now + timedelta(seconds=self.limits.idle_timeout))
             await uow.conversations.update(record)
             await uow.transcripts.append(record.id, [message])
-            for memory in memories:  # retrieved for this reply: last_used_at says so
+            # Retrieved for this reply: last_used_at says so. In id order, not ranked order: two turns of one
+            # user rank the same memories differently, and opposite lock orders deadlocked on PostgreSQL.
+            for memory in sorted(memories, key=lambda m: m.id):
                 await uow.memories.set(memory.id, last_used_at=now)
             await self._schedule(uow, record)
             await uow.commit()
