@@ -3,8 +3,9 @@
 Starts `avatar serve` (SQLite in a temporary directory, and PostgreSQL in a fresh database when
 AVATAR_BENCH_POSTGRES_URL is set, e.g. postgresql+asyncpg://postgres@127.0.0.1:5432/test) and drives it from
 this process (httpx, asyncio workers) for `--seconds` per concurrency level. Prints per level the throughput,
-p50/p99 per operation and the error rate (5xx, transport errors, unexpected 4xx); afterwards reads back every
-acknowledged write (users, memories) and reports any that is missing (lost writes). The rate limit is off.
+p50/p99 per operation and the error rate (5xx, transport errors, unexpected 4xx) with what each error was;
+afterwards reads back every acknowledged write (users, memories) and reports any that is missing (lost writes),
+and counts the server log's tracebacks (the log is kept when there are any). The rate limit is off.
 
     .venv/bin/python bench/load.py [--seconds 60] [--levels 1,4,16,64] [--backends sqlite,postgres]
 """
@@ -23,7 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -45,12 +46,16 @@ class Stats:
         self.latency: dict[str, list[float]] = defaultdict(list)
         self.errors: dict[str, int] = defaultdict(int)
         self.server_errors = 0
+        self.kinds: Counter[str] = Counter()  # what the errors were: "HTTP 500", "ReadTimeout", ...
 
-    def record(self, op: str, started: float, response: httpx.Response | None, ok: tuple[int, ...]) -> bool:
+    def record(self, op: str, started: float, response: httpx.Response | BaseException,
+               ok: tuple[int, ...]) -> bool:
         self.latency[op].append(time.perf_counter() - started)
-        if response is None or response.status_code not in ok:
+        if isinstance(response, BaseException) or response.status_code not in ok:
             self.errors[op] += 1
-            if response is None or response.status_code >= 500:
+            kind = type(response).__name__ if isinstance(response, BaseException) else f"HTTP {response.status_code}"
+            self.kinds[f"{op} {kind}"] += 1
+            if isinstance(response, BaseException) or response.status_code >= 500:
                 self.server_errors += 1
             return False
         return True
@@ -66,9 +71,10 @@ class Load:
                    **kwargs: Any) -> httpx.Response | None:
         started = time.perf_counter()
         try:
-            response: httpx.Response | None = await self.client.request(method, path, **kwargs)
-        except httpx.HTTPError:
-            response = None
+            response = await self.client.request(method, path, **kwargs)
+        except httpx.HTTPError as error:  # a dropped connection or a client timeout counts as a server error
+            stats.record(op, started, error, ok)
+            return None
         return response if stats.record(op, started, response, ok) else None
 
     async def worker(self, stats: Stats, until: float, rng: random.Random) -> None:
@@ -157,7 +163,10 @@ def quantile(values: list[float], q: float) -> float:
 
 
 async def drive(base: str, key: str, levels: list[int], seconds: float) -> list[dict[str, Any]]:
-    limits = httpx.Limits(max_connections=max(levels) + 8, max_keepalive_connections=max(levels) + 8)
+    # Idle connections expire in the client before uvicorn's 5 s keep-alive timeout closes them: reusing one
+    # the server is closing at that moment failed as a ReadError (at 128+ clients, with httpx's default 5 s).
+    limits = httpx.Limits(max_connections=max(levels) + 8, max_keepalive_connections=max(levels) + 8,
+                          keepalive_expiry=2.0)
     async with httpx.AsyncClient(base_url=base, headers={"Authorization": f"Bearer {key}"}, timeout=60,
                                  limits=limits) as client:
         personality, users = await prepare(client)
@@ -172,7 +181,7 @@ async def drive(base: str, key: str, levels: list[int], seconds: float) -> list[
             total = sum(len(v) for v in stats.latency.values())
             errors = sum(stats.errors.values())
             rows.append({"concurrency": level, "rps": total / elapsed, "requests": total, "errors": errors,
-                         "server_errors": stats.server_errors,
+                         "server_errors": stats.server_errors, "kinds": dict(stats.kinds),
                          "ops": {op: (len(v), quantile(v, 0.5) * 1000, quantile(v, 0.99) * 1000)
                                  for op, v in sorted(stats.latency.items())}})
             print_row(rows[-1])
@@ -187,6 +196,8 @@ def print_row(row: dict[str, Any]) -> None:
     rate = row["errors"] / max(1, row["requests"])
     print(f"  c={row['concurrency']:>3}  {row['rps']:8.1f} req/s  errors {rate:.2%} ({row['server_errors']} 5xx/"
           f"transport)  [ms] {ops}", flush=True)
+    if row["kinds"]:
+        print(f"         errors: {row['kinds']}", flush=True)
 
 
 async def admin(url: str, statement: str) -> None:
@@ -243,6 +254,10 @@ def run_backend(backend: str, levels: list[int], seconds: float) -> None:
             if line.startswith("Traceback"):
                 tail = next((x for x in lines[i + 1:] if x and not x.startswith(" ")), "")
                 print(f"    {tail[:200]}")
+        if "Traceback" in log:  # the temporary directory goes below; the log is what explains an error
+            kept = Path(tempfile.gettempdir()) / f"avatar-load-{backend}-server.log"
+            kept.write_text(log)
+            print(f"  server log kept at {kept}")
         if database is not None:
             drop = f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)'
             asyncio.run(admin(os.environ["AVATAR_BENCH_POSTGRES_URL"], drop))
