@@ -50,7 +50,6 @@ class SqlUnitOfWork:
         # Reads of this unit of work by id may be answered from the cache; a writer reads the database
         self._cache = storage.read_cache if read_only else None
         self._write_lock = None if read_only else storage.write_lock
-        self._sqlite = storage.engine.dialect.name == "sqlite"
         self._committed = False
 
     async def __aenter__(self) -> Self:
@@ -88,7 +87,7 @@ class SqlUnitOfWork:
         # Shielded: a cancelled caller must still end its transaction, or SQLite's write lock leaks.
         with anyio.CancelScope(shield=True):
             try:
-                if conn is not None and not self._committed and not (self.read_only and self._sqlite):
+                if conn is not None and not self._committed and not self.read_only:  # a reader began nothing
                     await conn.rollback()
             finally:
                 try:
