@@ -74,32 +74,41 @@ class NumpyVectorIndex:
         self._lock = threading.Lock()
 
     def upsert(self, namespace: str, ids: Sequence[str], vectors: Vectors, groups: Sequence[str]) -> None:
+        self.update(namespace, (), ids, vectors, groups)
+
+    def update(self, namespace: str, removed: Sequence[str], ids: Sequence[str], vectors: Vectors,
+               groups: Sequence[str]) -> None:
+        """Deletes `removed`, then upserts `ids`, as one change: a concurrent search sees the namespace before or
+        after it, never a refreshed item's old rows gone and its new ones not yet in."""
         if len(ids) != len(groups):
             raise ValueError("ids and groups differ in length")
         matrix = _as_matrix(vectors)
         if len(matrix) != len(ids):
             raise ValueError("ids and vectors differ in length")
-        if not ids:
-            return
         with self._lock:
-            space = self._spaces.get(namespace)
-            if space is None:
-                space = self._spaces[namespace] = _Namespace(matrix.shape[1])
-            elif matrix.shape[1] != space.dimensions:
-                raise ValueError(f"vectors have {matrix.shape[1]} dimensions, the namespace has {space.dimensions}")
-            space.reserve(len(ids))
-            rows = np.empty(len(ids), dtype=np.int64)
-            for i, vector_id in enumerate(ids):
-                row = space.rows.get(vector_id)
-                if row is None:
-                    row = space.size
-                    space.ids.append(vector_id)
-                    space.rows[vector_id] = row
-                    space.size += 1
-                rows[i] = row
-            # One scatter each (a repeated id keeps its last vector, as sequential upserts would).
-            space.matrix[rows] = matrix
-            space.group_codes[rows] = [space.code(group) for group in groups]
+            self._delete(namespace, removed)
+            if ids:
+                self._upsert(namespace, ids, matrix, groups)
+
+    def _upsert(self, namespace: str, ids: Sequence[str], matrix: np.ndarray, groups: Sequence[str]) -> None:
+        space = self._spaces.get(namespace)
+        if space is None:
+            space = self._spaces[namespace] = _Namespace(matrix.shape[1])
+        elif matrix.shape[1] != space.dimensions:
+            raise ValueError(f"vectors have {matrix.shape[1]} dimensions, the namespace has {space.dimensions}")
+        space.reserve(len(ids))
+        rows = np.empty(len(ids), dtype=np.int64)
+        for i, vector_id in enumerate(ids):
+            row = space.rows.get(vector_id)
+            if row is None:
+                row = space.size
+                space.ids.append(vector_id)
+                space.rows[vector_id] = row
+                space.size += 1
+            rows[i] = row
+        # One scatter each (a repeated id keeps its last vector, as sequential upserts would).
+        space.matrix[rows] = matrix
+        space.group_codes[rows] = [space.code(group) for group in groups]
 
     def replace(self, namespace: str, ids: Sequence[str], vectors: Vectors, groups: Sequence[str]) -> None:
         """The namespace holds exactly these rows from now on. Built aside and swapped in under the lock, so
@@ -114,13 +123,16 @@ class NumpyVectorIndex:
 
     def delete(self, namespace: str, ids: Sequence[str]) -> None:
         with self._lock:
-            space = self._spaces.get(namespace)
-            if space is None:
-                return
-            for vector_id in ids:
-                row = space.rows.get(vector_id)
-                if row is not None:
-                    space.remove_row(row)
+            self._delete(namespace, ids)
+
+    def _delete(self, namespace: str, ids: Sequence[str]) -> None:
+        space = self._spaces.get(namespace)
+        if space is None:
+            return
+        for vector_id in ids:
+            row = space.rows.get(vector_id)
+            if row is not None:
+                space.remove_row(row)
 
     def drop_group(self, namespace: str, group: str) -> None:
         with self._lock:

@@ -78,10 +78,7 @@ class IndexedSemantic:
             with self._lock:
                 if self._versions.get(namespace) != version - 1:
                     return  # not cached, stale (another process wrote) or already reloaded past this change
-                if removed:
-                    self.index.delete(namespace, list(removed))
-                if ids:
-                    self.index.upsert(namespace, list(ids), matrix, list(groups))
+                self.index.update(namespace, list(removed), list(ids), matrix, list(groups))
                 self._versions[namespace] = version
 
         await self.offload(change)

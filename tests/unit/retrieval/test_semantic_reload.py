@@ -71,3 +71,29 @@ def test_replace_swaps_the_rows_and_an_empty_set_forgets_the_namespace() -> None
     assert index.count("ns") == 1
     index.replace("ns", [], np.zeros((0, 4), dtype=np.float32), [])
     assert not index.has("ns")
+
+
+class WatchedChanges(Watched):
+    """Also looks after each delete: a change made as a delete and then an upsert shows the gap between them."""
+
+    def delete(self, namespace: str, ids: Sequence[str]) -> None:
+        super().delete(namespace, ids)
+        self._look(namespace)
+
+    def update(self, namespace: str, removed: Sequence[str], ids: Sequence[str], vectors: Vectors,
+               groups: Sequence[str]) -> None:
+        super().update(namespace, removed, ids, vectors, groups)
+        self._look(namespace)
+
+
+async def test_a_refresh_never_shows_a_search_the_item_gone() -> None:
+    """A refreshed knowledge item's old chunks go and its new ones come in one change of the index."""
+    vectors = np.eye(4, dtype=np.float32)
+    index = WatchedChanges(query=vectors[2])
+    semantic = IndexedSemantic(Embedder(), inline, index)  # type: ignore[arg-type]
+    await semantic.load("ns", 1, ["c0", "c2"], [vectors[0].tobytes(), vectors[2].tobytes()], ["kb0", "kb2"])
+    index.seen.clear()
+    refreshed = (vectors[2] + 0.1 * vectors[3]).astype(np.float32)
+    await semantic.apply("ns", 2, ids=["c2-new"], vectors=[refreshed.tobytes()], groups=["kb2"], removed=["c2"])
+    assert index.seen == [["c2-new"]], index.seen
+    assert [ident for ident, _ in await semantic.search("ns", vectors[2].tobytes(), 5)] == ["c2-new", "c0"]
