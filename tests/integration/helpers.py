@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, TypeVar
 
+import httpx
 from litestar.testing import AsyncTestClient
 
 from avatar_service.adapters.database_jobs import DatabaseJobQueue
@@ -204,3 +206,18 @@ async def subscribe(client: AsyncTestClient[Any], url: str, *events: str) -> dic
     assert response.status_code == 201, response.text
     body: dict[str, Any] = response.json()
     return body
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def answers_healthz(port: int) -> bool:
+    """Whether an `avatar serve` on this port is up."""
+    try:
+        async with httpx.AsyncClient() as http:
+            return (await http.get(f"http://127.0.0.1:{port}/healthz")).status_code == 200
+    except httpx.TransportError:
+        return False

@@ -9,37 +9,23 @@ from __future__ import annotations
 
 import asyncio
 import signal
-import socket
 from pathlib import Path
 
-import httpx
 import pytest
 
+from .helpers import answers_healthz, free_port
 from .test_workers_faults import eventually, service_env, start, stop
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @pytest.mark.parametrize("command", ["serve", "worker"])
 async def test_start_and_sigterm_leave_a_clean_log(command: str, postgres_database: str, tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     log = tmp_path / f"{command}.log"
     args = ["serve", "--port", str(port)] if command == "serve" else ["worker"]
     process = start(args, service_env(postgres_database, tmp_path / "data", "database"), log)
     try:
         if command == "serve":
-            async def healthy() -> bool:
-                try:
-                    async with httpx.AsyncClient() as http:
-                        return (await http.get(f"http://127.0.0.1:{port}/healthz")).status_code == 200
-                except httpx.TransportError:
-                    return False
-
-            await eventually(healthy, 40, "the API to answer", log)
+            await eventually(lambda: answers_healthz(port), 40, "the API to answer", log)
         else:  # a worker has no port: give it time to migrate, LISTEN and poll a few times
             await asyncio.sleep(4)
         assert process.poll() is None, log.read_text()

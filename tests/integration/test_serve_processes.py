@@ -4,20 +4,14 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import httpx
 
+from .helpers import answers_healthz, free_port
 from .test_workers_faults import eventually, service_env, start, stop
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def spawned_by(pid: int) -> list[int]:
@@ -35,19 +29,12 @@ def spawned_by(pid: int) -> list[int]:
 
 
 async def test_two_processes_serve_on_postgres(postgres_database: str, tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     log = tmp_path / "serve.log"
     process = start(["serve", "--port", str(port), "--workers", "2"],
                     service_env(postgres_database, tmp_path / "data", "database", AVATAR_WORKER="external"), log)
     try:
-        async def healthy() -> bool:
-            try:
-                async with httpx.AsyncClient() as http:
-                    return (await http.get(f"http://127.0.0.1:{port}/healthz")).status_code == 200
-            except httpx.TransportError:
-                return False
-
-        await eventually(healthy, 60, "the API to answer", log)
+        await eventually(lambda: answers_healthz(port), 60, "the API to answer", log)
         assert len(spawned_by(process.pid)) == 2, log.read_text()
         async with httpx.AsyncClient() as http:
             statuses = {(await http.get(f"http://127.0.0.1:{port}/v1/personalities")).status_code for _ in range(20)}
@@ -63,6 +50,6 @@ def test_more_than_one_process_on_sqlite_is_refused(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("AVATAR_")}
     env.update(AVATAR_DATA_DIR=str(tmp_path), AVATAR_DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path}/a.db")
     avatar = Path(sys.executable).with_name("avatar")
-    done = subprocess.run([str(avatar), "serve", "--workers", "2", "--port", str(_free_port())], env=env,
+    done = subprocess.run([str(avatar), "serve", "--workers", "2", "--port", str(free_port())], env=env,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "needs PostgreSQL" in done.stderr, done.stderr
