@@ -30,6 +30,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from postgres_admin import admin  # bench/, on the path of a script run from it
 from sqlalchemy.engine import make_url
 
 
@@ -81,16 +82,6 @@ def receiver_process(port_out: Any, count: Any, results: Any) -> None:
         results.put(seen)
 
     asyncio.run(main())
-
-
-async def admin(url: str, statement: str) -> None:
-    import asyncpg
-
-    conn = await asyncpg.connect(make_url(url).set(drivername="postgresql").render_as_string(hide_password=False))
-    try:
-        await conn.execute(statement)
-    finally:
-        await conn.close()
 
 
 async def run(url: str, workers: int, backlog: int, burst: int, steady_rate: int, steady_seconds: float

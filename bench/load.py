@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from postgres_admin import admin  # bench/, on the path of a script run from it
 
 VENV = Path(sys.executable).parent
 OPS = [("read", 40), ("write", 25), ("search", 20), ("turn", 15)]
@@ -198,17 +199,6 @@ def print_row(row: dict[str, Any]) -> None:
           f"transport)  [ms] {ops}", flush=True)
     if row["kinds"]:
         print(f"         errors: {row['kinds']}", flush=True)
-
-
-async def admin(url: str, statement: str) -> None:
-    import asyncpg
-    from sqlalchemy.engine import make_url
-
-    conn = await asyncpg.connect(make_url(url).set(drivername="postgresql").render_as_string(hide_password=False))
-    try:
-        await conn.execute(statement)
-    finally:
-        await conn.close()
 
 
 def run_backend(backend: str, levels: list[int], seconds: float) -> None:
