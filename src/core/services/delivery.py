@@ -52,6 +52,14 @@ class _Attempt:
     deferred_until: datetime | None = None  # not sent: an older delivery to the same endpoint just failed
 
 
+@dataclass(slots=True)
+class _Sends:
+    """One endpoint's attempts of a pass, out until they are recorded."""
+
+    endpoint: str  # webhook id, or a video's own URL
+    attempts: list[_Attempt]
+
+
 class Dispatcher:
     def __init__(self, deps: Deps, sender: WebhookSender) -> None:
         self.deps, self.sender = deps, sender
@@ -66,31 +74,44 @@ class Dispatcher:
         An endpoint slow to answer (up to the 10 s timeout) holds up only its own deliveries: while its POSTs
         are out, a pass runs every TICK for everyone else, and its newer deliveries wait their turn, in order.
         """
-        total, sending = 0, set[asyncio.Task[None]]()
+        total, sending = 0, dict[asyncio.Task[None], _Sends]()
         gate = asyncio.Semaphore(PARALLEL)
         try:
             while True:
                 fanned, attempted, started = await self._pass(gate)
                 total += attempted
-                sending |= started
+                sending.update(started)
                 if sending:  # most endpoints answer within the tick, and the next pass finds them free
-                    done, sending = await asyncio.wait(sending, timeout=TICK)
-                    for task in done:
-                        task.result()  # a pass that could not record its attempts fails the run, as it always did
+                    done, _ = await asyncio.wait(sending, timeout=TICK)
+                    await self._finish({task: sending.pop(task) for task in done})
                 if fanned < BATCH and attempted < BATCH and not sending:
                     return total  # else a backlog drains (or the slow endpoint is waited for) without a wake-up
         finally:
             for task in sending:  # stopped or failed: unrecorded attempts are sent again when their lease ends
                 task.cancel()
             await asyncio.gather(*sending, return_exceptions=True)
+            self._sending.difference_update(sends.endpoint for sends in sending.values())
 
     async def pass_once(self) -> int:
         """One dispatcher pass: fan out new events, send what is due, record it. Returns deliveries attempted."""
         _fanned, attempted, started = await self._pass(asyncio.Semaphore(PARALLEL))
-        await asyncio.gather(*started)
+        if started:
+            await asyncio.wait(started)
+        await self._finish(started)
         return attempted
 
-    async def _pass(self, gate: asyncio.Semaphore) -> tuple[int, int, set[asyncio.Task[None]]]:
+    async def _finish(self, done: dict[asyncio.Task[None], _Sends]) -> None:
+        """Records the attempts of the endpoints whose sends ended, in one transaction, then frees the endpoints.
+        A failure to record fails the run, as it always did."""
+        try:
+            for task in done:
+                task.result()
+            if done:
+                await self._record([attempt for sends in done.values() for attempt in sends.attempts])
+        finally:
+            self._sending.difference_update(sends.endpoint for sends in done.values())
+
+    async def _pass(self, gate: asyncio.Semaphore) -> tuple[int, int, dict[asyncio.Task[None], _Sends]]:
         """(events fanned out, deliveries attempted, the endpoints' sends it started)."""
         now = self.deps.clock.now()
         lease = now + timedelta(seconds=self.lease_seconds)
@@ -101,7 +122,7 @@ class Dispatcher:
             due = await uow.deliveries.claim_due("next_retry_at", now, BATCH, lease, status="pending")
             claimed += [_Attempt(d, d.next_retry_at or now) for d in due]
             if not fanned and not claimed:
-                return 0, 0, set()  # nothing written: the unit of work rolls back
+                return 0, 0, {}  # nothing written: the unit of work rolls back
             missing = list({d.webhook_id for d in due if d.webhook_id and d.webhook_id not in hooks})
             if missing:
                 found = {hook.id: hook for hook in await uow.webhooks.find(id=missing)}
@@ -119,20 +140,13 @@ class Dispatcher:
             attempt.deferred_until = now + timedelta(seconds=TICK)
         if waiting:
             await self._record(waiting)
-        started = set[asyncio.Task[None]]()
+        started: dict[asyncio.Task[None], _Sends] = {}
         for endpoint, group in by_endpoint.items():
             if endpoint not in self._sending:
                 self._sending.add(endpoint)
-                started.add(asyncio.create_task(self._send_and_record(endpoint, group, hooks, secrets, gate)))
+                task = asyncio.create_task(self._send_endpoint(group, hooks, secrets, gate))
+                started[task] = _Sends(endpoint, group)
         return fanned, len(claimed) - len(waiting), started
-
-    async def _send_and_record(self, endpoint: str, group: list[_Attempt], hooks: dict[str, WebhookRecord | None],
-                               secrets: dict[str, str], gate: asyncio.Semaphore) -> None:
-        try:
-            await self._send_endpoint(group, hooks, secrets, gate)
-            await self._record(group)
-        finally:
-            self._sending.discard(endpoint)
 
     async def _fan_out(self, uow: UnitOfWork, now: datetime, lease: datetime, hooks: dict[str, WebhookRecord | None],
                        secrets: dict[str, str]) -> tuple[int, list[_Attempt]]:
