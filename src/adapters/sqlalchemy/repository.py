@@ -49,13 +49,14 @@ class SqlRepository(Generic[R]):
         self.conn, self.table, self.record, self.org, self.cache = conn, table, record, organization_id, cache
         self._order = table.c.get("created_at")
         self._names = column_names(table)
+        self._scoped = organization_id is not None and "organization_id" in table.c  # rows of one organization
 
     def _load(self, row: Any) -> R:
         return msgspec.convert(dict(zip(self._names, row, strict=True)), self.record)
 
     def _where(self, equals: dict[str, Any]) -> list[ColumnElement[bool]]:
         clauses: list[ColumnElement[bool]] = []
-        if self.org is not None and "organization_id" in self.table.c:
+        if self._scoped:
             clauses.append(self.table.c.organization_id == self.org)
         for name, value in equals.items():
             column = self.table.c[name]
@@ -92,9 +93,8 @@ class SqlRepository(Generic[R]):
         return record
 
     async def _read(self, ident: str) -> R | None:
-        scoped = self.org is not None and "organization_id" in self.table.c
-        parameters = {"ident": ident, "organization": self.org} if scoped else {"ident": ident}
-        row = (await self.conn.execute(select_by_id(self.table, scoped), parameters)).first()
+        parameters = {"ident": ident, "organization": self.org} if self._scoped else {"ident": ident}
+        row = (await self.conn.execute(select_by_id(self.table, self._scoped), parameters)).first()
         return self._load(row) if row else None
 
     async def update(self, record: R, expect: dict[str, Any] | None = None) -> bool:
