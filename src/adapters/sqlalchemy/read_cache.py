@@ -32,12 +32,13 @@ class ReadCache:
 
     def version(self) -> int | None:
         """The database's version now, emptying the cache if it moved; None when it cannot be told."""
+        version: int | None = None
         try:
             if self._probe is None:
                 self._probe = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=0)
-            version: int = self._probe.execute("PRAGMA data_version").fetchone()[0]
+            version = self._probe.execute("PRAGMA data_version").fetchone()[0]
         except sqlite3.Error:
-            version = None  # type: ignore[assignment]
+            pass  # unknown: nothing is kept, nothing is answered from memory
         if version != self._version or version is None:
             self._entries.clear()
             self._version = version

@@ -105,12 +105,10 @@ async def before_request(request: Request[Any, Any, Any]) -> Response[Any] | Non
 
 
 async def before_api_request(request: Request[Any, Any, Any]) -> Response[Any] | None:
-    """The same under /v1, where every other request is authenticated before its input is looked at."""
-    answer = await answer_options(request)
-    if answer is None:
+    """The same under /v1, where every request but OPTIONS is authenticated before its input is looked at."""
+    if request.method != "OPTIONS":
         await authenticate(request)
-        await check_input(request)
-    return answer
+    return await before_request(request)
 
 
 def create_app(container: punq.Container, *, run_worker: bool | None = None) -> Litestar:
