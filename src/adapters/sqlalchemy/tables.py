@@ -65,7 +65,7 @@ api_keys = Table(
     "api_keys", metadata, _id(), _org(), Column("name", String(255), nullable=False),
     Column("key_prefix", String(16), nullable=False), Column("scopes", JSON, nullable=False),
     _ts("created_at", False), _ts("last_used_at"), Column("secret_hash", String(64), nullable=False, unique=True),
-    _ts("revoked_at"),
+    _ts("revoked_at"), Column("rate_limit_per_minute", Integer),
     Index("ix_api_keys_org_created", "organization_id", "created_at", "id"),
 )
 
