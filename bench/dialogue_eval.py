@@ -1,0 +1,196 @@
+"""Dialogue evaluation: does the avatar answer the question asked? Over HTTP, against a fresh server.
+
+Starts `avatar serve` on a free loopback port with a new SQLite database in a temporary data dir, creates a
+key with the CLI, then for each personality of `tests/data/dialogue_eval.json` creates it (verbosity 0.3),
+its knowledge items (waits until they are ready), a user with their memories, and one conversation per
+list of questions, asked in order through `POST /v1/conversations/{id}/messages`. A reply is right when
+every `expect` pattern matches and no `forbid` pattern does; questions of kind 'unknown' must get an honest
+"I don't know", and no other question may. Prints right %, right % on memory questions and the median
+words per reply, per split (dev: the questions the answerer was tuned on; heldout: never tuned on).
+
+    .venv/bin/python bench/dialogue_eval.py [--split dev|heldout|all] [--embedder auto|lexical] [--show wrong|all]
+
+Targets with the offline engine: >= 90% right overall, >= 90% on memory questions, median reply <= 30 words.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "dialogue_eval.json"
+
+
+@dataclass
+class Result:
+    split: str
+    personality: str
+    question: str
+    kind: str
+    tags: list[str]
+    reply: str
+    right: bool
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def serving(embedder: str) -> Iterator[tuple[str, str]]:
+    """`avatar serve` on a free loopback port with a fresh SQLite file; its base URL and a '*' key."""
+    with tempfile.TemporaryDirectory() as tmp:
+        port = _free_port()
+        env = {**os.environ, "AVATAR_DATABASE_URL": f"sqlite+aiosqlite:///{tmp}/avatar.db", "AVATAR_DATA_DIR": tmp,
+               "AVATAR_PUBLIC_URL": f"http://127.0.0.1:{port}", "AVATAR_EMBEDDER": embedder,
+               "AVATAR_LOG_LEVEL": "WARNING"}
+        env.pop("AVATAR_DIALOGUE_BASE_URL", None)  # the offline engine is what is evaluated
+        cli = [sys.executable, "-m", "avatar_service"]
+        subprocess.run([*cli, "migrate"], env=env, check=True, capture_output=True)
+        key = subprocess.run([*cli, "keys", "create", "--name", "eval", "--scopes", "*"], env=env, check=True,
+                             capture_output=True, text=True).stdout.strip()
+        log = Path(tmp) / "server.log"
+        with log.open("wb") as sink:
+            server = subprocess.Popen([*cli, "serve", "--host", "127.0.0.1", "--port", str(port)], env=env,
+                                      stdout=sink, stderr=subprocess.STDOUT)
+            try:
+                yield f"http://127.0.0.1:{port}", key
+            finally:
+                server.terminate()
+                server.wait(timeout=20)
+        if "Traceback" in log.read_text(errors="replace"):
+            print(log.read_text(errors="replace")[-4000:], file=sys.stderr)
+
+
+def _ok(response: httpx.Response) -> Any:
+    if response.status_code >= 400:
+        raise SystemExit(f"{response.request.method} {response.request.url}: {response.status_code} {response.text}")
+    return response.json()
+
+
+def _wait_ready(api: httpx.Client) -> None:
+    for _ in range(600):
+        try:
+            if api.get("/healthz").status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    raise SystemExit("the server did not start")
+
+
+def set_up(api: httpx.Client, spec: dict[str, Any]) -> tuple[str, str]:
+    """The personality (with ready knowledge) and its user (with memories): their ids."""
+    personality = _ok(api.post("/v1/personalities", json={
+        "name": spec["name"], "description": spec["description"], "system_prompt": spec["system_prompt"],
+        "traits": spec["traits"]}))
+    pid = personality["id"]
+    items = [_ok(api.post(f"/v1/personalities/{pid}/knowledge", json={"type": "text", **item}))
+             for item in spec["knowledge"]]
+    deadline = time.monotonic() + 120
+    for item in items:
+        while True:
+            status = _ok(api.get(f"/v1/personalities/{pid}/knowledge/{item['id']}"))["status"]
+            if status == "ready":
+                break
+            if status == "failed" or time.monotonic() > deadline:
+                raise SystemExit(f"knowledge item {item['id']} is {status}")
+            time.sleep(0.1)
+    user = _ok(api.post("/v1/users", json={"external_id": spec["user"]["external_id"]}))
+    _ok(api.post(f"/v1/users/{user['id']}/memories/bulk", json={
+        "personality_id": pid, "memories": spec["user"]["memories"]}))
+    return pid, user["id"]
+
+
+def judge(question: dict[str, Any], reply: str, dont_know: re.Pattern[str]) -> bool:
+    said_dont_know = bool(dont_know.search(reply))
+    if question["kind"] == "unknown":
+        return said_dont_know
+    if said_dont_know:
+        return False
+    return all(re.search(p, reply, re.I) for p in question.get("expect", ())) and not any(
+        re.search(p, reply, re.I) for p in question.get("forbid", ()))
+
+
+def run(base: str, key: str, data: dict[str, Any], splits: set[str]) -> list[Result]:
+    dont_know = re.compile(data["dont_know"], re.I)
+    results: list[Result] = []
+    with httpx.Client(base_url=base, headers={"Authorization": f"Bearer {key}"}, timeout=60) as api:
+        _wait_ready(api)
+        for spec in data["personalities"]:
+            if spec["split"] not in splits:
+                continue
+            pid, uid = set_up(api, spec)
+            for questions in spec["conversations"]:
+                conversation = _ok(api.post("/v1/conversations", json={"personality_id": pid, "user_id": uid}))
+                for question in questions:
+                    answer = _ok(api.post(f"/v1/conversations/{conversation['id']}/messages",
+                                          json={"content": question["q"]}))
+                    reply = answer["reply"]["content"]
+                    results.append(Result(spec["split"], spec["key"], question["q"], question["kind"],
+                                          question.get("tags", []), reply, judge(question, reply, dont_know)))
+                _ok(api.delete(f"/v1/conversations/{conversation['id']}"))
+    return results
+
+
+def _share(results: list[Result]) -> str:
+    if not results:
+        return "  n/a"
+    return f"{100 * sum(r.right for r in results) / len(results):5.1f}% ({sum(r.right for r in results)}/{len(results)})"
+
+
+def report(results: list[Result], show: str) -> None:
+    for r in results:
+        if show == "all" or (show == "wrong" and not r.right):
+            mark = "ok " if r.right else "BAD"
+            print(f"{mark} [{r.split}/{r.personality}/{r.kind}{'/' + ','.join(r.tags) if r.tags else ''}] "
+                  f"{r.question}\n      -> {r.reply}")
+    print()
+    print(f"{'split':8} {'questions':>9}  {'right':>16}  {'memory questions':>16}  {'unknown':>14}  "
+          f"{'follow-up/repeat':>16}  median words")
+    for split in ("dev", "heldout", "all"):
+        chosen = [r for r in results if split in ("all", r.split)]
+        if not chosen:
+            continue
+        memory = [r for r in chosen if r.kind == "memory"]
+        unknown = [r for r in chosen if r.kind == "unknown"]
+        context = [r for r in chosen if {"followup", "repeat"} & set(r.tags)]
+        words = statistics.median(len(r.reply.split()) for r in chosen)
+        print(f"{split:8} {len(chosen):9}  {_share(chosen):>16}  {_share(memory):>16}  {_share(unknown):>14}  "
+              f"{_share(context):>16}  {words:g}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--split", default="all", choices=["dev", "heldout", "all"])
+    parser.add_argument("--embedder", default="auto", choices=["auto", "lexical"])
+    parser.add_argument("--show", default="wrong", choices=["wrong", "all", "none"])
+    args = parser.parse_args()
+    data = json.loads(DATA.read_text(encoding="utf-8"))
+    splits = {"dev", "heldout"} if args.split == "all" else {args.split}
+    started = time.perf_counter()
+    with serving(args.embedder) as (base, key):
+        results = run(base, key, data, splits)
+    report(results, args.show)
+    print(f"({len(results)} questions over HTTP in {time.perf_counter() - started:.0f} s, embedder {args.embedder})")
+
+
+if __name__ == "__main__":
+    main()
