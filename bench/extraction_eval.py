@@ -1,0 +1,139 @@
+"""Memory extraction evaluation: recall and precision of the memories a finished conversation leaves.
+
+For each conversation of `tests/data/extraction_eval.json`, in-process on a fresh SQLite database (the
+embedded API, the configured embedder): a new user with the conversation's `prior` memories, a
+conversation in which the user says each turn (the offline engine answers), the conversation ended, and the
+extraction job run. Then the user's memories are read back:
+
+- recall: stated facts found in a memory extracted from the conversation (a memory whose source is the
+  conversation: created, or an older one updated) with the right category and every listed piece;
+- precision: extracted memories that state one of the expected facts; a prior memory marked `outdated` that
+  is still there unchanged counts as a wrong memory too (the contradiction was stored beside it).
+
+    .venv/bin/python bench/extraction_eval.py [--split dev|heldout|all] [--embedder auto|lexical] [--show wrong|all]
+
+Targets: recall >= 90%, precision >= 90%.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import avatar_service
+from avatar_service.core.model import ConversationCreate, MemoryBulkCreate, PersonalityCreate, UserCreate
+from avatar_service.core.model.memories import MemoryItem
+from avatar_service.core.pagination import PageRequest
+
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "extraction_eval.json"
+
+
+@dataclass
+class Score:
+    facts: int = 0
+    found: int = 0
+    memories: int = 0
+    right: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    def add(self, other: Score) -> None:
+        self.facts += other.facts
+        self.found += other.found
+        self.memories += other.memories
+        self.right += other.right
+        self.notes += other.notes
+
+
+def states(memory: Any, fact: dict[str, Any]) -> bool:
+    categories = fact["category"] if isinstance(fact["category"], list) else [fact["category"]]
+    text = memory.content.casefold()
+    return memory.category in categories and all(piece.casefold() in text for piece in fact["contains"])
+
+
+async def one(avatars: Any, org: str, personality: str, item: dict[str, Any], index: int) -> Score:
+    user = await avatars.users.create(org, UserCreate(external_id=f"user{index}"))
+    prior = []
+    if item["prior"]:
+        made = await avatars.memories.bulk(org, user.id, MemoryBulkCreate(personality_id=personality, memories=[
+            MemoryItem(content=p["content"], category=p["category"]) for p in item["prior"]]))
+        prior = list(zip(item["prior"], made.data, strict=True))
+    conversation = await avatars.conversations.create(org, ConversationCreate(personality_id=personality,
+                                                                              user_id=user.id))
+    for turn in item["turns"]:
+        await avatars.conversations.say(org, conversation.id, turn)
+    await avatars.conversations.end(org, conversation.id)
+    await avatars.run_jobs()
+    memories = (await avatars.memories.list(org, user.id, PageRequest(limit=100))).data
+    extracted = [m for m in memories if m.source.type == "conversation"]
+    score = Score(facts=len(item["facts"]), memories=len(extracted))
+    label = " / ".join(item["turns"])
+    for fact in item["facts"]:
+        if any(states(m, fact) for m in extracted):
+            score.found += 1
+        else:
+            score.notes.append(f"MISSED {label!r}: {fact['category']} {fact['contains']}")
+    for memory in extracted:
+        if any(states(memory, fact) for fact in item["facts"]):
+            score.right += 1
+        else:
+            score.notes.append(f"WRONG  {label!r} -> {memory.content!r} ({memory.category})")
+    by_id = {m.id: m for m in memories}
+    for spec, made in prior:
+        kept = by_id.get(made.id)
+        if spec.get("outdated") and kept is not None and kept.content == made.content:
+            score.memories += 1
+            score.notes.append(f"STALE  {label!r}: {made.content!r} kept beside the new fact")
+    if not score.notes:
+        score.notes.append(f"ok     {label!r} -> {[m.content for m in extracted]}")
+    return score
+
+
+async def evaluate(items: list[dict[str, Any]], embedder: str) -> dict[str, Score]:
+    scores = {"dev": Score(), "heldout": Score()}
+    with tempfile.TemporaryDirectory() as tmp:
+        async with avatar_service.open(f"sqlite+aiosqlite:///{tmp}/eval.db", worker=False, data_dir=tmp,
+                                       embedder=embedder) as avatars:
+            org = (await avatars.organization("default")).id
+            personality = (await avatars.personalities.create(org, PersonalityCreate(name="Ava"))).id
+            for index, item in enumerate(items):
+                scores[item["split"]].add(await one(avatars, org, personality, item, index))
+    return scores
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--split", default="all", choices=["dev", "heldout", "all"])
+    parser.add_argument("--embedder", default="auto", choices=["auto", "lexical"])
+    parser.add_argument("--show", default="wrong", choices=["wrong", "all", "none"])
+    args = parser.parse_args()
+    items = [i for i in json.loads(DATA.read_text(encoding="utf-8"))["conversations"]
+             if args.split in ("all", i["split"])]
+    started = time.perf_counter()
+    scores = asyncio.run(evaluate(items, args.embedder))
+    total = Score()
+    for score in scores.values():
+        total.add(score)
+    for note in total.notes:
+        if args.show == "all" or (args.show == "wrong" and not note.startswith("ok")):
+            print(note)
+    print(f"\n{'split':8} {'conversations':>13} {'facts':>6} {'memories':>8}  {'recall':>7}  {'precision':>9}")
+    for name, score in [*scores.items(), ("all", total)]:
+        count = sum(1 for i in items if name in ("all", i["split"]))
+        if not count:
+            continue
+        recall = score.found / max(score.facts, 1)
+        precision = score.right / score.memories if score.memories else 1.0
+        print(f"{name:8} {count:13} {score.facts:6} {score.memories:8}  {100 * recall:6.1f}%  {100 * precision:8.1f}%")
+    print(f"({len(items)} conversations in {time.perf_counter() - started:.0f} s, embedder {args.embedder})")
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    main()
