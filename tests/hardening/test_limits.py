@@ -21,7 +21,7 @@ from litestar.testing import AsyncTestClient
 
 from avatar_service.adapters.database_jobs import DatabaseJobQueue
 from avatar_service.adapters.dialogue.offline_grounded import OfflineGroundedDialogue
-from avatar_service.adapters.memory import MemoryStorage
+from avatar_service.adapters.in_memory import MemoryStorage
 from avatar_service.core.model import KnowledgeCreate, PersonalityCreate, VideoCreate
 from avatar_service.core.services.knowledge import Knowledge
 from avatar_service.core.services.knowledge_processing import KnowledgeProcessor

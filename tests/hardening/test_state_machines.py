@@ -24,7 +24,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from avatar_service.adapters.database_jobs import DatabaseJobQueue
 from avatar_service.adapters.dialogue.offline_grounded import OfflineGroundedDialogue
-from avatar_service.adapters.memory import MemoryStorage
+from avatar_service.adapters.in_memory import MemoryStorage
 from avatar_service.core import states
 from avatar_service.core.errors import Conflict, Unauthenticated
 from avatar_service.core.model import (

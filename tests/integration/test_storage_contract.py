@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from avatar_service.adapters.memory import MemoryStorage
+from avatar_service.adapters.in_memory import MemoryStorage
 from avatar_service.adapters.sqlalchemy import SqlStorage, tables
 from avatar_service.core.errors import Conflict
 from avatar_service.core.model import (

@@ -11,7 +11,7 @@ import punq
 import pytest
 
 from avatar_service.adapters.dialogue.offline_grounded import OfflineGroundedDialogue
-from avatar_service.adapters.memory import MemoryStorage
+from avatar_service.adapters.in_memory import MemoryStorage
 from avatar_service.core.model import PersonalityCreate, UserCreate
 from avatar_service.core.services.api_keys import ApiKeys
 from avatar_service.core.services.conversations import Conversations

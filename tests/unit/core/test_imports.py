@@ -81,7 +81,7 @@ def test_the_walk_covers_the_core() -> None:
     [
         ("import numpy as np", {"numpy"}),
         ("from sqlalchemy.orm import Session", {"sqlalchemy.orm"}),
-        ("from ...adapters import memory", {"avatar_service.adapters.memory"}),
+        ("from ...adapters import in_memory", {"avatar_service.adapters.in_memory"}),
         ("from avatar_service.entrypoints import bootstrap", {"avatar_service.entrypoints"}),
         ("import importlib\nimportlib.import_module('litestar')", {"litestar"}),
         ("import anyio.to_thread", {"anyio.to_thread"}),

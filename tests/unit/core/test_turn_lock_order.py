@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from avatar_service.adapters.memory.repository import MemoryRepository
+from avatar_service.adapters.in_memory.repository import MemoryRepository
 from avatar_service.core.model import ConversationCreate, MemoryCreate, MemorySearch
 
 from .conftest import ORG, Core

@@ -10,7 +10,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from avatar_service.adapters.memory import MemoryStorage
+from avatar_service.adapters.in_memory import MemoryStorage
 from avatar_service.core.model import DeliveryRecord, Memory, WebhookCreate
 from avatar_service.core.services import delivery as delivery_module
 from avatar_service.core.services.base import Deps, emit

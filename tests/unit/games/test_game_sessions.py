@@ -12,7 +12,7 @@ import pytest
 
 from avatar_service.adapters.database_jobs import DatabaseJobQueue
 from avatar_service.adapters.dialogue.offline_grounded import OfflineGroundedDialogue
-from avatar_service.adapters.memory import MemoryStorage
+from avatar_service.adapters.in_memory import MemoryStorage
 from avatar_service.core.errors import Conflict
 from avatar_service.core.games.commentary import JOKES, LINES
 from avatar_service.core.model import GameSessionCreate, MoveCreate, PersonalityRecord

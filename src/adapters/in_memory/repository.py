@@ -12,7 +12,7 @@ from avatar_service.core.errors import Conflict
 from avatar_service.core.pagination import PageRequest
 
 if TYPE_CHECKING:
-    from avatar_service.adapters.memory.storage import MemoryUnitOfWork
+    from avatar_service.adapters.in_memory.storage import MemoryUnitOfWork
 
 R = TypeVar("R", bound=msgspec.Struct)
 Row = dict[str, Any]

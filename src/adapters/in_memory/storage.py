@@ -8,14 +8,14 @@ import itertools
 from types import TracebackType
 from typing import Any, Self
 
-from avatar_service.adapters.memory.queues import (
+from avatar_service.adapters.in_memory.queues import (
     MemoryApiKeys,
     MemoryJobs,
     MemoryOutbox,
     MemoryTranscripts,
     MemoryVectorVersions,
 )
-from avatar_service.adapters.memory.repository import MemoryRepository, Row
+from avatar_service.adapters.in_memory.repository import MemoryRepository, Row
 from avatar_service.core import model as m
 
 TABLES = (

@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from avatar_service.adapters.memory.repository import MemoryRepository, to_row
+from avatar_service.adapters.in_memory.repository import MemoryRepository, to_row
 from avatar_service.core.model import ApiKeyRecord, Event, Job, TranscriptItem
 
 if TYPE_CHECKING:
-    from avatar_service.adapters.memory.storage import MemoryUnitOfWork
+    from avatar_service.adapters.in_memory.storage import MemoryUnitOfWork
 
 
 class MemoryApiKeys(MemoryRepository[ApiKeyRecord]):
