@@ -229,7 +229,7 @@ async def test_a_burst_of_jobs_queues_under_the_concurrency_cap(tmp_path: Path, 
 async def test_the_upload_route_takes_bodies_as_large_as_the_upload_cap(tmp_path: Path) -> None:
     """Its body cap follows AVATAR_MAX_UPLOAD_BYTES (it was a fixed 25 MB: a larger setting could never be
     used); every other route keeps AVATAR_MAX_BODY_BYTES."""
-    from avatar_service.entrypoints.http.routes.personalities import UPLOAD_OVERHEAD
+    from avatar_service.entrypoints.http.routes.knowledge import UPLOAD_OVERHEAD
 
     async for api in _api(tmp_path, max_body_bytes=4096, max_upload_bytes=40 * 2**20):
         caps = {(method, route.path): handler.resolve_request_max_body_size()

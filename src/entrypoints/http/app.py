@@ -40,6 +40,8 @@ from avatar_service.entrypoints.http.routes import (
     avatars,
     conversations,
     games,
+    knowledge,
+    memories,
     personalities,
     users,
     videos,
@@ -135,8 +137,8 @@ def create_app(container: punq.Container, *, run_worker: bool | None = None) -> 
 
     v1 = Router(
         "/v1", before_request=before_api_request,
-        route_handlers=[api_keys.router, personalities.router,
-                        personalities.knowledge_uploads(settings.max_upload_bytes), users.router,
+        route_handlers=[api_keys.router, personalities.router, knowledge.router,
+                        knowledge.knowledge_uploads(settings.max_upload_bytes), users.router, memories.router,
                         conversations.router, videos.router, games.router, webhooks.router, avatars.list_avatars],
         dependencies={"caller": Provide(current_caller, sync_to_thread=False)},
     )
