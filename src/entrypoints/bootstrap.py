@@ -6,9 +6,8 @@ from avatar_service.adapters.audio_decode import decode_audio
 from avatar_service.adapters.database_jobs import DatabaseJobQueue
 from avatar_service.adapters.embedders import LexicalEmbedder, default_embedder
 from avatar_service.adapters.filesystem_blobs import FilesystemBlobs
-from avatar_service.adapters.guarded_http import GuardedHttp
+from avatar_service.adapters.guarded_http import GuardedFetcher, GuardedHttp, GuardedSender
 from avatar_service.adapters.hosted_rooms import HostedRooms
-from avatar_service.adapters.http_clients import GuardedFetcher, GuardedSender
 from avatar_service.adapters.local_rate_limit import LocalRateLimiter
 from avatar_service.adapters.procrastinate_jobs import ProcrastinateJobQueue
 from avatar_service.adapters.semantic_index import IndexedSemantic

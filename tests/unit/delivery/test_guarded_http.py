@@ -576,7 +576,7 @@ async def test_pooled_client_refuses_a_private_peer_on_a_new_connection(
     # The test server closes every connection after one request (HTTP/1.0), so each POST opens a new one.
     # After a first delivery over the pool, the name is rebound to a private address: the next
     # connection is vetted again and refused, and nothing reaches the server.
-    monkeypatch.setattr("avatar_service.adapters.guarded_http._DNS_CACHE_SECONDS", 0.0)
+    monkeypatch.setattr("avatar_service.adapters.guarded_http.client._DNS_CACHE_SECONDS", 0.0)
     answers = {"hook.test": ["127.0.0.1"]}
     client = GuardedHttp(address_policy=public_or_loopback, resolver=fake_dns(answers))
     try:

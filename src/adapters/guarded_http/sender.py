@@ -1,24 +1,12 @@
-"""The Fetcher and WebhookSender ports on the one guarded HTTP client."""
+"""The WebhookSender port on the guarded HTTP client: one POST per delivery attempt."""
 
 from collections.abc import Mapping
 
-from avatar_service.adapters.guarded_http import FetchRefused, GuardedHttp
-from avatar_service.ports.fetcher import Fetched, FetchError
+from avatar_service.adapters.guarded_http.client import GuardedHttp
+from avatar_service.adapters.guarded_http.errors import FetchRefused
 from avatar_service.ports.webhook_sender import PostOutcome
 
 DELIVERY_TIMEOUT = 10.0  # seconds per webhook attempt
-
-
-class GuardedFetcher:
-    def __init__(self, http: GuardedHttp) -> None:
-        self.http = http
-
-    async def fetch(self, url: str) -> Fetched:
-        try:
-            got = await self.http.fetch(url)
-        except FetchRefused as error:
-            raise FetchError(error.code, error.message) from None
-        return Fetched(url=got.url_final, status=got.status, content_type=got.content_type or "", body=got.body)
 
 
 class GuardedSender:
