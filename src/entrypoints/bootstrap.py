@@ -13,6 +13,7 @@ from avatar_service.adapters.procrastinate_jobs import ProcrastinateJobQueue
 from avatar_service.adapters.semantic_index import IndexedSemantic
 from avatar_service.adapters.sqlalchemy import SqlStorage
 from avatar_service.adapters.sqlalchemy.request_guards import SqlIdempotencyStore, SqlRateLimiter
+from avatar_service.adapters.system_clock import RandomIds, SystemClock
 from avatar_service.adapters.text_extraction import DocumentTextExtractor
 from avatar_service.adapters.thread_offload import ThreadOffload
 from avatar_service.core.media_urls import MediaSigner
@@ -32,7 +33,7 @@ from avatar_service.core.services.videos import Videos
 from avatar_service.core.services.webhooks import Webhooks
 from avatar_service.entrypoints.settings import Settings
 from avatar_service.ports.blobs import BlobStore
-from avatar_service.ports.clock import Clock, Ids, RandomIds, SystemClock
+from avatar_service.ports.clock import Clock, Ids
 from avatar_service.ports.dialogue import DialogueEngine
 from avatar_service.ports.extractor import TextExtractor
 from avatar_service.ports.fetcher import Fetcher

@@ -1,9 +1,7 @@
-"""Clock and id ports: injected so tests control time and ids."""
+"""Clock and id ports: injected so tests control time and ids (production's are in adapters/system_clock.py)."""
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Protocol
-
-from avatar_service.core.ids import new_id
 
 
 class Clock(Protocol):
@@ -14,13 +12,3 @@ class Clock(Protocol):
 
 class Ids(Protocol):
     def new(self, kind: str) -> str: ...
-
-
-class SystemClock:
-    def now(self) -> datetime:
-        return datetime.now(UTC)
-
-
-class RandomIds:
-    def new(self, kind: str) -> str:
-        return new_id(kind)

@@ -14,11 +14,11 @@ from sqlalchemy import update
 from standardwebhooks.webhooks import Webhook
 
 from avatar_service.adapters.sqlalchemy import tables
+from avatar_service.adapters.system_clock import SystemClock
 from avatar_service.core.model import ApiKeyCreate
 from avatar_service.core.services.api_keys import ApiKeys
 from avatar_service.entrypoints import bootstrap
 from avatar_service.entrypoints.settings import load_settings
-from avatar_service.ports.clock import SystemClock
 from avatar_service.ports.storage import Storage
 
 from .conftest import _truncate_all

@@ -11,13 +11,13 @@ import msgspec
 import pytest
 
 from avatar_service.adapters.in_memory import MemoryStorage
+from avatar_service.adapters.system_clock import RandomIds
 from avatar_service.core.model import DeliveryRecord, Memory, WebhookCreate
 from avatar_service.core.services import delivery as delivery_module
 from avatar_service.core.services.base import Deps, emit
 from avatar_service.core.services.delivery import Dispatcher
 from avatar_service.core.services.webhooks import Webhooks
 from avatar_service.core.webhooks import verify
-from avatar_service.ports.clock import RandomIds
 from avatar_service.ports.webhook_sender import PostOutcome
 
 ORG = "org_1"

@@ -13,13 +13,13 @@ import pytest
 from avatar_service.adapters.database_jobs import DatabaseJobQueue
 from avatar_service.adapters.dialogue.offline_grounded import OfflineGroundedDialogue
 from avatar_service.adapters.in_memory import MemoryStorage
+from avatar_service.adapters.system_clock import RandomIds
 from avatar_service.core.errors import Conflict
 from avatar_service.core.games.commentary import JOKES, LINES
 from avatar_service.core.model import GameSessionCreate, MoveCreate, PersonalityRecord
 from avatar_service.core.model.personalities import Traits
 from avatar_service.core.services.base import Deps
 from avatar_service.core.services.games import GameLimits, GameSessions
-from avatar_service.ports.clock import RandomIds
 from avatar_service.ports.dialogue import DialogueRequest
 
 ORG = "org_aaaaaaaaaaaaaaaaaaaaaaaa"
