@@ -50,6 +50,12 @@ class TooLarge(AvatarError):
     code = "payload_too_large"
 
 
+class Unavailable(AvatarError):
+    """An engine the operation depends on failed (HTTP 503): nothing the caller did; retrying later may work."""
+
+    code = "engine_unavailable"
+
+
 class RateLimited(AvatarError):
     """Too many requests for this key (HTTP 429); `retry_after` in seconds."""
 

@@ -31,6 +31,11 @@ class DialogueRequest:
     situation: dict[str, object] | None = None
 
 
+class DialogueFailed(RuntimeError):
+    """The engine could not produce (the rest of) a reply: its server is unreachable, refused, timed out or
+    answered something malformed. Engines raise this, or a subclass, for every such failure."""
+
+
 class DialogueEngine(Protocol):
     name: str  # shown by /healthz, e.g. "offline-grounded" or "openai-compatible:gpt-4o-mini"
 

@@ -10,14 +10,14 @@ import anyio
 import httpx
 
 from avatar_service.adapters.dialogue.persona_prompt import system_message
-from avatar_service.ports.dialogue import DialogueRequest
+from avatar_service.ports.dialogue import DialogueFailed, DialogueRequest
 
 _RETRY_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504})
 _MAX_HISTORY = 40  # turns sent back to the model; older ones cost tokens and rarely change the reply
 _MAX_RETRY_AFTER = 10.0  # a conversation cannot wait minutes for a rate limit to lift
 
 
-class DialogueUnavailable(RuntimeError):
+class DialogueUnavailable(DialogueFailed):
     """The dialogue server could not produce a reply (unreachable, timed out, refused or malformed)."""
 
 

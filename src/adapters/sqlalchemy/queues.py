@@ -33,8 +33,10 @@ class SqlTranscripts:
     async def for_conversation(self, conversation_id: str) -> list[TranscriptItem]:
         c = t.transcript_items.c
         rows = await self.conn.execute(
-            select(c.role, c.content, c.timestamp).where(c.conversation_id == conversation_id).order_by(c.seq))
-        return [TranscriptItem(role=r.role, content=r.content, timestamp=r.timestamp) for r in rows]
+            select(c.role, c.content, c.timestamp, c.interrupted).where(c.conversation_id == conversation_id)
+            .order_by(c.seq))
+        return [TranscriptItem(role=r.role, content=r.content, timestamp=r.timestamp, interrupted=r.interrupted)
+                for r in rows]
 
     async def count(self, conversation_id: str) -> int:
         c = t.transcript_items.c

@@ -18,6 +18,7 @@ from sqlalchemy import (
     Table,
     Text,
     TypeDecorator,
+    false,
 )
 from sqlalchemy.engine import Dialect
 
@@ -131,6 +132,7 @@ transcript_items = Table(
                                          autoincrement=True),
     Column("conversation_id", ID, nullable=False), Column("role", String(16), nullable=False),
     Column("content", Text, nullable=False), Column("timestamp", Float, nullable=False),
+    Column("interrupted", Boolean, nullable=False, server_default=false()),
     Index("ix_transcript_conversation", "conversation_id", "seq"),
 )
 

@@ -9,7 +9,9 @@ from avatar_service.core.model.common import Request, Resource
 
 ConversationStatus = Literal["connecting", "active", "ended", "failed"]
 Mode = Literal["voice", "video", "voice_video"]
-Role = Literal["user", "assistant", "system"]
+# `tool`: a call the personality made to one of its tools during a turn (the content says which, with what, and
+# what came back, as JSON text)
+Role = Literal["user", "assistant", "system", "tool"]
 
 
 class ConversationConfig(Resource, kw_only=True, forbid_unknown_fields=True):
@@ -19,10 +21,15 @@ class ConversationConfig(Resource, kw_only=True, forbid_unknown_fields=True):
     interruption_enabled: bool = True
 
 
-class TranscriptItem(Resource, kw_only=True):
+class TranscriptItem(Resource, kw_only=True, omit_defaults=True):
+    """A turn of the transcript; `interrupted` appears only on a reply that was cut short."""
+
     role: Role
     content: str
     timestamp: float  # seconds since the conversation's created_at
+    # A reply cut off before it was finished (the client left the stream, the engine failed, the user spoke over
+    # it): the content is what had been produced by then, never passed off as a whole reply.
+    interrupted: bool = False
 
 
 class Conversation(Resource, kw_only=True):
@@ -61,6 +68,8 @@ class ConversationCreate(Request, kw_only=True):
 
 class MessageCreate(Request, kw_only=True):
     content: Annotated[str, Meta(min_length=1, max_length=5000)]
+    # true: the reply is streamed as server-sent events (`delta` pieces, then `done` with the result)
+    stream: bool = False
 
 
 class MessageResult(Resource, kw_only=True):

@@ -23,6 +23,7 @@ from avatar_service.core.services.base import Deps, emit, fetch, page_of
 from avatar_service.core.services.filters import given
 from avatar_service.core.services.knowledge import Knowledge
 from avatar_service.core.services.memories import Memories
+from avatar_service.core.services.text_turns import TextTurn
 from avatar_service.core.states import check_move, is_final
 from avatar_service.ports.dialogue import DialogueEngine, DialogueRequest, Persona, Turn
 from avatar_service.ports.jobs import JobQueue
@@ -169,7 +170,14 @@ class Conversations:
         self.jobs.wake()
 
     async def say(self, organization_id: str, conversation_id: str, content: str) -> MessageResult:
-        """One text turn: the user's message and the personality's reply, each stored as it happens."""
+        """One text turn: the user's message and the personality's reply, each stored as it happens (the
+        streamed turn of `start_turn`, collected)."""
+        return await (await self.start_turn(organization_id, conversation_id, content)).collect()
+
+    async def start_turn(self, organization_id: str, conversation_id: str, content: str) -> TextTurn:
+        """Checks and begins a text turn: the user's message is stored before this returns, so every error a
+        caller can cause is raised here. Iterate the turn for the reply's pieces; it stores the reply when it
+        ends, marked interrupted if it was cut short (see `TextTurn`)."""
         # Retrieval reads a snapshot; only the short write below holds the write lock.
         async with self.deps.storage(organization_id, read_only=True) as uow:
             record = await fetch(uow.conversations, "conversation", conversation_id)
@@ -202,15 +210,12 @@ class Conversations:
             await uow.commit()
         request = DialogueRequest(
             persona=persona(personality),
-            history=[*(Turn(t.role, t.content) for t in history[-20:]), Turn("user", content)],
+            history=[*(Turn(t.role, t.content) for t in history[-20:] if t.role != "tool"), Turn("user", content)],
             knowledge=[k.content for k in knowledge], memories=[m.content for m in memories],
         )
-        text = await self.dialogue.reply(request)
-        reply = TranscriptItem(role="assistant", content=text, timestamp=_since(record, self.deps.clock.now()))
-        async with self.deps.storage(organization_id) as uow:
-            await uow.transcripts.append(record.id, [reply])
-            await uow.commit()
-        return MessageResult(conversation=self._view(record), message=message, reply=reply)
+        started = record
+        return TextTurn(self.deps, self.dialogue, request, record, self._view(record), message,
+                        lambda at: _since(started, at))
 
     async def voice_turn(self, organization_id: str, conversation_id: str, content: str) -> str:
         """One spoken turn in the room: the same retrieval and transcript as a text turn; the reply to speak."""

@@ -13,8 +13,9 @@ from avatar_service.core import errors as e
 log = logging.getLogger("avatar_service.http")
 
 STATUS = {e.Invalid: 400, e.Unauthenticated: 401, e.Forbidden: 403, e.NotFound: 404, e.Conflict: 409,
-          e.TooLarge: 413, e.RateLimited: 429}
-TYPES = {401: "authentication_error", 403: "permission_error", 429: "rate_limit_error", 500: "api_error"}
+          e.TooLarge: 413, e.RateLimited: 429, e.Unavailable: 503}
+TYPES = {401: "authentication_error", 403: "permission_error", 429: "rate_limit_error", 500: "api_error",
+         503: "api_error"}
 _FIELD = re.compile(r"field `(?P<field>[^`]+)`")
 HTTP_CODES = {400: "parameter_invalid", 401: "invalid_api_key", 403: "insufficient_scope", 404: "resource_missing",
               405: "method_not_allowed", 409: "state_conflict", 413: "payload_too_large", 415: "unsupported_media_type",

@@ -1,0 +1,121 @@
+"""A text turn under way: the reply's pieces as the dialogue engine writes them, the reply stored when it ends.
+
+`Conversations.start_turn` checks the turn, stores the user's message and hands back a `TextTurn`; iterating it
+yields the reply's pieces in order. However the iteration ends, the reply is stored exactly once:
+
+- it ran to its end: the whole reply;
+- the consumer stopped early (``aclose()``, a cancelled task, a client that left the stream) or the engine failed
+  midway: what had been produced by then, marked ``interrupted``, so a half reply never looks whole.
+
+An engine failure surfaces as `Unavailable` (HTTP 503) after the partial reply is stored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from datetime import datetime
+
+from avatar_service.core.errors import Unavailable
+from avatar_service.core.model import Conversation, ConversationRecord, MessageResult, TranscriptItem
+from avatar_service.core.services.base import Deps
+from avatar_service.ports.dialogue import DialogueEngine, DialogueFailed, DialogueRequest
+
+log = logging.getLogger(__name__)
+
+
+class TextTurn:
+    """One turn's reply in the making. Iterate it once for the pieces; `result` is set when it is stored."""
+
+    def __init__(self, deps: Deps, dialogue: DialogueEngine, request: DialogueRequest, record: ConversationRecord,
+                 view: Conversation, message: TranscriptItem, since: Callable[[datetime], float]) -> None:
+        self.deps, self.dialogue, self.request = deps, dialogue, request
+        self.record, self.view, self.message = record, view, message
+        self._since = since
+        self._text: list[str] = []
+        self._pieces: AsyncIterator[str] | None = None
+        self._stored: asyncio.Future[MessageResult] | None = None
+        self.result: MessageResult | None = None
+
+    @property
+    def conversation_id(self) -> str:
+        return self.record.id
+
+    def text(self) -> str:
+        """The reply as produced so far."""
+        return "".join(self._text)
+
+    def __aiter__(self) -> AsyncIterator[str]:
+        if self._pieces is None:
+            self._pieces = self._run()
+        return self._pieces
+
+    async def collect(self) -> MessageResult:
+        """The whole turn: every piece consumed, the reply stored; the result."""
+        async for _ in self:
+            pass
+        assert self.result is not None  # the iteration stores the reply before it ends
+        return self.result
+
+    async def aclose(self) -> None:
+        """Stops the turn where it is (the engine's generation too) and stores what was produced, marked
+        interrupted. Does nothing to a turn already stored; safe to call any number of times."""
+        if self._stored is not None:
+            await asyncio.shield(self._stored)
+            return
+        if self._pieces is None:
+            self._pieces = self._run()  # never started: stored as an empty, interrupted reply
+        generator = self._pieces
+        try:
+            await generator.aclose()  # type: ignore[attr-defined]
+        except RuntimeError:  # it is running in another task, which stops (and stores) it itself
+            return
+        if self._stored is None:
+            await self._finish(interrupted=True)
+        else:
+            await asyncio.shield(self._stored)
+
+    async def _run(self) -> AsyncIterator[str]:
+        try:
+            async with _closing(self.dialogue.stream(self.request)) as pieces:
+                async for piece in pieces:
+                    if piece:
+                        self._text.append(piece)
+                        yield piece
+        except DialogueFailed as error:
+            await self._finish(interrupted=True)
+            log.warning("conversation %s: the dialogue engine failed midway: %s", self.record.id, error)
+            raise Unavailable(f"The dialogue engine failed: {error}") from error
+        except BaseException:  # the consumer left (GeneratorExit, cancellation) or a bug: keep what was said
+            await self._finish(interrupted=True)
+            raise
+        await self._finish(interrupted=False)
+
+    async def _finish(self, interrupted: bool) -> MessageResult:
+        """Stores the reply once, in a task of its own: a cancelled caller cannot cut the write short."""
+        if self._stored is None:
+            self._stored = asyncio.ensure_future(self._store(interrupted))
+        return await asyncio.shield(self._stored)
+
+    async def _store(self, interrupted: bool) -> MessageResult:
+        reply = TranscriptItem(role="assistant", content=self.text(), timestamp=self._since(self.deps.clock.now()),
+                               interrupted=interrupted)
+        async with self.deps.storage(self.record.organization_id) as uow:
+            await uow.transcripts.append(self.record.id, [reply])
+            await uow.commit()
+        self.result = MessageResult(conversation=self.view, message=self.message, reply=reply)
+        return self.result
+
+
+@asynccontextmanager
+async def _closing(iterator: AsyncIterator[str]) -> AsyncIterator[AsyncIterator[str]]:
+    """Closes the engine's stream however the turn ends, so a turn cut short stops the generation too (an
+    HTTP engine drops its connection, and the model server stops generating)."""
+    try:
+        yield iterator
+    finally:
+        close = getattr(iterator, "aclose", None)
+        if close is not None:
+            await close()
