@@ -1,4 +1,5 @@
-"""The Semantic port on an embedder plus the exact NumPy index, with vectors stored as float32 bytes."""
+"""The Semantic port on an embedder plus a VectorIndex (the exact NumPy index by default), with vectors stored
+as float32 bytes."""
 
 import threading
 from collections.abc import Sequence
@@ -8,6 +9,7 @@ import numpy as np
 from avatar_service.adapters.numpy_index import NumpyVectorIndex
 from avatar_service.ports.embedder import Embedder
 from avatar_service.ports.offload import Offload
+from avatar_service.ports.vector_index import VectorIndex
 
 EMBED_BATCH = 64
 
@@ -20,11 +22,11 @@ class IndexedSemantic:
     version whose changes it lacks.
     """
 
-    def __init__(self, embedder: Embedder, offload: Offload, index: NumpyVectorIndex | None = None) -> None:
+    def __init__(self, embedder: Embedder, offload: Offload, index: VectorIndex | None = None) -> None:
         self.embedder = embedder
         self.embedder_name = embedder.name
         self.offload = offload
-        self.index = index or NumpyVectorIndex()
+        self.index: VectorIndex = index or NumpyVectorIndex()
         self.dimensions = embedder.dimensions
         self._versions: dict[str, int] = {}
         self._lock = threading.Lock()

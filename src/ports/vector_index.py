@@ -1,4 +1,4 @@
-"""Vector index port: exact or approximate nearest neighbours by cosine similarity."""
+"""Vector index port: nearest neighbours by cosine similarity, in namespaces the Semantic adapter caches."""
 
 from collections.abc import Sequence
 from typing import Protocol
@@ -7,22 +7,26 @@ from avatar_service.ports.embedder import Vectors
 
 
 class VectorIndex(Protocol):
-    """Vectors live in namespaces (e.g. one per user's memories, one per personality's knowledge).
+    """Vectors live in namespaces (one per user's memories, one per personality's knowledge).
 
-    Each vector carries a `group` (e.g. the personality a memory is scoped to, or the knowledge
-    item a chunk came from) so searches can be filtered without a second lookup.
+    Each vector carries a `group` (the personality a memory is scoped to, or the knowledge item a chunk came
+    from) so searches can be filtered without a second lookup. Every change is atomic to a concurrent search:
+    it sees the namespace before the change or after it, never in between.
     """
 
-    def upsert(self, namespace: str, ids: Sequence[str], vectors: Vectors, groups: Sequence[str]) -> None: ...
+    def replace(self, namespace: str, ids: Sequence[str], vectors: Vectors, groups: Sequence[str]) -> None:
+        """The namespace holds exactly these rows from now on (none: as after `drop`)."""
+        ...
 
-    def delete(self, namespace: str, ids: Sequence[str]) -> None: ...
+    def update(self, namespace: str, removed: Sequence[str], ids: Sequence[str], vectors: Vectors,
+               groups: Sequence[str]) -> None:
+        """Deletes `removed`, then inserts or overwrites `ids`, as one change."""
+        ...
 
-    def drop_group(self, namespace: str, group: str) -> None: ...
+    def drop(self, namespace: str) -> None:
+        """Forgets the whole namespace."""
+        ...
 
-    def has(self, namespace: str) -> bool: ...
-
-    def search(
-        self, namespace: str, query: Vectors, k: int, group: str | None = None
-    ) -> list[tuple[str, float]]:
-        """The k best (id, cosine similarity) pairs, best first; only `group` when given."""
+    def search(self, namespace: str, query: Vectors, k: int, group: str | None = None) -> list[tuple[str, float]]:
+        """The k best (id, cosine similarity) pairs, best first; only vectors of `group` when given."""
         ...

@@ -2,7 +2,6 @@
 
 from avatar_service.adapters.aiortc_rooms.ice import add_host_addresses, is_loopback_url
 from avatar_service.adapters.aiortc_rooms.provider import AiortcRooms, shared_transcriber
-from avatar_service.adapters.aiortc_rooms.session import RoomSession, Transcriber
+from avatar_service.adapters.aiortc_rooms.session import RoomSession
 
-__all__ = ["AiortcRooms", "RoomSession", "Transcriber", "add_host_addresses", "is_loopback_url",
-           "shared_transcriber"]
+__all__ = ["AiortcRooms", "RoomSession", "add_host_addresses", "is_loopback_url", "shared_transcriber"]

@@ -9,13 +9,14 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from avatar_service.adapters.aiortc_rooms.ice import add_host_addresses
-from avatar_service.adapters.aiortc_rooms.session import RoomSession, Transcriber
+from avatar_service.adapters.aiortc_rooms.session import RoomSession
 from avatar_service.adapters.aiortc_rooms.video import avatar_composer
 from avatar_service.adapters.hosted_rooms import HostedRooms
 from avatar_service.core.errors import Invalid
 from avatar_service.ports.offload import Offload
 from avatar_service.ports.rooms import RoomAccess, RoomHost
 from avatar_service.ports.speech import SpeechEngines
+from avatar_service.ports.transcriber import Transcriber
 
 log = logging.getLogger(__name__)
 

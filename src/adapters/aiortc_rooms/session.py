@@ -8,7 +8,7 @@ import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 from aiortc import RTCPeerConnection, RTCSessionDescription
@@ -30,16 +30,11 @@ from avatar_service.core.errors import Conflict
 from avatar_service.ports.offload import Offload
 from avatar_service.ports.rooms import RoomHost, RoomMedia
 from avatar_service.ports.speech import SpeechSynthesizer
+from avatar_service.ports.transcriber import Transcriber
 
 log = logging.getLogger(__name__)
 
 MAX_PUSH_TO_TALK_SECONDS = 30.0
-
-
-class Transcriber(Protocol):
-    """Speech-to-text (sync, CPU-bound): 16 kHz mono samples to text, "" when nothing was said."""
-
-    def transcribe(self, samples: Any, sample_rate: int = IN_RATE) -> str: ...
 
 
 def _synthesize_48k(speech: SpeechSynthesizer, text: str, media: RoomMedia) -> np.ndarray:

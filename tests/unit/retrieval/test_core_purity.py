@@ -38,4 +38,4 @@ def test_adapters_satisfy_their_ports(minilm: object, lexical: object) -> None:
     index: VectorIndex = NumpyVectorIndex()
     for embedder in embedders:
         assert embedder.dimensions == embedder.embed(["x"]).shape[1]
-    assert not index.has("nothing")
+    assert index.search("nothing", [1.0], 1) == []
