@@ -1,6 +1,8 @@
 """Speech synthesis port: text to mono 16-bit PCM audio."""
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 
@@ -39,6 +41,29 @@ class SpeechEngines:
 
     def for_provider(self, provider: str) -> SpeechSynthesizer:
         return self.engines[provider]
+
+
+@dataclass(frozen=True, slots=True)
+class VoiceInfo:
+    """One offline voice, as GET /v1/voices lists it."""
+
+    id: str
+    name: str
+    gender: str  # "female" | "male"
+    language: str  # BCP 47, e.g. "en-US"
+    engine: str
+    description: str
+    version: str  # changes whenever the voice would sound different (its stored preview is then redone)
+
+
+class VoiceCatalogue(Protocol):
+    """The offline voices a `voice_id` may name. render_preview is sync and CPU-bound."""
+
+    def voices(self) -> Sequence[VoiceInfo]: ...
+
+    def render_preview(self, voice_id: str, path: Path) -> None:
+        """Writes a short WAV of the voice speaking to `path`."""
+        ...
 
 
 class AudioDecoder(Protocol):

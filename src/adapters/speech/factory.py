@@ -6,12 +6,13 @@ from collections.abc import Mapping
 
 from avatar_service.adapters.speech.azure_tts import AzureSpeech
 from avatar_service.adapters.speech.cartesia import CARTESIA_BASE_URL, CartesiaSpeech
+from avatar_service.adapters.speech.catalogue import BY_ID
+from avatar_service.adapters.speech.catalogue_speech import CatalogueSpeech
 from avatar_service.adapters.speech.elevenlabs import ELEVENLABS_BASE_URL, ElevenLabsSpeech
 from avatar_service.adapters.speech.espeak_speech import EspeakSpeech
 from avatar_service.adapters.speech.fallback import FallbackSpeech
 from avatar_service.adapters.speech.openai_tts import OPENAI_BASE_URL, OpenAISpeech
-from avatar_service.adapters.speech.piper_speech import PiperSpeech
-from avatar_service.ports.speech import SpeechSynthesizer
+from avatar_service.ports.speech import Audio, SpeechSynthesizer, VoiceChoice
 
 PROVIDERS = ("elevenlabs", "cartesia", "openai", "azure")
 
@@ -30,13 +31,28 @@ CREDENTIAL_KEYS = (
 )
 
 
-def build_offline_speech() -> SpeechSynthesizer:
-    """Piper's neural voice, then espeak-ng (other languages, or if Piper fails)."""
+def build_offline_speech(catalogue: CatalogueSpeech | None = None) -> SpeechSynthesizer:
+    """The catalogue's voices (Piper, converted with WORLD), then espeak-ng (other languages, or if they fail)."""
     espeak = EspeakSpeech()
-    engines: list[SpeechSynthesizer] = [PiperSpeech()]
+    engines: list[SpeechSynthesizer] = [catalogue or CatalogueSpeech()]
     if espeak.available:
         engines.append(espeak)
     return FallbackSpeech(engines)
+
+
+class ProviderSpeech:
+    """A provider's API with the offline voices behind it. A catalogue voice id (`iris`, `joe` ...) names no
+    voice of the provider's, so it goes straight to the offline voices instead of failing a request first."""
+
+    def __init__(self, online: SpeechSynthesizer, offline: SpeechSynthesizer) -> None:
+        self.offline = offline
+        self.chain = FallbackSpeech([online, offline])
+        self.name = self.chain.name
+
+    def synthesize(self, text: str, voice: VoiceChoice) -> Audio:
+        if (voice.voice_id or "").strip().lower() in BY_ID:
+            return self.offline.synthesize(text, voice)
+        return self.chain.synthesize(text, voice)
 
 
 def build_speech(
@@ -48,7 +64,7 @@ def build_speech(
     engines: dict[str, SpeechSynthesizer] = {}
     for provider in PROVIDERS:
         online = provider_engine(provider, creds)
-        engines[provider] = FallbackSpeech([online, offline]) if online else offline
+        engines[provider] = ProviderSpeech(online, offline) if online else offline
     return engines
 
 
