@@ -24,6 +24,7 @@ import anyio
 from sqlalchemy import event, update
 
 from avatar_service.core.model import Job
+from avatar_service.core.model.jobs import JobKind
 from avatar_service.ports.clock import Clock, Ids
 from avatar_service.ports.jobs import JobHandler
 from avatar_service.ports.storage import Storage, UnitOfWork
@@ -56,7 +57,7 @@ class DatabaseJobQueue:
         self.storage, self.clock, self.ids = storage, clock, ids
         self.poll_interval = poll_interval
         self.lease_seconds = lease_seconds
-        self.kinds: dict[str, _Kind] = {}
+        self.kinds: dict[JobKind, _Kind] = {}
         self.periodic: list[_Periodic] = []
         self._wake: anyio.Event | None = None
         self._loop: asyncio.AbstractEventLoop | None = None  # run()'s loop, to wake it from pool events
@@ -65,11 +66,11 @@ class DatabaseJobQueue:
         if engine is not None:
             self._watch_commits(engine)
 
-    async def enqueue(self, uow: UnitOfWork, kind: str, payload: dict[str, Any], *,
+    async def enqueue(self, uow: UnitOfWork, kind: JobKind, payload: dict[str, Any], *,
                       run_at: datetime | None = None) -> None:
         await uow.jobs.add(Job(id=self.ids.new("job"), kind=kind, payload=payload, run_at=run_at or self.clock.now()))
 
-    def register(self, kind: str, handler: JobHandler, concurrency: int = 2, lock_seconds: float | None = None
+    def register(self, kind: JobKind, handler: JobHandler, concurrency: int = 2, lock_seconds: float | None = None
                  ) -> None:
         self.kinds[kind] = _Kind(handler, concurrency, lock_seconds or self.lease_seconds)
 

@@ -24,13 +24,14 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
 from avatar_service.adapters.database_jobs import DatabaseJobQueue
+from avatar_service.core.model.jobs import JobKind
 from avatar_service.ports.clock import Clock, Ids
 from avatar_service.ports.jobs import JobHandler
 from avatar_service.ports.storage import Storage, UnitOfWork
 
 log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 5
-QUEUES = {"video.render": "renders", "knowledge.process": "knowledge"}
+QUEUES: dict[JobKind, str] = {"video.render": "renders", "knowledge.process": "knowledge"}
 DEFAULT_QUEUE = "avatar"
 _DEFER = text(
     "SELECT unnest(procrastinate_defer_jobs_v1(ARRAY[ROW(:queue, :task, 0, :lock, NULL, CAST(:args AS jsonb), "
@@ -38,11 +39,11 @@ _DEFER = text(
 _SCHEMA_LOCK = 7_341_501  # an advisory lock id: two workers starting together apply the schema once
 
 
-def queue_of(kind: str) -> str:
+def queue_of(kind: JobKind) -> str:
     return QUEUES.get(kind, DEFAULT_QUEUE)
 
 
-def lock_of(kind: str, payload: dict[str, Any]) -> str | None:
+def lock_of(kind: JobKind, payload: dict[str, Any]) -> str | None:
     """Jobs about the same item share a procrastinate lock: they run one after another, never at once."""
     ident = payload.get("id")
     return f"{kind}:{ident}" if ident else None
@@ -66,13 +67,13 @@ class ProcrastinateJobQueue:
         # The outbox dispatcher and other periodic work, woken by commits and NOTIFY; it runs no jobs.
         self.local = DatabaseJobQueue(storage, clock, ids)
 
-    async def enqueue(self, uow: UnitOfWork, kind: str, payload: dict[str, Any], *,
+    async def enqueue(self, uow: UnitOfWork, kind: JobKind, payload: dict[str, Any], *,
                       run_at: datetime | None = None) -> None:
         conn = uow.jobs.conn  # type: ignore[attr-defined]  # the unit of work's own SQLAlchemy connection
         await conn.execute(_DEFER, {"queue": queue_of(kind), "task": kind, "lock": lock_of(kind, payload),
                                     "args": json.encode(payload).decode(), "scheduled_at": run_at})
 
-    def register(self, kind: str, handler: JobHandler, concurrency: int | None = None,
+    def register(self, kind: JobKind, handler: JobHandler, concurrency: int | None = None,
                  lock_seconds: float | None = None) -> None:
         """A procrastinate task named after the job kind; `lock_seconds` has no use here (heartbeats)."""
         import procrastinate

@@ -4,6 +4,7 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any, Protocol
 
+from avatar_service.core.model.jobs import JobKind
 from avatar_service.ports.storage import UnitOfWork
 
 JobHandler = Callable[[dict[str, Any]], Awaitable[None]]
@@ -11,12 +12,12 @@ JobHandler = Callable[[dict[str, Any]], Awaitable[None]]
 
 class JobQueue(Protocol):
     async def enqueue(
-        self, uow: UnitOfWork, kind: str, payload: dict[str, Any], *, run_at: datetime | None = None
+        self, uow: UnitOfWork, kind: JobKind, payload: dict[str, Any], *, run_at: datetime | None = None
     ) -> None:
         """Queues work inside the caller's transaction: it exists exactly when the change commits."""
         ...
 
-    def register(self, kind: str, handler: JobHandler) -> None: ...
+    def register(self, kind: JobKind, handler: JobHandler) -> None: ...
 
     def wake(self) -> None:
         """A hint that new work was committed, so an idle worker need not wait for its next poll."""

@@ -22,6 +22,7 @@ from avatar_service.core.model import (
     VideoRecord,
     WebhookRecord,
 )
+from avatar_service.core.model.jobs import JobKind
 from avatar_service.core.pagination import PageRequest
 
 R = TypeVar("R")
@@ -93,7 +94,7 @@ class Jobs(Protocol):
 
     async def add(self, job: Job) -> None: ...
 
-    async def claim(self, now: datetime, lock_seconds: float, limit: int, kinds: Sequence[str]) -> list[Job]:
+    async def claim(self, now: datetime, lock_seconds: float, limit: int, kinds: Sequence[JobKind]) -> list[Job]:
         """Locks due jobs for this worker; a worker that dies lets the lock expire and the job runs again."""
         ...
 
@@ -101,7 +102,7 @@ class Jobs(Protocol):
 
     async def retry(self, job_id: str, run_at: datetime, error: str) -> None: ...
 
-    async def queued(self, kind: str) -> list[Job]:
+    async def queued(self, kind: JobKind) -> list[Job]:
         """Every job of one kind still in the table, run or not (start-up sweeps look for missing ones)."""
         ...
 

@@ -252,28 +252,28 @@ async def test_outbox(storage: Storage) -> None:
 
 async def test_jobs_claim_lock_retry_finish(storage: Storage) -> None:
     async with storage(None) as uow:
-        await uow.jobs.add(Job(id="job_late", kind="k", payload={}, run_at=T0 + timedelta(seconds=60)))
-        await uow.jobs.add(Job(id="job_b", kind="k", payload={"x": 1}, run_at=T0 + timedelta(seconds=1)))
-        await uow.jobs.add(Job(id="job_a", kind="k", payload={}, run_at=T0))
-        await uow.jobs.add(Job(id="job_other", kind="other", payload={}, run_at=T0))
+        await uow.jobs.add(Job(id="job_late", kind="memory.extract", payload={}, run_at=T0 + timedelta(seconds=60)))
+        await uow.jobs.add(Job(id="job_b", kind="memory.extract", payload={"x": 1}, run_at=T0 + timedelta(seconds=1)))
+        await uow.jobs.add(Job(id="job_a", kind="memory.extract", payload={}, run_at=T0))
+        await uow.jobs.add(Job(id="job_other", kind="video.render", payload={}, run_at=T0))
         await uow.commit()
     now = T0 + timedelta(seconds=5)
     async with storage(None) as uow:
-        claimed = await uow.jobs.claim(now, 30, 10, ["k"])
+        claimed = await uow.jobs.claim(now, 30, 10, ["memory.extract"])
         await uow.commit()
     assert [(j.id, j.attempts) for j in claimed] == [("job_a", 1), ("job_b", 1)]
     assert claimed[1].payload == {"x": 1}
     async with storage(None) as uow:
-        assert await uow.jobs.claim(now + timedelta(seconds=10), 30, 10, ["k"]) == []  # still locked
+        assert await uow.jobs.claim(now + timedelta(seconds=10), 30, 10, ["memory.extract"]) == []  # still locked
         await uow.jobs.retry("job_a", now, "boom" * 1000)
         await uow.jobs.finish("job_b")
         await uow.commit()
     async with storage(None) as uow:
-        again = await uow.jobs.claim(now + timedelta(seconds=10), 30, 1, ["k"])
+        again = await uow.jobs.claim(now + timedelta(seconds=10), 30, 1, ["memory.extract"])
         await uow.commit()
     assert [(j.id, j.attempts, j.last_error and len(j.last_error)) for j in again] == [("job_a", 2, 2000)]
     async with storage(None) as uow:  # an expired lock lets the job run again
-        expired = await uow.jobs.claim(now + timedelta(seconds=41), 30, 10, ["k", "other"])
+        expired = await uow.jobs.claim(now + timedelta(seconds=41), 30, 10, ["memory.extract", "video.render"])
     assert sorted(j.id for j in expired) == ["job_a", "job_other"]
 
 

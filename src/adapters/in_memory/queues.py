@@ -10,6 +10,7 @@ import msgspec
 
 from avatar_service.adapters.in_memory.repository import MemoryRepository, to_row
 from avatar_service.core.model import ApiKeyRecord, Event, Job, TranscriptItem
+from avatar_service.core.model.jobs import JobKind
 
 if TYPE_CHECKING:
     from avatar_service.adapters.in_memory.storage import MemoryUnitOfWork
@@ -77,7 +78,7 @@ class MemoryJobs:
     async def add(self, job: Job) -> None:
         await self.repo.add(job)
 
-    async def claim(self, now: datetime, lock_seconds: float, limit: int, kinds: Sequence[str]) -> list[Job]:
+    async def claim(self, now: datetime, lock_seconds: float, limit: int, kinds: Sequence[JobKind]) -> list[Job]:
         await self.uow.lock()  # claimed under the writer lock: two workers never claim one job
         rows = [
             r
@@ -99,7 +100,7 @@ class MemoryJobs:
     async def retry(self, job_id: str, run_at: datetime, error: str) -> None:
         await self.repo.set(job_id, run_at=run_at, locked_until=None, last_error=error[:2000])
 
-    async def queued(self, kind: str) -> list[Job]:
+    async def queued(self, kind: JobKind) -> list[Job]:
         rows = sorted((r for r in self.uow.read("jobs").values() if r["kind"] == kind), key=lambda r: r["run_at"])
         return [self.repo._load(r) for r in rows]
 

@@ -13,6 +13,7 @@ from avatar_service.adapters.sqlalchemy import tables as t
 from avatar_service.adapters.sqlalchemy.connection import LazyConnection
 from avatar_service.adapters.sqlalchemy.repository import SqlRepository, to_row
 from avatar_service.core.model import ApiKeyRecord, Event, Job, TranscriptItem
+from avatar_service.core.model.jobs import JobKind
 
 
 class SqlApiKeys(SqlRepository[ApiKeyRecord]):
@@ -74,7 +75,7 @@ class SqlJobs:
     async def add(self, job: Job) -> None:
         await self.conn.execute(insert(t.jobs), [to_row(t.jobs, job)])
 
-    async def claim(self, now: datetime, lock_seconds: float, limit: int, kinds: Sequence[str]) -> list[Job]:
+    async def claim(self, now: datetime, lock_seconds: float, limit: int, kinds: Sequence[JobKind]) -> list[Job]:
         c = t.jobs.c
         statement = (select(t.jobs).where(c.run_at <= now, c.kind.in_(kinds),
                                           or_(c.locked_until.is_(None), c.locked_until < now))
@@ -94,7 +95,7 @@ class SqlJobs:
     async def retry(self, job_id: str, run_at: datetime, error: str) -> None:
         await self.repo.set(job_id, run_at=run_at, locked_until=None, last_error=error[:2000])
 
-    async def queued(self, kind: str) -> list[Job]:
+    async def queued(self, kind: JobKind) -> list[Job]:
         statement = select(t.jobs).where(t.jobs.c.kind == kind).order_by(t.jobs.c.run_at)
         return [self.repo._load(r) for r in (await self.conn.execute(statement)).all()]
 

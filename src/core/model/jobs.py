@@ -5,19 +5,20 @@ from typing import Any, Literal
 
 from msgspec import Struct
 
+# Every kind of background job, each with one handler registered at start (entrypoints/bootstrap.py).
+# Outbox events and webhook deliveries are not jobs: the dispatcher runs them from their own tables.
 JobKind = Literal[
-    "knowledge.process",
-    "video.render",
-    "memory.extract",
-    "conversation.timer",
-    "events.dispatch",
-    "webhook.deliver",
+    "knowledge.process",  # fetch, extract, chunk and embed a knowledge item (core/services/knowledge_processing.py)
+    "video.render",  # render a video generation (core/services/video_rendering.py)
+    "memory.extract",  # extract memories from an ended conversation (core/services/memory_extraction.py)
+    "conversation.timer",  # end an idle conversation (Conversations.on_timer)
+    "game.timer",  # a game's move clock ran out (GameSessions.on_timer)
 ]
 
 
 class Job(Struct, kw_only=True):
     id: str
-    kind: str
+    kind: JobKind
     payload: dict[str, Any]
     run_at: datetime
     attempts: int = 0

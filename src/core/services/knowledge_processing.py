@@ -21,6 +21,7 @@ from typing import Any
 from avatar_service.core.knowledge.chunking import Chunk as Piece
 from avatar_service.core.knowledge.chunking import chunk_text
 from avatar_service.core.model import Chunk, ErrorInfo, KnowledgeItem, KnowledgeRecord, public, replace
+from avatar_service.core.model.jobs import JobKind
 from avatar_service.core.model.knowledge import PREVIEW_CHARS, REFRESH_SECONDS
 from avatar_service.core.services.base import Deps, emit
 from avatar_service.core.services.knowledge import namespace
@@ -34,7 +35,7 @@ from avatar_service.ports.semantic import Semantic
 log = logging.getLogger(__name__)
 CHUNK_TOKENS = 200  # well inside MiniLM's 256-piece window, leaving room for special tokens
 OVERLAP_TOKENS = 30
-JOB = "knowledge.process"
+JOB: JobKind = "knowledge.process"
 UNFINISHED = ["pending", "processing"]
 STALE_SECONDS = 600.0  # an item untouched this long while unfinished, or a refresh this overdue, is swept
 
