@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from avatar_service.ports.portraits import Portrait
 from avatar_service.ports.speech import Audio
 
 
@@ -15,11 +16,14 @@ class RenderCancelled(Exception):
 @dataclass(frozen=True, slots=True)
 class RenderRequest:
     audio: Audio
-    avatar_id: str  # one of the shipped avatars (see list_avatars)
+    avatar_id: str  # one of the shipped avatars (see list_avatars), or a photo avatar's id with `photo`
     style: str  # "realistic" | "cartoon"
-    background: str  # "transparent" | "blur" | "#rrggbb" | path to a local image file already fetched
+    # "transparent" | "blur" | "#rrggbb" | path to a local image file already fetched | "" (none set: a
+    # photo avatar shows its own photo, a drawn one its blurred room)
+    background: str
     resolution: str  # "480p" | "720p" | "1080p"
     out_dir: Path
+    photo: Portrait | None = None  # a photo avatar's picture and landmarks (loaded by the caller)
 
 
 @dataclass(frozen=True, slots=True)

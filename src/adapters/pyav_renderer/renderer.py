@@ -16,6 +16,7 @@ from avatar_service.adapters.pyav_renderer.backgrounds import make_backdrop
 from avatar_service.adapters.pyav_renderer.compositing import FrameComposer, _straight
 from avatar_service.adapters.pyav_renderer.encoder import MediaWriter, write_thumbnail
 from avatar_service.adapters.pyav_renderer.motion import MAX_MOTION_UNITS, FramePlan, plan_frames
+from avatar_service.adapters.pyav_renderer.photo import PhotoSession
 from avatar_service.adapters.pyav_renderer.sprites import build_sprites
 from avatar_service.ports.renderer import AvatarInfo, RenderCancelled, RenderRequest, RenderResult
 
@@ -38,7 +39,7 @@ class PyAVRenderer:
     ) -> RenderResult:
         progress = _Progress(on_progress)
         progress(0)
-        session = _Session.prepare(request, self.fps)
+        session = _prepare(request, self.fps)
         suffix = ".webm" if session.composer.transparent else ".mp4"
         request.out_dir.mkdir(parents=True, exist_ok=True)
         video_path = request.out_dir / f"video{suffix}"
@@ -76,6 +77,19 @@ class PyAVRenderer:
         )
 
 
+def _prepare(request: RenderRequest, fps: int) -> _Session | PhotoSession:
+    if request.photo is None:
+        return _Session.prepare(request, fps)
+    if request.resolution not in RESOLUTIONS:
+        raise ValueError(f"unknown resolution {request.resolution!r}")
+    samples = np.asarray(request.audio.samples).reshape(-1)
+    if len(samples) == 0 or request.audio.sample_rate <= 0:
+        raise ValueError("the audio is empty")
+    width, height = RESOLUTIONS[request.resolution]
+    return PhotoSession.prepare(request.photo, samples, request.audio.sample_rate, request.background,
+                                width, height, fps)
+
+
 class _Session:
     """One render's plan and composer; also what the benchmark drives to get the very same frames."""
 
@@ -96,7 +110,7 @@ class _Session:
         width, height = RESOLUTIONS[request.resolution]
         sprites = build_sprites(request.avatar_id, request.style, width, height)
         margin = 2 * math.ceil((MAX_MOTION_UNITS * sprites.scale + 2) / 2)
-        backdrop = make_backdrop(request.background, width, height)
+        backdrop = make_backdrop(request.background or "blur", width, height)  # a drawn avatar's own: its room
         composer = FrameComposer(sprites, backdrop, width, height, margin)
         # Seeded by the avatar and the audio length, so a re-render of the same request is identical.
         seed = zlib.crc32(f"{request.avatar_id}:{len(samples)}".encode())
