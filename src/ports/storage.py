@@ -161,8 +161,10 @@ class UnitOfWork(Protocol):
 class Storage(Protocol):
     """Opens units of work. `organization_id=None` is the system view used by workers and auth.
 
-    A `read_only` unit of work reads a consistent snapshot and takes no write lock: reads never queue
-    behind writes (on SQLite, writers queue one at a time).
+    A `read_only` unit of work only reads. It takes no write lock and opens no transaction, so reads never
+    queue behind writes (on SQLite, writers queue one at a time); but it is not a snapshot: each read sees
+    what was committed when it ran, and two reads of one unit of work may see different commits. A use case
+    whose reads must agree with each other, or with what it writes, reads again in its writing unit of work.
     """
 
     def __call__(self, organization_id: str | None, *, read_only: bool = False) -> UnitOfWork: ...

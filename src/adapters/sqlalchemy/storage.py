@@ -101,7 +101,7 @@ class SqlUnitOfWork:
 def _sqlite_setup(engine: AsyncEngine) -> None:
     """WAL so readers never wait; writers BEGIN IMMEDIATE so two of them queue instead of deadlocking.
 
-    A read-only unit of work begins a deferred transaction: a snapshot with no lock at all.
+    A read-only unit of work begins no transaction at all (see `_begin`): each SELECT reads its own snapshot.
     """
 
     @event.listens_for(engine.sync_engine, "connect")

@@ -178,7 +178,8 @@ class Conversations:
         """Checks and begins a text turn: the user's message is stored before this returns, so every error a
         caller can cause is raised here. Iterate the turn for the reply's pieces; it stores the reply when it
         ends, marked interrupted if it was cut short (see `TextTurn`)."""
-        # Retrieval reads a snapshot; only the short write below holds the write lock.
+        # Retrieval reads without the write lock (each read sees the latest commit, not one snapshot); the short
+        # write below holds it and checks the conversation again.
         async with self.deps.storage(organization_id, read_only=True) as uow:
             record = await fetch(uow.conversations, "conversation", conversation_id)
             self._open_for_turns(record)
