@@ -145,6 +145,7 @@ class OpenAICompatibleDialogue:
 
 
 async def _sse_pieces(response: httpx.Response) -> AsyncIterator[str]:
+    finished = False  # a finish_reason came: a server that then closes without [DONE] still finished
     async for line in response.aiter_lines():
         if not line.startswith("data:"):
             continue  # comments (": keep-alive"), event:/id: fields and blank separators
@@ -161,6 +162,9 @@ async def _sse_pieces(response: httpx.Response) -> AsyncIterator[str]:
             content = (choice.get("delta") or {}).get("content")
             if content:
                 yield content
+            finished = finished or bool(choice.get("finish_reason"))
+    if not finished:  # the connection closed mid-reply: what came is not the whole reply
+        raise DialogueUnavailable("the stream ended before the reply was finished")
 
 
 def _message_text(response: httpx.Response) -> str:

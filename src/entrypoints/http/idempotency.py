@@ -4,7 +4,8 @@ A pure ASGI middleware for the paths under /v1. The first request with a key res
 `idempotency_keys`, per organization), runs, and stores its status and body; a repeat with the same body
 gets that response back (`Idempotent-Replayed: true`) without the work being done again; a repeat with
 another body, or while the first is still running, is a 409 `idempotency_conflict`. Server errors and
-429s are not stored, so a retry after them runs the request again.
+429s are not stored, so a retry after them runs the request again; nor are streamed answers that did not run
+to their end (the client left) or that ended in an `error` event.
 """
 
 import hashlib
@@ -110,9 +111,10 @@ class IdempotencyMiddleware:
         status = 500
         content_type = "application/json"
         parts: list[bytes] = []
+        ended = False  # the last body message went out: a stream the client left midway never gets there
 
         async def recording(message: Message) -> None:
-            nonlocal status, content_type
+            nonlocal status, content_type, ended
             if message["type"] == "http.response.start":
                 status = message["status"]
                 for name, value in message.get("headers", []):
@@ -120,6 +122,7 @@ class IdempotencyMiddleware:
                         content_type = bytes(value).decode("latin-1")
             elif message["type"] == "http.response.body":
                 parts.append(bytes(message.get("body", b"")))
+                ended = not message.get("more_body", False)
             await send(message)
 
         try:
@@ -127,7 +130,7 @@ class IdempotencyMiddleware:
         except BaseException:
             await self._release(organization_id, key)
             raise
-        if status >= 500 or status == 429:
+        if status >= 500 or status == 429 or not ended or _stream_failed(content_type, parts):
             await self._release(organization_id, key)
         else:
             await self.store.save(organization_id, key, status, b"".join(parts), content_type)
@@ -137,6 +140,15 @@ class IdempotencyMiddleware:
             await self.store.release(organization_id, key)
         except Exception:  # the key then stays reserved until it expires; the request itself is answered
             log.exception("could not release idempotency key %r", key)
+
+
+def _stream_failed(content_type: str, parts: list[bytes]) -> bool:
+    """An event stream (a streamed text turn) that ended with an `error` event: like a 5xx, it is not kept, so
+    a retry with the key runs again instead of replaying the failure. A whole stream is replayed whole."""
+    if not content_type.startswith("text/event-stream"):
+        return False
+    last = next((part for part in reversed(parts) if part.strip()), b"")
+    return last.startswith(b"event: error")
 
 
 async def _buffer(receive: Receive) -> tuple[bytes, Receive]:

@@ -13,6 +13,7 @@ from avatar_service.core.services.api_keys import Caller
 from avatar_service.core.services.conversations import Conversations
 from avatar_service.entrypoints.http.auth import scopes
 from avatar_service.entrypoints.http.routes.common import Cursor, Limit, page
+from avatar_service.entrypoints.http.sse import EventStream, StreamedTurnOperation, stream_turn
 
 Id = Annotated[str | None, QueryParameter(max_length=128)]
 
@@ -55,13 +56,18 @@ async def end_conversation(
     return await conversations.end(caller.organization_id, conversation_id)
 
 
-@post("/{conversation_id:str}/messages", status_code=200, opt=scopes("chat"))
+@post("/{conversation_id:str}/messages", status_code=200, opt=scopes("chat"), operation_class=StreamedTurnOperation)
 async def send_message(
     conversation_id: FromPath[str],
     data: JSONBody[MessageCreate],
     conversations: NamedDependency[Conversations],
     caller: NamedDependency[Caller],
-) -> MessageResult:
+) -> MessageResult | EventStream:
+    """A text turn. With `"stream": true` the reply comes as server-sent events (`text/event-stream`): `delta`
+    events (`{"content"}`) whose contents join to the reply, then `done` with this operation's ordinary result;
+    a failure after the stream began is one `error` event with the error envelope."""
+    if data.stream:
+        return stream_turn(await conversations.start_turn(caller.organization_id, conversation_id, data.content))
     return await conversations.say(caller.organization_id, conversation_id, data.content)
 
 
