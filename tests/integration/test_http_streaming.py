@@ -169,3 +169,41 @@ async def test_idempotent_streams_replay_whole_and_dropped_ones_run_again(live: 
     model.answer = lambda body: Say(REPLY)
     retried = await live.api.post(url, json={"content": "Prices?", "stream": True}, headers={"Idempotency-Key": "k2"})
     assert "idempotent-replayed" not in retried.headers and sse_events(retried.text)[-1][0] == "done"
+
+
+async def test_the_cli_http_backend_yields_pieces_as_they_arrive(live: Live, model: FakeModel) -> None:
+    from avatar_service.entrypoints.cli.backends import CliError, Http
+
+    model.answer = lambda body: Say(REPLY, delay=0.1)
+    cid = await conversation(live.api)
+    http = Http(live.base_url, live.api.headers["Authorization"].removeprefix("Bearer "))
+    try:
+        arrivals: list[tuple[float, str]] = []
+        async for piece in http.say_streamed(cid, "When do you open?"):
+            arrivals.append((asyncio.get_running_loop().time(), piece))
+        assert "".join(piece for _, piece in arrivals) == REPLY and len(arrivals) > 5
+        assert arrivals[-1][0] - arrivals[0][0] > 0.8  # spread over the model's writing, not all at the end
+        model.answer = lambda body: Break("We open")
+        with pytest.raises(CliError) as failed:
+            async for _ in http.say_streamed(cid, "Again?"):
+                pass
+        assert failed.value.code == "engine_unavailable"
+        await live.api.delete(f"/conversations/{cid}")
+        with pytest.raises(CliError) as refused:
+            async for _ in http.say_streamed(cid, "Still there?"):
+                pass
+        assert refused.value.code == "state_conflict"
+    finally:
+        await http.aclose()
+
+
+async def test_server_sent_events_are_parsed_as_the_format_says() -> None:
+    from avatar_service.entrypoints.cli.backends import server_sent_events
+
+    async def lines() -> AsyncIterator[str]:
+        for line in [": keep-alive", "", "event: delta", 'data: {"content":', 'data: "a"}', "", "data: 1", "",
+                     "event: done", "data: {}", ""]:
+            yield line
+
+    assert [event async for event in server_sent_events(lines())] == [
+        ("delta", {"content": "a"}), ("message", 1), ("done", {})]

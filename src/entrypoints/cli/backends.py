@@ -1,5 +1,6 @@
 """The two ways the CLI reaches the service, behind one small interface: embedded use cases or HTTP."""
 
+import json
 import mimetypes
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -41,6 +42,10 @@ class Backend(Protocol):
 
     async def settle(self) -> None:
         """Lets work the last call queued run before the command exits (embedded: runs due jobs)."""
+        ...
+
+    def say_streamed(self, conversation_id: str, content: str) -> AsyncIterator[str]:
+        """A text turn whose reply's pieces come as the engine writes them (stored as the plain turn is)."""
         ...
 
 
@@ -96,6 +101,21 @@ class Embedded:
     async def settle(self) -> None:
         await self.service.run_jobs()
 
+    async def say_streamed(self, conversation_id: str, content: str) -> AsyncIterator[str]:
+        from avatar_service.core.errors import AvatarError
+
+        try:
+            turn = await self.service.conversations.start_turn(self.organization_id, conversation_id, content)
+        except AvatarError as error:
+            raise CliError(error.message, error.param, error.code) from None
+        try:
+            async for piece in turn:
+                yield piece
+        except AvatarError as error:
+            raise CliError(error.message, error.param, error.code) from None
+        finally:
+            await turn.aclose()  # a turn left early (Ctrl-C) is stored as far as it got, marked interrupted
+
 
 class Http:
     """A client of a running server: the same operations as requests under /v1."""
@@ -116,11 +136,7 @@ class Http:
             raise CliError(f"Cannot reach the API at {self.client.base_url}: {error}") from None
         if response.is_success:
             return response.json()
-        try:
-            envelope = response.json()["error"]
-            raise CliError(envelope["message"], envelope.get("param"), envelope.get("code"))
-        except (ValueError, KeyError, TypeError):
-            raise CliError(f"HTTP {response.status_code}: {response.text[:200]}") from None
+        raise _error_of(response)
 
     async def call(self, op: str, *ids: str, body: Body | None = None, query: Body | None = None) -> Any:
         spec = OPS[op]
@@ -154,8 +170,62 @@ class Http:
     async def settle(self) -> None:
         return None  # the server runs its own jobs
 
+    async def say_streamed(self, conversation_id: str, content: str) -> AsyncIterator[str]:
+        import httpx
+
+        path = OPS["conversations.say"].path.format(quote(conversation_id, safe=""))
+        try:
+            async with self.client.stream("POST", path, json={"content": content, "stream": True}) as response:
+                if not response.is_success:
+                    await response.aread()
+                    raise _error_of(response)
+                async for name, data in server_sent_events(response.aiter_lines()):
+                    if name == "delta":
+                        yield data["content"]
+                    elif name == "error":
+                        envelope = data["error"]
+                        raise CliError(envelope["message"], envelope.get("param"), envelope.get("code"))
+                    elif name == "done":
+                        return
+        except httpx.HTTPError as error:
+            raise CliError(f"The reply broke off: {error}") from None
+        raise CliError("The reply broke off: the stream ended before it was done")
+
     async def aclose(self) -> None:
         await self.client.aclose()
+
+
+def _error_of(response: Any) -> CliError:
+    """The API's error envelope of a failed response, as a CliError."""
+    try:
+        envelope = response.json()["error"]
+        return CliError(envelope["message"], envelope.get("param"), envelope.get("code"))
+    except (ValueError, KeyError, TypeError):
+        return CliError(f"HTTP {response.status_code}: {response.text[:200]}")
+
+
+async def server_sent_events(lines: AsyncIterator[str]) -> AsyncIterator[tuple[str, Any]]:
+    """Server-sent events from a stream's lines, as (event name, decoded JSON data), in order.
+
+    Per the event-stream format: `event:` names the event (default "message"), `data:` lines are joined with
+    newlines, a blank line ends the event, lines starting with ':' are comments. Self-contained, so it can
+    move to a client package as it is.
+    """
+    name, data = "message", list[str]()
+    async for line in lines:
+        if not line:
+            if data:
+                yield name, json.loads("\n".join(data))
+            name, data = "message", []
+            continue
+        field, _, value = line.partition(":")
+        value = value.removeprefix(" ")
+        if field == "event":
+            name = value
+        elif field == "data":
+            data.append(value)
+    if data:
+        yield name, json.loads("\n".join(data))
 
 
 @asynccontextmanager

@@ -1,7 +1,7 @@
 """`avatar chat PERSONALITY`: a real text conversation in the terminal, the replies streamed as they print."""
 
 import sys
-import time
+from collections.abc import AsyncIterator
 
 import typer
 
@@ -9,8 +9,6 @@ from avatar_service.entrypoints.cli.backends import Backend
 from avatar_service.entrypoints.cli.common import Cli, command, errors, find_personality, find_user
 
 app = typer.Typer()
-GROUP = 3  # words per piece of a streamed reply
-PAUSE = 0.03  # seconds between pieces: fast, yet visibly progressive
 
 
 def ask(prompt: str) -> str | None:
@@ -26,15 +24,22 @@ def ask(prompt: str) -> str | None:
         return None
 
 
-def stream(name: str, reply: str) -> None:
-    sys.stdout.write(f"{name}> ")
-    words = reply.split(" ")
-    for start in range(0, len(words), GROUP):
-        sys.stdout.write(("" if start == 0 else " ") + " ".join(words[start:start + GROUP]))
-        sys.stdout.flush()
-        time.sleep(PAUSE)
-    sys.stdout.write("\n\n")
+def show(name: str, text: str) -> None:
+    sys.stdout.write(f"{name}> {text}\n\n")
     sys.stdout.flush()
+
+
+async def stream(name: str, pieces: AsyncIterator[str]) -> None:
+    """Prints the reply's pieces as the engine writes them (over HTTP they come as server-sent events)."""
+    sys.stdout.write(f"{name}> ")
+    sys.stdout.flush()
+    try:
+        async for piece in pieces:
+            sys.stdout.write(piece)
+            sys.stdout.flush()
+    finally:
+        sys.stdout.write("\n\n")
+        sys.stdout.flush()
 
 
 async def _conversation(cli: Cli, api: Backend, personality: str, user: str | None, mode: str,
@@ -48,7 +53,7 @@ async def _conversation(cli: Cli, api: Backend, personality: str, user: str | No
     conversation_id = conversation["id"]
     errors.print(f"Talking with {name} ({conversation_id}). Type /quit or press Ctrl-D to end.")
     if greeting:
-        stream(name, greeting)
+        show(name, greeting)
     turns = 0
     try:
         while (line := ask("you> ")) is not None:
@@ -56,8 +61,7 @@ async def _conversation(cli: Cli, api: Backend, personality: str, user: str | No
                 break
             if not line.strip():
                 continue
-            result = await api.call("conversations.say", conversation_id, body={"content": line})
-            stream(name, result["reply"]["content"])
+            await stream(name, api.say_streamed(conversation_id, line))
             turns += 1
     finally:  # the conversation ends however the loop does, so its memories are extracted
         ended = await api.call("conversations.end", conversation_id)
