@@ -53,8 +53,18 @@ def _integral(value: Any) -> Any:
     return value
 
 
+TOO_DEEP = "The body is nested too deeply"
+
+
 def decode(kind: type[T], body: bytes) -> T:
     """Decodes a JSON body straight into `kind` (the fast path: no intermediate dicts)."""
+    try:
+        return _decode(kind, body)
+    except RecursionError:  # msgspec (and the walks below) stop near a thousand levels: bad input, not a bug
+        raise Invalid(TOO_DEEP, code="body_invalid") from None
+
+
+def _decode(kind: type[T], body: bytes) -> T:
     try:
         return msgspec.json.decode(body, type=kind)
     except msgspec.ValidationError as error:

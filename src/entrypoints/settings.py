@@ -51,7 +51,7 @@ class Settings(msgspec.Struct, kw_only=True, frozen=True):
     s3_prefix: str = ""  # a folder inside the bucket, when the bucket is shared
     jobs: str = "database"  # "database": jobs table and in-process runner; "procrastinate": on PostgreSQL
     job_lease_seconds: float = 30.0  # a dead worker's job runs again after this (live workers renew it)
-    rate_limit_per_minute: int = 600  # requests per API key per minute; 0 turns the limit off
+    rate_limit_per_minute: int = 6000  # requests per API key per minute (a key may carry its own); 0: no limit
     rate_limit_storage: str = "auto"  # "auto": the database on PostgreSQL, else in-process; "database", "memory"
 
     @property

@@ -43,7 +43,7 @@ def test_every_limit_has_a_setting_and_a_default() -> None:
     assert (defaults.max_body_bytes, defaults.max_upload_bytes, defaults.max_fetch_bytes) == (2**20, 20 * 2**20,
                                                                                               20 * 2**20)
     assert (defaults.max_concurrent_renders, defaults.max_concurrent_ingestions) == (1, 2)
-    assert (defaults.rate_limit_per_minute, defaults.max_transcript_turns) == (600, 2000)
+    assert (defaults.rate_limit_per_minute, defaults.max_transcript_turns) == (6000, 2000)
     names = ["MAX_BODY_BYTES", "MAX_UPLOAD_BYTES", "MAX_FETCH_BYTES", "MAX_CONCURRENT_RENDERS",
              "MAX_CONCURRENT_INGESTIONS", "RATE_LIMIT_PER_MINUTE", "MAX_TRANSCRIPT_TURNS"]
     read = load_settings({f"AVATAR_{name}": str(7 + i) for i, name in enumerate(names)})

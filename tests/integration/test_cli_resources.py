@@ -149,3 +149,24 @@ def test_keys_over_http_and_embedded_see_the_same_keys(data: Path, server: tuple
     reader = Avatar(data, ["--api-url", base, "--api-key", created["secret"]])
     refused = reader("personalities", "list", code=1)
     assert "error:" in refused.stderr and "key" in refused.stderr.lower()  # the API's 401 message
+
+
+def test_operator_keys_span_organizations(data: Path) -> None:
+    """Embedded, the CLI is the operator's: `keys list` shows every organization's keys with an organization
+    column, and `keys revoke` finds a key by its id in any organization; `--organization` narrows both."""
+    operator = Avatar(data)
+    other = Avatar(data, ["--organization", "acme"])
+    mine = operator.json("keys", "create", "--name", "home", "--scopes", "*")
+    theirs = other.json("keys", "create", "--name", "acme backend", "--scopes", "read", "--rate-limit", "120")
+    assert theirs["rate_limit_per_minute"] == 120
+
+    every = {k["id"]: k for k in operator.json("keys", "list")["data"]}
+    assert every[mine["id"]]["organization"] == "default" and every[theirs["id"]]["organization"] == "acme"
+    table = operator("keys", "list").stdout
+    assert any(theirs["id"] in line and "acme" in line and "120" in line for line in table.splitlines())
+    assert [k["id"] for k in other.json("keys", "list")["data"]] == [theirs["id"]]  # one organization, when named
+
+    operator("keys", "revoke", theirs["id"])  # another organization's key, by its id
+    assert theirs["id"] not in [k["id"] for k in operator.json("keys", "list")["data"]]
+    refused = Avatar(data, ["--organization", "default"])("keys", "revoke", mine["id"] + "x", code=1)
+    assert "No such api key" in refused.stderr

@@ -63,6 +63,28 @@ async def test_malformed_json_is_body_invalid(client: AsyncTestClient[Any]) -> N
         assert_error(response, 400, code="body_invalid", param=None)
 
 
+async def test_deeply_nested_bodies_are_body_invalid(client: AsyncTestClient[Any]) -> None:
+    """msgspec gives up near a thousand levels with RecursionError: that is the client's mistake, not a 500."""
+    personality = await create_personality(client)
+    user = await create_user(client)
+    depth = 5000
+    bodies = [
+        b"[" * depth + b"]" * depth,
+        b'{"name": "x", "metadata": {"a": ' + b"[" * depth + b"]" * depth + b"}}",
+        b'{"a": ' * depth + b"1" + b"}" * depth,
+        b'{"name": "\\u0000", "metadata": {"a": ' + b"[" * depth + b"]" * depth + b"}}",
+    ]
+    targets = [("POST", "/v1/personalities"), ("PATCH", f"/v1/personalities/{personality['id']}"),
+               ("POST", "/v1/users"), ("POST", f"/v1/users/{user['id']}/memories/bulk"),
+               ("POST", "/v1/game-sessions")]
+    for method, path in targets:
+        for body in bodies:
+            response = await client.request(method, path, content=body, headers={"Content-Type": "application/json"})
+            assert_error(response, 400, code="body_invalid", param=None)
+    names = [p["name"] for p in (await client.get("/v1/personalities")).json()["data"]]
+    assert names == [personality["name"]]  # nothing was created
+
+
 async def test_each_bad_field_is_named(client: AsyncTestClient[Any]) -> None:
     personality = await create_personality(client)
     pid = personality["id"]

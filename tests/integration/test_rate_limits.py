@@ -7,6 +7,8 @@ from typing import Any
 import pytest
 from litestar.testing import AsyncTestClient
 
+from avatar_service.core.model import ApiKeyCreate
+from avatar_service.core.services.api_keys import ApiKeys
 from avatar_service.ports.request_guards import IdempotencyStore, RateLimiter
 
 from .helpers import Service, assert_error, auth
@@ -44,6 +46,39 @@ async def test_limit_per_key(service: Service, client: AsyncTestClient[Any]) -> 
     assert fresh.status_code == 200 and fresh.headers["ratelimit-remaining"] == str(LIMIT - 1)
     health = await client.get("/healthz")
     assert "ratelimit-limit" not in health.headers  # only the API is limited
+
+
+async def test_a_key_carries_its_own_limit(service: Service, client: AsyncTestClient[Any]) -> None:
+    org = await service.organization("default")
+    admin_key = service.call(service.container.resolve(ApiKeys).create, org,
+                             ApiKeyCreate(name="admin", scopes=["*"], rate_limit_per_minute=0))
+    admin = auth(admin_key.secret)
+    created = await client.post("/v1/api-keys", json={"name": "busy backend", "scopes": ["read"],
+                                                      "rate_limit_per_minute": LIMIT + 3}, headers=admin)
+    assert created.status_code == 201, created.text
+    assert created.json()["rate_limit_per_minute"] == LIMIT + 3
+    listed = (await client.get(f"/v1/api-keys/{created.json()['id']}", headers=admin)).json()
+    assert listed["rate_limit_per_minute"] == LIMIT + 3
+    busy = auth(created.json()["secret"])
+    probe = await client.get("/v1/personalities", headers=busy)
+    if int(probe.headers["ratelimit-reset"]) < 3:  # too close to the minute's end: start in a fresh window
+        await asyncio.sleep(int(probe.headers["ratelimit-reset"]) + 0.2)
+        probe = await client.get("/v1/personalities", headers=busy)
+    assert probe.headers["ratelimit-limit"] == str(LIMIT + 3)
+    left = int(probe.headers["ratelimit-remaining"])
+    statuses = [(await client.get("/v1/personalities", headers=busy)).status_code for _ in range(left + 1)]
+    assert statuses == [200] * left + [429], statuses  # more than the deployment's LIMIT, and no more
+
+    unlimited = await client.post("/v1/api-keys", json={"name": "internal", "scopes": ["read"],
+                                                        "rate_limit_per_minute": 0}, headers=admin)
+    free = auth(unlimited.json()["secret"])
+    for _ in range(LIMIT * 3):
+        response = await client.get("/v1/personalities", headers=free)
+        assert response.status_code == 200 and "ratelimit-limit" not in response.headers
+    for bad in (-1, 1.5, "10", 10**7):
+        refused = await client.post("/v1/api-keys", json={"name": "x", "scopes": ["read"],
+                                                          "rate_limit_per_minute": bad}, headers=admin)
+        assert_error(refused, 400, param="rate_limit_per_minute")
 
 
 async def test_past_windows_and_expired_idempotency_keys_are_purged(service: Service) -> None:

@@ -18,12 +18,20 @@ class ApiKey(Resource, kw_only=True):
     scopes: list[Scope]
     created_at: datetime
     last_used_at: datetime | None = None
+    # requests a minute this key may make; null: the deployment's AVATAR_RATE_LIMIT_PER_MINUTE; 0: no limit
+    rate_limit_per_minute: int | None = None
 
 
 class ApiKeyWithSecret(ApiKey, kw_only=True):
     """Returned once, at creation: the only time the secret is shown."""
 
     secret: str
+
+
+class OrganizationApiKey(ApiKey, kw_only=True):
+    """A key with the slug of its organization, as the operator's CLI lists every organization's keys."""
+
+    organization: str
 
 
 class ApiKeyRecord(ApiKey, kw_only=True):
@@ -35,3 +43,4 @@ class ApiKeyRecord(ApiKey, kw_only=True):
 class ApiKeyCreate(Request, kw_only=True):
     name: Annotated[str, Meta(min_length=1, max_length=255)]
     scopes: Annotated[list[Scope], Meta(min_length=1, max_length=7)]
+    rate_limit_per_minute: Annotated[int, Meta(ge=0, le=1_000_000)] | None = None

@@ -10,7 +10,10 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from avatar_service.core.errors import Unauthenticated, missing
+import msgspec
+
 from avatar_service.core.model import ApiKey, ApiKeyCreate, ApiKeyRecord, ApiKeyWithSecret, Deleted, Organization
+from avatar_service.core.model.api_keys import OrganizationApiKey
 from avatar_service.core.model import Page as PageOf
 from avatar_service.core.pagination import PageRequest
 from avatar_service.core.services.base import Deps, fetch, page_of
@@ -26,6 +29,7 @@ class Caller:
     organization_id: str
     scopes: frozenset[str]
     key_id: str | None = None
+    rate_limit_per_minute: int | None = None  # the key's own limit; None: the deployment's
 
 
 def hash_secret(secret: str) -> str:
@@ -48,6 +52,7 @@ class ApiKeys:
             created_at=self.deps.clock.now(),
             organization_id=organization_id,
             secret_hash=hash_secret(secret),
+            rate_limit_per_minute=data.rate_limit_per_minute,
         )
         async with self.deps.storage(organization_id) as uow:
             await uow.api_keys.add(record)
@@ -75,6 +80,22 @@ class ApiKeys:
         self._cache.pop(record.secret_hash, None)
         return Deleted(id=key_id, object="api_key")
 
+    async def list_every(self) -> list[OrganizationApiKey]:
+        """Every organization's live keys, newest first (the operator's view: `avatar keys list`)."""
+        async with self.deps.storage(None, read_only=True) as uow:
+            records = await uow.api_keys.find(revoked_at=None)
+            slugs = {org.id: org.slug for org in await uow.organizations.find()}
+        return [OrganizationApiKey(**msgspec.structs.asdict(_view(r)), organization=slugs.get(r.organization_id, "?"))
+                for r in records]
+
+    async def revoke_any(self, key_id: str) -> Deleted:
+        """Revokes a key of any organization, found by its id (the operator's `avatar keys revoke`)."""
+        async with self.deps.storage(None, read_only=True) as uow:
+            found = await uow.api_keys.find(id=key_id, limit=1)
+        if not found:
+            raise missing("api key", key_id)
+        return await self.revoke(found[0].organization_id, key_id)
+
     async def authenticate(self, secret: str) -> Caller:
         if not secret.startswith("sk_") or len(secret) > 200:
             raise Unauthenticated("Invalid API key")
@@ -94,7 +115,7 @@ class ApiKeys:
             async with self.deps.storage(record.organization_id) as uow:
                 await uow.api_keys.set(record.id, last_used_at=now)
                 await uow.commit()
-        return Caller(record.organization_id, frozenset(record.scopes), record.id)
+        return Caller(record.organization_id, frozenset(record.scopes), record.id, record.rate_limit_per_minute)
 
     async def _look_up(self, digest: str) -> ApiKeyRecord | None:
         """One read for all the requests that miss the cache at once: when a busy key's entry expires, dozens of

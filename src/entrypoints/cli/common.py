@@ -30,8 +30,8 @@ _COMMON = [
     inspect.Parameter("api_key", inspect.Parameter.KEYWORD_ONLY, annotation=str | None, default=typer.Option(
         None, "--api-key", envvar="AVATAR_API_KEY", help="Secret key (sk_...) for --api-url.",
         rich_help_panel="Connection")),
-    inspect.Parameter("organization", inspect.Parameter.KEYWORD_ONLY, annotation=str, default=typer.Option(
-        "default", "--organization", help="Organization slug, embedded only (created when missing); "
+    inspect.Parameter("organization", inspect.Parameter.KEYWORD_ONLY, annotation=str | None, default=typer.Option(
+        None, "--organization", help="Organization slug, embedded only (created when missing; default 'default'); "
         "over HTTP the key decides.", rich_help_panel="Connection")),
     inspect.Parameter("as_json", inspect.Parameter.KEYWORD_ONLY, annotation=bool, default=typer.Option(
         False, "--json", help="Print JSON (the API's objects) instead of tables.")),
@@ -41,8 +41,11 @@ _COMMON = [
 class Cli:
     """Handed to every command: how to connect, and how to print."""
 
-    def __init__(self, api_url: str | None, api_key: str | None, organization: str, as_json: bool) -> None:
-        self.api_url, self.api_key, self.organization, self.json = api_url, api_key, organization, as_json
+    def __init__(self, api_url: str | None, api_key: str | None, organization: str | None, as_json: bool) -> None:
+        self.api_url, self.api_key, self.json = api_url, api_key, as_json
+        self.organization = organization or "default"
+        # the operator's commands (`keys list`, `keys revoke`) reach every organization unless one is named
+        self.every_organization = organization is None and not api_url
 
     @property
     def remote(self) -> bool:

@@ -50,6 +50,11 @@ def _page(query: Body) -> PageRequest:
     return page_request(query.get("limit"), query.get("cursor"))
 
 
+async def _every_key(service: "AvatarService") -> Any:
+    keys = await service.api_keys.list_every()
+    return {"data": keys, "has_more": False, "next_cursor": None}
+
+
 OPS: dict[str, Op] = {
     # personalities
     "personalities.create": Op("POST", "/personalities", lambda s, o, i, b, q: s.personalities.create(
@@ -103,6 +108,9 @@ OPS: dict[str, Op] = {
     "keys.create": Op("POST", "/api-keys", lambda s, o, i, b, q: s.api_keys.create(o, parse(ApiKeyCreate, b))),
     "keys.list": Op("GET", "/api-keys", lambda s, o, i, b, q: s.api_keys.list(o, _page(q))),
     "keys.revoke": Op("DELETE", "/api-keys/{}", lambda s, o, i, b, q: s.api_keys.revoke(o, i[0])),
+    # The operator's view, embedded: every organization's keys. Over HTTP the key's organization is all there is.
+    "keys.list_every": Op("GET", "/api-keys", lambda s, o, i, b, q: _every_key(s)),
+    "keys.revoke_any": Op("DELETE", "/api-keys/{}", lambda s, o, i, b, q: s.api_keys.revoke_any(i[0])),
     # conversations
     "conversations.create": Op("POST", "/conversations", lambda s, o, i, b, q: s.conversations.create(
         o, parse(ConversationCreate, b))),

@@ -94,8 +94,10 @@ def guards(container: punq.Container) -> list[DefineMiddleware]:
         limiter, store = container.resolve(RateLimiter), container.resolve(IdempotencyStore)
     except punq.MissingDependencyError:  # storage without these tables (in-memory tests)
         return []
-    return [DefineMiddleware(RateLimitMiddleware, limiter=limiter, limit=settings.rate_limit_per_minute, clock=clock),
-            DefineMiddleware(IdempotencyMiddleware, store=store, api_keys=container.resolve(ApiKeys), clock=clock)]
+    api_keys = container.resolve(ApiKeys)
+    return [DefineMiddleware(RateLimitMiddleware, limiter=limiter, limit=settings.rate_limit_per_minute,
+                             api_keys=api_keys, clock=clock),
+            DefineMiddleware(IdempotencyMiddleware, store=store, api_keys=api_keys, clock=clock)]
 
 
 async def before_request(request: Request[Any, Any, Any]) -> Response[Any] | None:

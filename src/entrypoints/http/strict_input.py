@@ -12,7 +12,7 @@ from litestar import Request
 from litestar.routes import HTTPRoute
 
 from avatar_service.core.errors import Invalid
-from avatar_service.core.validation import decode
+from avatar_service.core.validation import TOO_DEEP, decode
 
 NUL = "\x00"
 MESSAGE = "Text may not contain the NUL character (U+0000)"
@@ -84,8 +84,10 @@ async def check_input(request: Request[Any, Any, Any]) -> None:
     if b"\\u0000" in body:  # a raw NUL byte is not valid JSON: that is answered as body_invalid
         try:
             decoded = msgspec.json.decode(body)
+            param = _nul_at(decoded, "")
         except (msgspec.DecodeError, UnicodeDecodeError):
             return
-        param = _nul_at(decoded, "")
+        except RecursionError:
+            raise Invalid(TOO_DEEP, code="body_invalid") from None
         if param is not None:
             raise _refuse_nul(param)

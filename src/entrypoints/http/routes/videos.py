@@ -6,6 +6,7 @@ from litestar.params import FromPath, FromQuery, JSONBody
 
 from avatar_service.core.model import Page, VideoCreate, VideoGeneration, VideoGenerationCreated
 from avatar_service.core.model.videos import VideoStatus
+from avatar_service.core.scopes import READ_VIDEOS
 from avatar_service.core.services.api_keys import Caller
 from avatar_service.core.services.videos import Videos
 from avatar_service.entrypoints.http.auth import scopes
@@ -19,7 +20,7 @@ async def create_video(
     return await videos.create(caller.organization_id, data)
 
 
-@get("/", opt=scopes("video"))
+@get("/", opt=scopes(READ_VIDEOS))
 async def list_videos(
     videos: NamedDependency[Videos],
     caller: NamedDependency[Caller],
@@ -30,7 +31,7 @@ async def list_videos(
     return await videos.list(caller.organization_id, page(limit, cursor), status)
 
 
-@get("/{video_id:str}", opt=scopes("video"))
+@get("/{video_id:str}", opt=scopes(READ_VIDEOS))
 async def get_video(
     video_id: FromPath[str], videos: NamedDependency[Videos], caller: NamedDependency[Caller]
 ) -> VideoGeneration:
