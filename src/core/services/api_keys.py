@@ -9,12 +9,12 @@ import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
-from avatar_service.core.errors import Unauthenticated, missing
 import msgspec
 
+from avatar_service.core.errors import Unauthenticated, missing
 from avatar_service.core.model import ApiKey, ApiKeyCreate, ApiKeyRecord, ApiKeyWithSecret, Deleted, Organization
-from avatar_service.core.model.api_keys import OrganizationApiKey
 from avatar_service.core.model import Page as PageOf
+from avatar_service.core.model.api_keys import OrganizationApiKey
 from avatar_service.core.pagination import PageRequest
 from avatar_service.core.services.base import Deps, fetch, page_of
 

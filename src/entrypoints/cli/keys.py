@@ -12,7 +12,8 @@ from avatar_service.entrypoints.cli.common import Cli, Column, command
 app = typer.Typer(help="API keys.", no_args_is_help=True)
 
 COLUMNS: list[Column] = [("id", "id"), ("name", "name"), ("prefix", "key_prefix"), ("scopes", "scopes"),
-                         ("limit/min", "rate_limit_per_minute"), ("created", "created_at"), ("last used", "last_used_at")]
+                         ("limit/min", "rate_limit_per_minute"), ("created", "created_at"),
+                         ("last used", "last_used_at")]
 
 
 @command(app, "create")
