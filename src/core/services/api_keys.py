@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import builtins
 import hashlib
 import hmac
 import secrets
@@ -80,7 +81,7 @@ class ApiKeys:
         self._cache.pop(record.secret_hash, None)
         return Deleted(id=key_id, object="api_key")
 
-    async def list_every(self) -> list[OrganizationApiKey]:
+    async def list_every(self) -> builtins.list[OrganizationApiKey]:  # (`list` is a method here)
         """Every organization's live keys, newest first (the operator's view: `avatar keys list`)."""
         async with self.deps.storage(None, read_only=True) as uow:
             records = await uow.api_keys.find(revoked_at=None)
