@@ -27,6 +27,7 @@ from avatar_service.core.services.knowledge_processing import KnowledgeProcessor
 from avatar_service.core.services.memories import Memories
 from avatar_service.core.services.memory_extraction import MemoryExtractor
 from avatar_service.core.services.personalities import Personalities
+from avatar_service.core.services.rooms import Rooms
 from avatar_service.core.services.users import Users
 from avatar_service.core.services.video_rendering import VideoRenderer
 from avatar_service.core.services.videos import Videos
@@ -41,14 +42,14 @@ from avatar_service.ports.jobs import JobQueue, JobRunner
 from avatar_service.ports.offload import Offload
 from avatar_service.ports.renderer import AvatarRenderer
 from avatar_service.ports.request_guards import IdempotencyStore, RateLimiter
-from avatar_service.ports.rooms import RoomProvider
+from avatar_service.ports.rooms import RoomProvider, RoomTokens
 from avatar_service.ports.semantic import Semantic
 from avatar_service.ports.speech import AudioDecoder, SpeechEngines
 from avatar_service.ports.storage import Storage
 from avatar_service.ports.webhook_sender import WebhookSender
 
-USE_CASES = (Deps, ApiKeys, Personalities, Users, Memories, Knowledge, KnowledgeProcessor, Conversations, Videos,
-             GameSessions, Webhooks, Dispatcher, MemoryExtractor)
+USE_CASES = (Deps, ApiKeys, Personalities, Users, Memories, Knowledge, KnowledgeProcessor, Conversations, Rooms,
+             Videos, GameSessions, Webhooks, Dispatcher, MemoryExtractor)
 
 
 def _dialogue(settings: Settings) -> DialogueEngine:
@@ -123,7 +124,7 @@ def assemble(settings: Settings, storage: Storage, clock: Clock | None = None, i
         Semantic: IndexedSemantic(embedder, offload), TextExtractor: DocumentTextExtractor(),
         AvatarRenderer: avatar_renderer, SpeechEngines: speech,
         AudioDecoder: decode_audio, DialogueEngine: overrides.pop("dialogue", None) or _dialogue(settings),
-        RoomProvider: room_provider, HostedRooms: rooms, MediaSigner: MediaSigner(settings.public_url, secret),
+        RoomProvider: room_provider, RoomTokens: rooms, MediaSigner: MediaSigner(settings.public_url, secret),
         BlobStore: blobs,
         ConversationLimits: ConversationLimits(settings.conversation_join_timeout, settings.conversation_idle_timeout,
                                                settings.conversation_max_duration, settings.max_transcript_turns),

@@ -21,6 +21,12 @@ class RoomProvider(Protocol):
     async def close(self, conversation_id: str) -> None: ...
 
 
+class RoomTokens(Protocol):
+    """Checks the token a room's participant brings (the service signs them whoever hosts the media)."""
+
+    def verify(self, conversation_id: str, token: str, now: datetime) -> bool: ...
+
+
 @dataclass(frozen=True, slots=True)
 class RoomMedia:
     """What a room's media pipeline needs to know about its conversation (its config, voice and look)."""
@@ -29,8 +35,8 @@ class RoomMedia:
     conversation_id: str
     voice: VoiceChoice
     avatar_id: str = "ava"
-    style: str = "realistic"
-    background: str = "blur"
+    style: str = "cartoon"  # "realistic": a photo avatar, whose portrait the room loads by avatar_id
+    background: str = ""  # "": the avatar's own (a photo avatar's photo, a drawn avatar's blurred room)
     audio_enabled: bool = True
     video_enabled: bool = True
     vad_enabled: bool = True

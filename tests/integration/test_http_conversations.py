@@ -209,3 +209,23 @@ async def test_unknown_conversation(client: AsyncTestClient[Any]) -> None:
         assert_error(
             await client.post(f"{path}/messages", json={"content": "hi"}), 404, code="resource_missing"
         )
+
+
+async def test_the_room_door_opens_to_its_own_token_only(client: AsyncTestClient[Any]) -> None:
+    personality = await create_personality(client)
+    first, second = [(await client.post("/v1/conversations", json={"personality_id": personality["id"]})).json()
+                     for _ in range(2)]
+    door = f"/rooms/{first['id']}"
+    expired = "rt_1." + first["room_token"].split(".", 1)[1]
+    for token in ("", "nonsense", expired, second["room_token"]):
+        refused = await client.post(f"{door}/join", params={"token": token})
+        assert_error(refused, 401, code="invalid_room_token")
+        assert_error(await client.post(f"{door}/messages", params={"token": token}, json={"content": "Hi"}), 401,
+                     code="invalid_room_token")
+    assert (await client.get(f"/v1/conversations/{first['id']}")).json()["status"] == "connecting"  # unchanged
+    joined = await client.post(f"{door}/join", params={"token": first["room_token"]})
+    assert joined.status_code == 200 and joined.json()["status"] == "active", joined.text
+    blank = await client.post(f"{door}/messages", params={"token": first["room_token"]}, json={"content": "  "})
+    assert_error(blank, 400, param="content")
+    said = await client.post(f"{door}/messages", params={"token": first["room_token"]}, json={"content": "Hello"})
+    assert said.status_code == 200 and said.json()["reply"]["content"], said.text

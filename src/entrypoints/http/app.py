@@ -16,7 +16,6 @@ from litestar.openapi.spec import Components, SecurityScheme
 
 from avatar_service import __version__
 from avatar_service.adapters.guarded_http import GuardedHttp
-from avatar_service.adapters.hosted_rooms import HostedRooms
 from avatar_service.core.media_urls import MediaSigner
 from avatar_service.core.services.api_keys import ApiKeys
 from avatar_service.core.services.conversations import Conversations
@@ -24,6 +23,7 @@ from avatar_service.core.services.games import GameSessions
 from avatar_service.core.services.knowledge import Knowledge
 from avatar_service.core.services.memories import Memories
 from avatar_service.core.services.personalities import Personalities
+from avatar_service.core.services.rooms import Rooms
 from avatar_service.core.services.users import Users
 from avatar_service.core.services.videos import Videos
 from avatar_service.core.services.webhooks import Webhooks
@@ -67,7 +67,7 @@ log = logging.getLogger(__name__)
 # (hence `memory_service`, as bulk bodies have a `memories` field).
 INJECTED: dict[str, Any] = {
     "api_keys": ApiKeys, "personalities": Personalities, "users": Users, "memory_service": Memories,
-    "knowledge": Knowledge, "conversations": Conversations, "videos": Videos, "games": GameSessions,
+    "knowledge": Knowledge, "conversations": Conversations, "rooms": Rooms, "videos": Videos, "games": GameSessions,
     "webhooks": Webhooks, "renderer": AvatarRenderer, "signer": MediaSigner, "blobs": BlobStore, "clock": Clock,
     "storage": Storage,
 }
@@ -163,9 +163,6 @@ def create_app(container: punq.Container, *, run_worker: bool | None = None) -> 
     resolve_in_order(app)
     document(app, [avatar.id for avatar in container.resolve(AvatarRenderer).list_avatars()])
     app.state.api_keys = container.resolve(ApiKeys)
-    app.state.rooms = container.resolve(HostedRooms)
-    app.state.clock = container.resolve(Clock)
-    app.state.storage = container.resolve(Storage)
     app.state.engines = engines(container)
     app.state.container = container
     return app

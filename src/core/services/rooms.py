@@ -1,0 +1,55 @@
+"""The room's own door (/rooms/{id}/...): a room token is the only credential; a valid one lets its holder
+join, talk, and connect the room's media."""
+
+from dataclasses import dataclass
+
+from avatar_service.core.errors import Invalid, NotFound, Unauthenticated
+from avatar_service.core.model import Conversation, MessageResult
+from avatar_service.core.services.base import Deps
+from avatar_service.core.services.conversations import Conversations
+from avatar_service.ports.rooms import RoomProvider, RoomSignaling, RoomTokens
+
+
+@dataclass(frozen=True, slots=True)
+class RoomGuest:
+    """Whose room a valid token opens."""
+
+    organization_id: str
+    conversation_id: str
+
+
+class Rooms:
+    def __init__(self, deps: Deps, tokens: RoomTokens, provider: RoomProvider, conversations: Conversations) -> None:
+        self.deps, self.tokens, self.conversations = deps, tokens, conversations
+        self.signaling = provider if isinstance(provider, RoomSignaling) else None
+
+    async def admit(self, conversation_id: str, token: str) -> RoomGuest:
+        """The conversation a valid, unexpired token opens; Unauthenticated otherwise."""
+        if not token or not self.tokens.verify(conversation_id, token, self.deps.clock.now()):
+            raise Unauthenticated("Invalid or expired room token", code="invalid_room_token")
+        async with self.deps.storage(None, read_only=True) as uow:
+            record = await uow.conversations.get(conversation_id)
+        if record is None:
+            raise NotFound("No such conversation")
+        return RoomGuest(record.organization_id, record.id)
+
+    async def join(self, conversation_id: str, token: str) -> Conversation:
+        guest = await self.admit(conversation_id, token)
+        return await self.conversations.joined(guest.organization_id, guest.conversation_id)
+
+    async def say(self, conversation_id: str, token: str, content: str) -> MessageResult:
+        """A typed turn; when the participant is also connected by WebRTC, the reply is spoken in the room too."""
+        guest = await self.admit(conversation_id, token)
+        if not content.strip():
+            raise Invalid("Say something", param="content")
+        result = await self.conversations.say(guest.organization_id, guest.conversation_id, content)
+        if self.signaling is not None:
+            await self.signaling.speak(guest.conversation_id, result.reply.content)
+        return result
+
+    async def answer(self, conversation_id: str, token: str, sdp: str, kind: str) -> tuple[str, str]:
+        """The room's SDP answer, as (sdp, type), to the page's offer."""
+        guest = await self.admit(conversation_id, token)
+        if self.signaling is None:
+            raise NotFound("This deployment's rooms are not hosted by the service", code="resource_missing")
+        return await self.signaling.answer(guest.organization_id, guest.conversation_id, sdp, kind)
