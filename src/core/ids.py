@@ -18,6 +18,7 @@ PREFIXES = {
     "webhook_delivery": "whd_",
     "chunk": "chunk_",
     "job": "job_",
+    "avatar": "avatar_",
 }
 
 # What follows the prefix: URL-safe characters only, so e.g. a NUL never reaches a query.

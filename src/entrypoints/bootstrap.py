@@ -18,6 +18,7 @@ from avatar_service.adapters.text_extraction import DocumentTextExtractor
 from avatar_service.adapters.thread_offload import ThreadOffload
 from avatar_service.core.media_urls import MediaSigner
 from avatar_service.core.services.api_keys import ApiKeys
+from avatar_service.core.services.avatars import Avatars
 from avatar_service.core.services.base import Deps
 from avatar_service.core.services.conversations import ConversationLimits, Conversations
 from avatar_service.core.services.delivery import Dispatcher
@@ -40,6 +41,7 @@ from avatar_service.ports.extractor import TextExtractor
 from avatar_service.ports.fetcher import Fetcher
 from avatar_service.ports.jobs import JobQueue, JobRunner
 from avatar_service.ports.offload import Offload
+from avatar_service.ports.portraits import PortraitAnalyzer
 from avatar_service.ports.renderer import AvatarRenderer
 from avatar_service.ports.request_guards import IdempotencyStore, RateLimiter
 from avatar_service.ports.rooms import RoomProvider, RoomTokens
@@ -88,6 +90,13 @@ def _renderer() -> AvatarRenderer:
     return PyAVRenderer()
 
 
+def _portraits() -> PortraitAnalyzer:
+    from avatar_service.adapters.dlib_faces import DlibFaceFinder
+    from avatar_service.adapters.portrait_analysis import PortraitAnalysis
+
+    return PortraitAnalysis(DlibFaceFinder())  # the models load on the first upload
+
+
 def _blobs(settings: Settings) -> BlobStore:
     if settings.blob_store == "s3":
         if not settings.s3_bucket:
@@ -115,6 +124,7 @@ def assemble(settings: Settings, storage: Storage, clock: Clock | None = None, i
     rooms = HostedRooms(settings.public_url, secret)
     speech: SpeechEngines = overrides.pop("speech", None) or _speech(settings)  # type: ignore[assignment]
     avatar_renderer: AvatarRenderer = overrides.pop("renderer", None) or _renderer()  # type: ignore[assignment]
+    portrait_analyzer: PortraitAnalyzer | None = overrides.pop("portraits", None)  # type: ignore[assignment]
     fetcher = GuardedFetcher(http)
     blobs = _blobs(settings)
     room_provider = _rooms(settings, rooms, speech, offload)
@@ -144,11 +154,14 @@ def assemble(settings: Settings, storage: Storage, clock: Clock | None = None, i
         c.register(key, instance=instance)
     for use_case in USE_CASES:
         c.register(use_case, scope=punq.Scope.singleton)
+    avatars = Avatars(c.resolve(Deps), avatar_renderer, portrait_analyzer or _portraits(), blobs,
+                      c.resolve(MediaSigner), offload, settings.data_path / "work" / "avatars")
+    c.register(Avatars, instance=avatars)
     renderer = VideoRenderer(c.resolve(Deps), c.resolve(Videos), speech, decode_audio, avatar_renderer, fetcher,
-                             blobs, offload, settings.data_path / "work")
+                             blobs, offload, settings.data_path / "work", portraits=avatars)
     c.register(VideoRenderer, instance=renderer)
     if hasattr(room_provider, "attach"):  # the room calls back into conversations, which needs the room
-        room_provider.attach(c.resolve(Conversations))
+        room_provider.attach(c.resolve(Conversations), avatars)
     _register_jobs(c, jobs, settings)
     return c
 

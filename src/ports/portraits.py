@@ -37,3 +37,11 @@ class PortraitAnalyzer(Protocol):
     def preview(self, portrait: Portrait) -> bytes:
         """A JPEG still of the avatar at rest, as a video would show it."""
         ...
+
+
+class PortraitSource(Protocol):
+    """Where renderers and rooms get a photo avatar's portrait (the Avatars use case, from the blob store)."""
+
+    async def portrait(self, organization_id: str, avatar_id: str) -> Portrait | None:
+        """The portrait of one of the organization's photo avatars; None for any other id."""
+        ...

@@ -7,6 +7,7 @@ from typing import Any, Protocol, Self, TypeVar
 
 from avatar_service.core.model import (
     ApiKeyRecord,
+    AvatarRecord,
     Chunk,
     ConversationRecord,
     DeliveryRecord,
@@ -142,6 +143,7 @@ class UnitOfWork(Protocol):
     conversations: Repository[ConversationRecord]
     transcripts: Transcripts
     videos: Repository[VideoRecord]
+    avatars: Repository[AvatarRecord]
     game_sessions: Repository[GameSessionRecord]
     webhooks: Repository[WebhookRecord]
     deliveries: Repository[DeliveryRecord]

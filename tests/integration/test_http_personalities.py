@@ -167,7 +167,9 @@ async def test_avatars_lists_what_personalities_may_use(client: AsyncTestClient[
     avatars = response.json()["data"]
     assert avatars
     for avatar in avatars:
-        assert set(avatar) == {"id", "name", "style", "preview_url"}
+        assert set(avatar) == {"id", "object", "name", "style", "preview_url", "created_at"}
+        assert avatar["object"] == "avatar" and avatar["style"] == "cartoon"  # the shipped ones are drawn
     for avatar in avatars:
         created = await create_personality(client, appearance={"avatar_id": avatar["id"]})
         assert created["appearance"]["avatar_id"] == avatar["id"]
+        assert created["appearance"]["style"] == "cartoon"  # whatever was sent: the style is the avatar's

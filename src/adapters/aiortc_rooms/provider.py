@@ -14,6 +14,7 @@ from avatar_service.adapters.aiortc_rooms.video import avatar_composer
 from avatar_service.adapters.hosted_rooms import HostedRooms
 from avatar_service.core.errors import Invalid
 from avatar_service.ports.offload import Offload
+from avatar_service.ports.portraits import PortraitSource
 from avatar_service.ports.rooms import RoomAccess, RoomHost
 from avatar_service.ports.speech import SpeechEngines
 from avatar_service.ports.transcriber import Transcriber
@@ -45,11 +46,12 @@ class AiortcRooms:
         self._transcriber = transcriber
         self.video_size, self.fps, self.hangover_ms = video_size, fps, hangover_ms
         self.host: RoomHost | None = None
+        self.portraits: PortraitSource | None = None
         self.sessions: dict[str, RoomSession] = {}
         add_host_addresses(host_addresses)
 
-    def attach(self, host: RoomHost) -> None:
-        self.host = host
+    def attach(self, host: RoomHost, portraits: PortraitSource | None = None) -> None:
+        self.host, self.portraits = host, portraits
 
     @property
     def transcriber(self) -> Transcriber:
@@ -76,8 +78,11 @@ class AiortcRooms:
         media = await self.host.room_media(organization_id, conversation_id)  # NotFound / Conflict when over
         composer = None
         if media.video_enabled:
+            photo = None
+            if self.portraits is not None and media.style == "realistic":
+                photo = await self.portraits.portrait(organization_id, media.avatar_id)
             composer = await self.offload(avatar_composer, media.avatar_id, media.style, media.background,
-                                          *self.video_size)
+                                          *self.video_size, photo)
         if media.audio_enabled:
             # Warm the model while ICE and DTLS connect, so the first utterance does not wait for it.
             warm = asyncio.ensure_future(self.offload(_load, self.transcriber))

@@ -23,8 +23,7 @@ from avatar_service.adapters.aiortc_rooms.audio import (
     sentences,
 )
 from avatar_service.adapters.aiortc_rooms.early import EarlyTranscription
-from avatar_service.adapters.aiortc_rooms.video import AvatarVideoTrack
-from avatar_service.adapters.pyav_renderer.compositing import FrameComposer
+from avatar_service.adapters.aiortc_rooms.video import AvatarVideoTrack, LiveAvatar
 from avatar_service.adapters.vad import VoiceActivityDetector
 from avatar_service.core.errors import Conflict
 from avatar_service.ports.offload import Offload
@@ -52,7 +51,7 @@ class RoomSession:
     """
 
     def __init__(self, media: RoomMedia, host: RoomHost, speech: SpeechSynthesizer, transcriber: Transcriber,
-                 offload: Offload, composer: FrameComposer | None, on_closed: Callable[[RoomSession], None],
+                 offload: Offload, composer: LiveAvatar | None, on_closed: Callable[[RoomSession], None],
                  hangover_ms: int = 350, fps: int = 15) -> None:
         self.media, self.host, self.speech, self.transcriber, self.offload = media, host, speech, transcriber, offload
         self.pc = RTCPeerConnection()

@@ -29,6 +29,7 @@ TABLES = (
     "conversations",
     "transcripts",
     "videos",
+    "avatars",
     "game_sessions",
     "webhooks",
     "deliveries",
@@ -66,6 +67,7 @@ class MemoryUnitOfWork:
         self.conversations = self._repo("conversations", m.ConversationRecord)
         self.transcripts = MemoryTranscripts(self)
         self.videos = self._repo("videos", m.VideoRecord)
+        self.avatars = self._repo("avatars", m.AvatarRecord)
         self.game_sessions = self._repo("game_sessions", m.GameSessionRecord)
         self.webhooks = self._repo("webhooks", m.WebhookRecord)
         self.deliveries = self._repo("deliveries", m.DeliveryRecord)

@@ -239,15 +239,14 @@ class PhotoSession:
 class LivePhoto:
     """The room's photo avatar: frames for a moment and a mouth opening, with its own sway and breath."""
 
-    def __init__(self, composer: PhotoComposer, seed: int = 0) -> None:
-        self.composer = composer
+    def __init__(self, composer: PhotoComposer, seed: int = 7) -> None:
+        self.composer, self.seed = composer, seed
         self.transparent = composer.transparent
-        phases = np.random.default_rng(seed)
-        self._rng = phases
 
     def frame_at(self, seconds: float, opening: float, closure: float) -> av.VideoFrame:
+        # The same seed every call: the sway's phases stay put, so the motion is continuous in time.
         head = head_motion(np.array([seconds], np.float64), np.array([], np.float32),
-                           np.random.default_rng(7))[0]
+                           np.random.default_rng(self.seed))[0]
         pose = Pose(opening=opening, closure=closure, head=(float(head[0]), float(head[1]),
                                                               float(head[2] + 0.012 * opening), float(head[3])))
         return self.composer.frame(pose)

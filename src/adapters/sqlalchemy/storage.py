@@ -34,6 +34,7 @@ REPOSITORIES: dict[str, tuple[Any, Any, Any]] = {
     "conversations": (SqlRepository, t.conversations, m.ConversationRecord),
     "transcripts": (SqlTranscripts, None, None),
     "videos": (SqlRepository, t.videos, m.VideoRecord),
+    "avatars": (SqlRepository, t.avatars, m.AvatarRecord),
     "game_sessions": (SqlRepository, t.game_sessions, m.GameSessionRecord),
     "webhooks": (SqlRepository, t.webhooks, m.WebhookRecord),
     "deliveries": (SqlRepository, t.deliveries, m.DeliveryRecord),

@@ -146,6 +146,16 @@ videos = Table(
     Index("ix_videos_org_created", "organization_id", "created_at", "id"),
 )
 
+# Photo avatars: the picture and its preview are blobs; what was measured on the picture is kept here.
+avatars = Table(
+    "avatars", metadata, _id(), _org(), Column("name", String(255), nullable=False),
+    _ts("created_at", False), _ts("updated_at", False), Column("image_key", Text, nullable=False),
+    Column("preview_key", Text, nullable=False), Column("width", Integer, nullable=False),
+    Column("height", Integer, nullable=False), Column("face_box", JSON, nullable=False),
+    Column("landmarks", JSON, nullable=False),
+    Index("ix_avatars_org_created", "organization_id", "created_at", "id"),
+)
+
 game_sessions = Table(
     "game_sessions", metadata, _id(), _org(), Column("game_id", String(64), nullable=False),
     Column("personality_id", ID, nullable=False), Column("status", String(16), nullable=False),

@@ -1,7 +1,7 @@
 """Resources of the v1 interface as msgspec Structs, with the spec's field names."""
 
 from avatar_service.core.model.api_keys import ApiKey, ApiKeyCreate, ApiKeyRecord, ApiKeyWithSecret, Scope
-from avatar_service.core.model.avatars import Avatar, AvatarList
+from avatar_service.core.model.avatars import Avatar, AvatarList, AvatarRecord
 from avatar_service.core.model.common import Deleted, Page, public, replace
 from avatar_service.core.model.conversations import (
     Conversation,
@@ -79,6 +79,7 @@ __all__ = [
     "Appearance",
     "Avatar",
     "AvatarList",
+    "AvatarRecord",
     "Chunk",
     "Conversation",
     "ConversationConfig",

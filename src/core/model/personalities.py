@@ -34,9 +34,12 @@ class Voice(Resource, kw_only=True, forbid_unknown_fields=True):
 
 
 class Appearance(Resource, kw_only=True, forbid_unknown_fields=True):
+    """`style` follows the avatar (`cartoon` for the drawn ones, `realistic` for photo avatars); `background`
+    null (the default) shows the avatar's own: a photo avatar's photo, a drawn avatar's blurred room."""
+
     avatar_id: Annotated[str, Meta(min_length=1, max_length=64)] = "ava"
-    style: Style = "realistic"
-    background: Background = "blur"
+    style: Style = "cartoon"
+    background: Background | None = None
 
 
 class Traits(Resource, kw_only=True, forbid_unknown_fields=True):

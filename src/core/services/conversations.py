@@ -233,7 +233,7 @@ class Conversations:
             organization_id=organization_id, conversation_id=record.id,
             voice=VoiceChoice(provider=voice.provider, voice_id=voice.voice_id, speed=voice.settings.speed,
                               stability=voice.settings.stability, similarity_boost=voice.settings.similarity_boost),
-            avatar_id=look.avatar_id, style=look.style, background=look.background,
+            avatar_id=look.avatar_id, style=look.style, background=look.background or "",
             audio_enabled=config.audio_enabled, video_enabled=config.video_enabled,
             vad_enabled=config.vad_enabled, interruption_enabled=config.interruption_enabled)
 

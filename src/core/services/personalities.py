@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from avatar_service.core.errors import Invalid
 from avatar_service.core.model import (
     Appearance,
     Deleted,
@@ -18,25 +17,23 @@ from avatar_service.core.model import (
 )
 from avatar_service.core.model.common import UNSET
 from avatar_service.core.pagination import PageRequest
+from avatar_service.core.services.avatars import Avatars
 from avatar_service.core.services.base import Deps, fetch, page_of
 from avatar_service.core.validation import check_metadata, merge
-from avatar_service.ports.renderer import AvatarRenderer
+from avatar_service.ports.storage import UnitOfWork
 
 
 class Personalities:
-    def __init__(self, deps: Deps, renderer: AvatarRenderer) -> None:
-        self.deps = deps
-        self.avatar_ids = {avatar.id for avatar in renderer.list_avatars()}
+    def __init__(self, deps: Deps, avatars: Avatars) -> None:
+        self.deps, self.avatars = deps, avatars
 
-    def _check(self, appearance: Appearance) -> None:
-        if appearance.avatar_id not in self.avatar_ids:
-            raise Invalid(
-                f"Unknown avatar '{appearance.avatar_id}': GET /v1/avatars lists the avatars",
-                param="appearance.avatar_id",
-            )
+    async def _appearance(self, uow: UnitOfWork, appearance: Appearance) -> Appearance:
+        """The avatar must exist (a shipped one or the organization's photo avatar); `style` is the
+        avatar's own: `realistic` for a photo avatar, `cartoon` for a drawn one, whatever was sent."""
+        style = await self.avatars.style_for(uow, appearance.avatar_id)
+        return appearance if appearance.style == style else replace(appearance, style=style)
 
     async def create(self, organization_id: str, data: PersonalityCreate) -> Personality:
-        self._check(data.appearance)
         check_metadata(data.metadata)
         now = self.deps.clock.now()
         record = PersonalityRecord(
@@ -53,6 +50,7 @@ class Personalities:
             organization_id=organization_id,
         )
         async with self.deps.storage(organization_id) as uow:
+            record = replace(record, appearance=await self._appearance(uow, data.appearance))
             await uow.personalities.add(record)
             await uow.commit()
         return public(record, Personality)
@@ -81,8 +79,7 @@ class Personalities:
                 changes["voice"] = merge(record.voice, patch.voice, Voice, "voice")
             if patch.appearance is not UNSET:
                 appearance = merge(record.appearance, patch.appearance, Appearance, "appearance")
-                self._check(appearance)
-                changes["appearance"] = appearance
+                changes["appearance"] = await self._appearance(uow, appearance)
             if patch.traits is not UNSET:
                 changes["traits"] = merge(record.traits, patch.traits, Traits, "traits")
             record = replace(record, **changes, updated_at=self.deps.clock.now())

@@ -18,6 +18,7 @@ from avatar_service.core.states import check_move, is_final
 from avatar_service.ports.blobs import BlobStore
 from avatar_service.ports.fetcher import Fetcher, FetchError
 from avatar_service.ports.offload import Offload
+from avatar_service.ports.portraits import PortraitSource
 from avatar_service.ports.renderer import AvatarRenderer, RenderCancelled, RenderRequest, RenderResult
 from avatar_service.ports.speech import Audio, AudioDecoder, SpeechEngines, SpeechSynthesizer, VoiceChoice
 
@@ -104,10 +105,10 @@ class _Watch:
 class VideoRenderer:
     def __init__(self, deps: Deps, videos: Videos, speech: SpeechEngines, decode: AudioDecoder,
                  renderer: AvatarRenderer, fetcher: Fetcher, blobs: BlobStore, offload: Offload,
-                 work_dir: Path) -> None:
+                 work_dir: Path, portraits: PortraitSource | None = None) -> None:
         self.deps, self.videos, self.speech, self.decode = deps, videos, speech, decode
         self.renderer, self.fetcher, self.blobs, self.offload = renderer, fetcher, blobs, offload
-        self.work_dir = work_dir
+        self.work_dir, self.portraits = work_dir, portraits
 
     async def __call__(self, payload: dict[str, Any]) -> None:
         """Renders one generation. Run again after a crash (once its job lock expired),
@@ -213,7 +214,7 @@ class VideoRenderer:
 
     async def _background(self, record: VideoRecord, personality: PersonalityRecord, tmp: Path,
                           watch: _Watch) -> str:
-        background = record.background or personality.appearance.background
+        background = record.background or personality.appearance.background or ""  # "": the avatar's own
         if not background.startswith(("http://", "https://")):
             return background
         try:  # the guarded fetcher: no private addresses unless allowed, a size cap, a timeout
@@ -229,10 +230,16 @@ class VideoRenderer:
     async def _render(self, record: VideoRecord, personality: PersonalityRecord, tmp: Path, token: str) -> None:
         watch = _Watch(self.deps, record)
         background = await self._background(record, personality, tmp, watch)  # cheap: fail before speaking
+        look = personality.appearance
+        photo = None
+        if self.portraits is not None and look.style == "realistic" and look.avatar_id.startswith("avatar_"):
+            photo = await watch.run(self.portraits.portrait(record.organization_id, look.avatar_id))
+            if photo is None:
+                raise RenderFailed("render_failed", f"The photo avatar {look.avatar_id} no longer exists")
         audio = await self._audio(record, personality, watch)
         request = RenderRequest(
-            audio=audio, avatar_id=personality.appearance.avatar_id, style=personality.appearance.style,
-            background=background, resolution=record.resolution, out_dir=tmp / "out",
+            audio=audio, avatar_id=look.avatar_id, style=look.style, background=background,
+            resolution=record.resolution, out_dir=tmp / "out", photo=photo,
         )
         result: RenderResult = await watch.run(
             self.offload(self.renderer.render, request, watch.on_progress, watch.should_cancel), stops_itself=True)

@@ -18,6 +18,7 @@ from avatar_service import __version__
 from avatar_service.adapters.guarded_http import GuardedHttp
 from avatar_service.core.media_urls import MediaSigner
 from avatar_service.core.services.api_keys import ApiKeys
+from avatar_service.core.services.avatars import Avatars
 from avatar_service.core.services.conversations import Conversations
 from avatar_service.core.services.games import GameSessions
 from avatar_service.core.services.knowledge import Knowledge
@@ -66,7 +67,7 @@ log = logging.getLogger(__name__)
 # field: Litestar drops validation errors whose key is a dependency name and answers 500 instead of 400
 # (hence `memory_service`, as bulk bodies have a `memories` field).
 INJECTED: dict[str, Any] = {
-    "api_keys": ApiKeys, "personalities": Personalities, "users": Users, "memory_service": Memories,
+    "api_keys": ApiKeys, "avatars": Avatars, "personalities": Personalities, "users": Users, "memory_service": Memories,
     "knowledge": Knowledge, "conversations": Conversations, "rooms": Rooms, "videos": Videos, "games": GameSessions,
     "webhooks": Webhooks, "renderer": AvatarRenderer, "signer": MediaSigner, "blobs": BlobStore, "clock": Clock,
     "storage": Storage,
@@ -141,7 +142,8 @@ def create_app(container: punq.Container, *, run_worker: bool | None = None) -> 
         "/v1", before_request=before_api_request,
         route_handlers=[api_keys.router, personalities.router, knowledge.router,
                         knowledge.knowledge_uploads(settings.max_upload_bytes), users.router, memories.router,
-                        conversations.router, videos.router, games.router, webhooks.router, avatars.list_avatars],
+                        conversations.router, videos.router, games.router, webhooks.router,
+                        avatars.router(settings.max_upload_bytes)],
         dependencies={"caller": Provide(current_caller, sync_to_thread=False)},
     )
     app = Litestar(

@@ -97,7 +97,8 @@ def _cross_field_rules(components: dict[str, Schema], avatar_ids: list[str]) -> 
     avatar = (appearance.properties or {}).get("avatar_id") if appearance is not None else None
     if isinstance(avatar, Schema) and avatar_ids:
         avatar.enum = list(avatar_ids)
-        avatar.description = "One of the avatars `GET /v1/avatars` lists."
+        avatar.description = ("One of the avatars `GET /v1/avatars` lists: a drawn one (listed here) or one of the "
+                              "organization's photo avatars (`avatar_...`).")
     video = components.get("VideoCreate")
     if video is not None:
         video.one_of = [
