@@ -153,7 +153,8 @@ def run(base: str, key: str, data: dict[str, Any], splits: set[str]) -> list[Res
 def _share(results: list[Result]) -> str:
     if not results:
         return "  n/a"
-    return f"{100 * sum(r.right for r in results) / len(results):5.1f}% ({sum(r.right for r in results)}/{len(results)})"
+    right = sum(r.right for r in results)
+    return f"{100 * right / len(results):5.1f}% ({right}/{len(results)})"
 
 
 def report(results: list[Result], show: str) -> None:

@@ -1,283 +1,84 @@
-"""The offline default dialogue engine: a retrieval-grounded responder whose wording follows the traits."""
+"""The offline default dialogue engine: answers the question asked from the knowledge and memories it is
+handed, in one or two sentences whose wording follows the personality's traits."""
 
 from __future__ import annotations
 
-import importlib
 import random
 import re
 import zlib
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import replace
 
 from anyio.lowlevel import checkpoint
 
+from avatar_service.adapters.dialogue import answer_types
 from avatar_service.adapters.dialogue import phrases as P
-from avatar_service.adapters.dialogue.language import (
-    STOPWORDS,
-    Candidate,
-    Emotion,
-    content_terms,
-    detect_emotion,
-    is_question,
-    memories_about,
-    name_from,
-    name_in_turn,
-    rank_sentences,
-    second_person,
-    self_question,
-    words,
-)
+from avatar_service.adapters.dialogue.feelings import Emotion, detect_emotion
+from avatar_service.adapters.dialogue.ranking import Candidate, Query, Ranking, Scored, rank
 from avatar_service.adapters.dialogue.style import Bank, Style
+from avatar_service.adapters.dialogue.terms import GENERIC_TERMS, RELATED, is_question, terms, words
+from avatar_service.adapters.dialogue.user_facts import (
+    about_user,
+    asks_permission,
+    name_in_turn,
+    second_person,
+    user_name_in,
+)
+from avatar_service.core.text.follow_ups import is_follow_up
+from avatar_service.core.text.lexicon import words_of
+from avatar_service.core.text.sentences import sentence_spans, split_sentences
 from avatar_service.ports.dialogue import DialogueRequest, Turn
 
 _GREETING = re.compile(
-    r"^\s*(hi|hello|hey|hiya|howdy|greetings|good (morning|afternoon|evening)|yo)\b[\s,!.]*", re.I
-)
-_BYE = re.compile(
-    r"\b(bye|goodbye|good night|see you|see ya|farewell|talk (to you )?later|gotta go|have to go)\b"
-)
+    r"^\s*(hi|hello|hey|hiya|howdy|greetings|good (morning|afternoon|evening)|yo)\b[\s,!.]*", re.I)
+_BYE = re.compile(r"\b(bye|goodbye|good night|see you|see ya|farewell|talk (to you )?later|gotta go|have to go)\b")
 _THANKS = re.compile(r"\b(thanks|thank you|thx|cheers|appreciate it|much appreciated)\b")
-_HOW_ARE_YOU = re.compile(
-    r"\b(how (are|r) (you|u)|how's it going|how is it going|how are things|how have you been|how do you do|"
-    r"how's your day|how is your day)\b"
-)
-_WHO_ARE_YOU = re.compile(
-    r"\b(who are you|what's your name|what is your name|tell me about yourself|introduce yourself|"
-    r"what are you)\b"
-)
-_MORE = re.compile(
-    r"\b(tell me more|go on|more about (that|it|this)|what else|keep going|and then|say more)\b"
-)
-_ACK = re.compile(
-    r"^(ok|okay|alright|all right|cool|sure|great|nice|yes|no|yep|nope|got it|i see|hmm+|ah)\W*$"
-)
+_HOW_ARE_YOU = re.compile(r"\b(how (are|r) (you|u)|how's it going|how is it going|how are things|how have you been|"
+                          r"how do you do|how's your day|how is your day)\b")
+_WHO_ARE_YOU = re.compile(r"\b(who are you|what's your name|what is your name|tell me about yourself|"
+                          r"introduce yourself|what are you)\b")
+_MORE = re.compile(r"\b(tell me more|go on|more about (that|it|this)|what else|keep going|say more)\b")
+_ACK = re.compile(r"^(ok|okay|alright|all right|cool|sure|great|nice|yes|no|yep|nope|got it|i see|hmm+|ah)\W*$")
 _JOKE = re.compile(r"\b(tell me a joke|make me laugh|say something funny|know any jokes)\b")
-_TOPIC_SKIP = frozenset(
-    [
-        "what",
-        "who",
-        "where",
-        "when",
-        "why",
-        "how",
-        "which",
-        "is",
-        "are",
-        "was",
-        "were",
-        "do",
-        "does",
-        "did",
-        "can",
-        "could",
-        "would",
-        "will",
-        "should",
-        "you",
-        "me",
-        "tell",
-        "know",
-        "anything",
-        "something",
-        "about",
-        "please",
-        "explain",
-        "describe",
-        "i",
-        "wonder",
-        "wondering",
-        "so",
-        "and",
-        "but",
-        "um",
-        "uh",
-        "much",
-        "many",
-        "it",
-        "there",
-        "any",
-        "have",
-        "has",
-        "info",
-        "information",
-        "on",
-        "regarding",
-        "a",
-        "bit",
-        "little",
-        "more",
-        "give",
-        "some",
-        "details",
-        "detail",
-    ]
-)
-_LOWER_STARTERS = frozenset(
-    [
-        "The",
-        "A",
-        "An",
-        "It",
-        "This",
-        "That",
-        "These",
-        "Those",
-        "There",
-        "In",
-        "On",
-        "At",
-        "For",
-        "Most",
-        "Many",
-        "Some",
-        "Each",
-        "Every",
-        "Its",
-        "Their",
-        "Our",
-        "When",
-        "If",
-        "During",
-        "After",
-        "Before",
-        "Since",
-        "As",
-        "By",
-        "With",
-        "Unlike",
-        "Although",
-        "While",
-        "Today",
-        "Now",
-    ]
-)
-# Too common to tie a memory to a question ("how many people live in Lisbon" is not about where you live).
-_GENERIC = frozenset(
-    [
-        "live",
-        "like",
-        "love",
-        "go",
-        "make",
-        "use",
-        "work",
-        "need",
-        "good",
-        "time",
-        "day",
-        "people",
-        "year",
-        "way",
-    ]
-)
-_MIN_ANSWER = 0.3  # share of the question's weighted terms the best sentence must hold to count as an answer
-_MIN_SHARE = 0.5  # a statement (not a question) only gets facts back when they match it this well
+_MY_NAME = re.compile(r"\b(what'?s my name|what is my name|who am i\b|(know|remember) my name)")
+_ALL_ABOUT_ME = re.compile(r"\b(what do you (know|remember) about me|do you remember (me|anything)|"
+                           r"tell me about (me|myself)|what have i told you)")
+_NEGATIVE = re.compile(r"\b(not|no|never|closed|cannot|can't|don't|doesn't|isn't|aren't|won't|without)\b", re.I)
+_PRONOUN_START = re.compile(r"^(It|Its|They|Their|This|These|He|She|His|Her)\b")
+_PROPER = re.compile(r"\b[A-Z][a-z]+\b")
+# light verbs and words of asking that a yes needs not find in the answer ("can I *bring* my dog")
+_LIGHT = frozenset(terms("bring take get go come use make need put leave allow allowed possible there"))
+# sentence openers that are not names, so "Yes, " may put them in lower case
+_LOWER_STARTERS = words_of("""The A An It This That These Those There In On At For Most Many Some Each Every Its
+    Their Our When If During After Before Since As By With Unlike Although While Today Now All Several Visitors
+    Children Tables Pets Dogs Cats We Photography Food""")
 
 
-def _lower_first(sentence: str) -> str:
-    first = sentence.split(" ", 1)[0]
-    return sentence[:1].lower() + sentence[1:] if first in _LOWER_STARTERS else sentence
-
-
-_DETERMINERS = frozenset(
-    ["the", "a", "an", "your", "this", "that", "these", "those", "his", "her", "their", "its"]
-)
-_PREPOSITIONS = frozenset(["in", "of", "about", "on", "at", "from", "for", "with", "near"])
-_TRAILING = frozenset(
-    [
-        "built",
-        "made",
-        "founded",
-        "located",
-        "called",
-        "named",
-        "mean",
-        "means",
-        "work",
-        "works",
-        "happen",
-        "happened",
-        "do",
-        "go",
-        "start",
-        "started",
-        "end",
-        "ended",
-        "cost",
-        "costs",
-        "take",
-        "takes",
-        "formed",
-        "created",
-        "invented",
-        "discovered",
-        "written",
-        "born",
-        "die",
-        "died",
-        "live",
-        "lives",
-        "lived",
-        "come",
-        "comes",
-        "used",
-        "look",
-        "like",
-        "for",
-        "of",
-        "in",
-        "on",
-        "to",
-        "at",
-        "is",
-        "are",
-        "was",
-        "were",
-    ]
-)
-
-
-def _topic(text: str) -> str:
-    """The thing asked about, in the user's words ("the capital of Mongolia"), for honest 'I don't know's.
-
-    Falls back to "that" when the words left over do not look like a noun phrase.
-    """
-    ws = re.findall(r"[A-Za-z0-9][\w'-]*", text.split("?")[0])
-    while ws and ws[0].lower() in _TOPIC_SKIP:
-        ws.pop(0)
-    while ws and ws[-1].lower() in _TRAILING:
-        ws.pop()
-    swap = {"my": "your", "i": "you", "me": "you", "i'm": "you're", "mine": "yours"}
-    ws = [swap.get(w.lower(), w) for w in ws]
-    if ws and ws[0].lower() not in _DETERMINERS and not ws[0][:1].isupper():
-        # "people live in Lisbon" -> "Lisbon": after a verb-led span, the object of the last preposition
-        cut = max((i for i, w in enumerate(ws) if w.lower() in _PREPOSITIONS), default=-1)
-        if cut >= 0:
-            ws = ws[cut + 1 :]
-    if not ws or len(ws) > 6:
-        return "that"
-    return " ".join(ws)
-
-
-def word_groups(text: str, size: int = 3) -> list[str]:
-    """Splits a reply into groups of ``size`` words; joined back they give the reply exactly."""
-    tokens = re.findall(r"\s*\S+", text)
-    return ["".join(tokens[i : i + size]) for i in range(0, len(tokens), size)]
+def sentence_pieces(text: str) -> list[str]:
+    """The reply cut after each sentence; joined back they give the reply exactly."""
+    ends = [end for _, end in sentence_spans(text)]
+    pieces, start = [], 0
+    for end in ends[:-1]:
+        pieces.append(text[start:end])
+        start = end
+    pieces.append(text[start:])
+    return [p for p in pieces if p]
 
 
 class OfflineGroundedDialogue:
-    """Offline default. NOT a language model: a retrieval-grounded responder.
+    """Offline default. NOT a language model: a retrieval-grounded answerer.
 
-    It answers from the knowledge chunks and memories it is handed (picking the sentences that share the
-    most weighted terms with the question; the chunks were already retrieved semantically), greets the user
-    by name, answers "what's my name / where do I live / what do I like" from memories, handles thanks, bye
-    and small talk, says plainly when it does not know and asks a question back. The persona's system prompt
-    is not followed as instructions (nothing here can); its name and description are used for "who are you".
+    It ranks the sentences of the knowledge chunks and the user's memories it is handed in one ranking
+    (ranking.py: BM25 blended with the retrieval's embedding similarity, the kind of answer asked for and
+    who the question is about) and says the best one or two, memories in the second person ("Your dog is
+    called Rex."). Follow-ups ("and on Sundays?") borrow the words of the turn before; the same question
+    gets the same answer; when nothing answers, it says so in one sentence and names what it can help with.
+    It greets, thanks, says goodbye, handles small talk and acknowledges feelings. The system prompt is not
+    followed as instructions (nothing here can); the name and description answer "who are you". Game
+    commentary comes computed in the GameSituation and is said as it is.
 
-    Traits shape the wording measurably: formality (contractions and casual words vs formal phrasing),
-    verbosity (how many sentences), warmth (friendly openers, the user's name), humor (light quips),
-    empathy (acknowledging feelings the user expresses). Deterministic: the choices are seeded from the
-    persona and the user's text, so the same request always gets the same reply. Well under 5 ms a reply.
+    Traits shape the wording: formality (contractions, register), verbosity (how many sentences), warmth
+    (the user's name, a friendly opener when verbose), humor (a rare quip, never the same in one
+    conversation), empathy (acknowledging feelings). Deterministic; well under 5 ms a reply.
     """
 
     name = "offline-grounded"
@@ -286,11 +87,14 @@ class OfflineGroundedDialogue:
         return self.compose(request)
 
     async def stream(self, request: DialogueRequest) -> AsyncIterator[str]:
-        for group in word_groups(self.compose(request)):
-            yield group
+        """The reply sentence by sentence (the first can be spoken while the rest is sent)."""
+        for piece in sentence_pieces(self.compose(request)):
+            yield piece
             await checkpoint()  # give the room's audio tasks a turn between pieces
 
     def compose(self, request: DialogueRequest) -> str:
+        if request.situation is not None:
+            return request.situation.line
         return _Reply(request).text()
 
 
@@ -302,11 +106,14 @@ class _Reply:
         history = list(request.history)
         self.user_text = history[-1].content.strip() if history and history[-1].role == "user" else ""
         self.lowered = " ".join(words(self.user_text))
-        seed = zlib.crc32(f"{request.persona.name}\x00{self.user_text}\x00{len(history)}".encode())
+        # Seeded by the persona and the words alone: the same question gets the same reply, however late.
+        seed = zlib.crc32(f"{request.persona.name}\x00{self.user_text.lower()}".encode())
         self.style = Style.from_traits(request.persona.traits, random.Random(seed))
-        self.previous_user = next((t.content for t in reversed(history[:-1]) if t.role == "user"), "")
-        self.previous_reply = next((t.content for t in reversed(history) if t.role == "assistant"), "")
-        self.user_name = request.user_name or _name_in_history(history) or name_from(request.memories)
+        self.earlier = history[:-1] if self.user_text else history
+        self.previous_user = next((t.content for t in reversed(self.earlier) if t.role == "user"), "")
+        self.previous_reply = next((t.content for t in reversed(self.earlier) if t.role == "assistant"), "")
+        self.said = " ".join(t.content for t in self.earlier if t.role == "assistant")
+        self.user_name = request.user_name or _name_in_history(history) or user_name_in(request.memories)
         self.emotion: Emotion | None = detect_emotion(self.user_text)
         self.parts: list[str] = []
 
@@ -315,21 +122,17 @@ class _Reply:
     def say(self, bank: Bank, **values: str) -> None:
         self.parts.append(self.style.own(self.style.pick(bank, **values)))
 
-    def say_around(self, bank: Bank, quoted: str) -> None:
-        """A template wrapped around quoted material: only the template's words are restyled."""
-        template = self.style.pick(bank, s="\x00")
-        before, _, after = template.partition("\x00")
-        if not before.strip():
-            quoted = quoted[:1].upper() + quoted[1:]
-        self.parts.append(self.style.own(before) + quoted + self.style.own(after))
-
     def name_comma(self, warmth_needed: float = 0.5) -> str:
         return f", {self.user_name}" if self.user_name and self.style.warmth >= warmth_needed else ""
 
     def quip(self, kind: str) -> None:
+        """A light line, only for a very humorous persona, and never one already said in this conversation."""
         s = self.style
-        if s.humor >= 0.5 and s.verbosity >= 0.2 and not self.negative and s.chance(s.humor - 0.2):
-            self.parts.append(s.own(s.rng.choice(P.QUIPS[kind])))
+        if s.humor < 0.7 or self.negative or not s.chance(s.humor - 0.4):
+            return
+        fresh = [q for q in P.QUIPS[kind] if s.own(q) not in self.said]
+        if fresh:
+            self.parts.append(s.own(s.rng.choice(fresh)))
 
     @property
     def negative(self) -> bool:
@@ -342,14 +145,12 @@ class _Reply:
     # --- routing ------------------------------------------------------------------------------------
 
     def route(self) -> None:
-        if self.request.situation is not None:
-            return self.game(self.request.situation)
         if not self.user_text:
             return self.greeting(opening=True)
         t = self.lowered
         greeted = _GREETING.match(self.user_text)
-        rest = self.user_text[greeted.end() :] if greeted else self.user_text
-        substantive = len(content_terms(rest)) > 0 and (is_question(rest) or len(words(rest)) > 3)
+        rest = self.user_text[greeted.end():] if greeted else self.user_text
+        substantive = bool(terms(rest)) and (is_question(rest) or len(words(rest)) > 3)
         if greeted and substantive:
             self.say(P.GREETING, name_comma=f", {self.user_name}" if self.user_name else "")
         self.acknowledge_feeling()
@@ -357,9 +158,7 @@ class _Reply:
         if stated_name:
             self.user_name = stated_name
             self.say(P.NICE_TO_MEET, name=stated_name)
-            if not substantive or self.lowered.startswith(
-                ("my name", "call me", "i'm called", "i am called")
-            ):
+            if not substantive or self.lowered.startswith(("my name", "call me", "i'm called", "i am called")):
                 return self.say(P.OFFER_HELP)
         if greeted and not substantive and not _HOW_ARE_YOU.search(t):
             return self.greeting(opening=len(self.request.history) <= 1)
@@ -373,9 +172,10 @@ class _Reply:
             return self.who_am_i()
         if _JOKE.search(t):
             return self.joke()
-        kind = self_question(rest)
-        if kind is not None:
-            return self.from_memories(kind, rest)
+        if _MY_NAME.search(t):
+            return self.your_name()
+        if _ALL_ABOUT_ME.search(t):
+            return self.all_about_you()
         if _ACK.match(t) and not self.emotion:
             self.say(P.ACK)
             return self.say(P.WHAT_NEXT)
@@ -421,9 +221,10 @@ class _Reply:
         self.say(P.OFFER_HELP)
 
     def joke(self) -> None:
+        fresh = [q for q in P.QUIPS["answer"] if self.style.own(q) not in self.said] or list(P.QUIPS["answer"])
         if self.style.humor < 0.3:
             self.parts.append(self.style.own("I am not much of a comedian, but here is one."))
-        self.parts.append(self.style.own(self.style.rng.choice(P.QUIPS["answer"])))
+        self.parts.append(self.style.own(self.style.rng.choice(fresh)))
 
     def acknowledge_feeling(self) -> None:
         emotion, s = self.emotion, self.style
@@ -444,139 +245,236 @@ class _Reply:
             self.say(P.WHAT_NEXT)
         return True
 
+    # --- the user -------------------------------------------------------------------------------------
+
+    def your_name(self) -> None:
+        if self.user_name:
+            return self.say(P.YOUR_NAME, name=self.user_name)
+        self.say(P.NOT_TOLD, what="your name")
+        self.say(P.ASK_NAME)
+
+    def all_about_you(self) -> None:
+        memories = [second_person(m, self.user_name) for m in self.request.memories]
+        if not memories:
+            return self.say(P.NOT_TOLD, what="much about yourself")
+        count = 2 if self.style.verbosity < 0.5 else 3 if self.style.verbosity < 0.8 else 4
+        chosen = memories[:count]
+        listed = chosen[0] if len(chosen) == 1 else ", ".join(chosen[:-1]) + " and " + chosen[-1]
+        template = self.style.pick(P.YOU_TOLD_ME_ALL, s="\x00")
+        before, _, after = template.partition("\x00")
+        self.parts.append(self.style.own(before) + listed + self.style.own(after))
+
     # --- grounded answers -----------------------------------------------------------------------------
 
-    def from_memories(self, kind: str, question: str) -> None:
-        if kind == "name":
-            if self.user_name:
-                return self.say(P.YOUR_NAME, name=self.user_name)
-            self.say(P.NOT_TOLD)
-            return self.say(P.ASK_FACT["name"])
-        found = memories_about(kind, question, self.request.memories)
-        if not found:
-            self.say(P.NOT_TOLD)
-            return self.say(P.ASK_FACT.get(kind, P.ASK_FACT["all"]))
-        count = 1 if kind != "all" else max(1, min(len(found), self.style.knowledge_sentences()))
-        for i, memory in enumerate(found[:count]):
-            quoted = second_person(memory, self.user_name)
-            if i == 0:
-                self.say_around(P.YOU_TOLD_ME, quoted)
-            else:
-                self.say_around(P.ALSO, quoted + ".")
-        if self.style.verbosity >= 0.6 and self.style.warmth >= 0.5:
-            self.say(P.ANYTHING_ELSE)
-
     def answer(self, text: str) -> None:
-        s = self.style
         more = bool(_MORE.search(self.lowered))
         asking = is_question(text) or more
-        query = {t: 1.0 for t in content_terms(text) if t not in {"more", "else"}}
-        if more or len(query) < 2:
-            # "tell me more" or "what about its population?": the previous question carries the topic.
-            weight = 0.5 if query else 1.0
-            for term in content_terms(self.previous_user):
-                query.setdefault(term, weight)
-        ranked = rank_sentences(query, self.request.knowledge, text, exclude=self.previous_reply)
-        if more:
-            # Going on about the same material: sentences of the chunk in question count even without
-            # sharing a word with the question (what is left to say rarely repeats the topic's name).
-            ranked = [replace(c, matched=True) for c in sorted(ranked, key=lambda c: -c.score)]
-        best = ranked[0].score if ranked and ranked[0].matched else 0.0
-        if more and best >= 0.1:
-            best = max(best, _MIN_ANSWER)
-        if best < (_MIN_ANSWER if asking else _MIN_SHARE):
+        ranking = rank(self.query(text, more), self.candidates(exclude=self.previous_reply if more else ""))
+        best = _answer(ranking, more, asking, about_user(text))
+        if best is None:
             if self.follow_feeling():
-                return
+                return None
             if not asking:
                 self.say(P.STATEMENT_ACK)
-                topic = _topic(text)
-                return self.say(P.TELL_ME_MORE, topic=topic if topic[:1].isupper() else "that")
-            self.say(P.DONT_KNOW, topic=_topic(text))
-            self.quip("unknown")
-            return self.say(P.ASK_MORE, topic=_topic(text))
-        chosen = _choose(ranked, best, s.knowledge_sentences(), elaborate=s.verbosity >= 0.5)
-        # The best sentence leads; the rest follow in the order the material gives them.
-        ordered = chosen[:1] + sorted(chosen[1:], key=lambda c: (c.chunk, c.position))
-        if s.warmth >= 0.67 and s.verbosity >= 0.25 and asking and not self.negative:
-            self.say(P.OPENER_WARM, name_comma=self.name_comma(0.8))
-        for i, candidate in enumerate(ordered):
-            self.say_around(P.CITE if i == 0 else P.ALSO, _lower_first(candidate.text))
-        self.personal_touch(query)
+                return self.say(P.TELL_ME_MORE, topic=_unknown_topic(text, ranking) or "that")
+            return self.dont_know(text, ranking)
+        chosen = self.choose(ranking, best)
+        s = self.style
+        if s.warmth >= 0.67 and s.verbosity >= 0.34 and asking and not self.negative:
+            self.say(P.SURE, name_comma=self.name_comma(0.8))
+        lead = _with_answer_word(chosen[0], text, ranking)
+        self.parts.append(lead)
+        self.parts.extend(_sentence(c.candidate.text) for c in chosen[1:])
         self.quip("answer")
-        if s.verbosity >= 0.5 and asking:
-            self.say(P.MORE_ABOUT, topic=_topic(text))
-        if (s.warmth >= 0.6 and s.verbosity >= 0.34) or s.verbosity >= 0.85:
-            self.say(P.HOPE_HELPS)
 
-    def personal_touch(self, query: dict[str, float]) -> None:
-        """At higher verbosity, mention a memory that shares a term with the question."""
-        if self.style.verbosity < 0.5 or not self.request.memories:
-            return
-        terms = {t for t, w in query.items() if w >= 1.0} - STOPWORDS - _GENERIC
-        for memory in self.request.memories[:5]:
-            if terms & set(content_terms(memory)):
-                quoted = second_person(memory, self.user_name)
-                return self.say_around(
-                    {
-                        "formal": ["I also recall that {s}."],
-                        "neutral": ["I also remember {s}."],
-                        "casual": ["And hey, I remember {s}!"],
-                    },
-                    quoted,
-                )
+    def query(self, text: str, more: bool) -> Query:
+        asked_ages = answer_types.ages(text)
+        kinds = answer_types.wanted(text)
+        weights = _weights(text, kinds, asked_ages)
+        weights.pop("more", None)
+        follow = more or is_follow_up(text) or not weights
+        context = self.previous_user if follow else ""
+        if context:
+            for t, w in _weights(context, answer_types.wanted(context), answer_types.ages(context)).items():
+                weights.setdefault(t, w if more else 0.5 * w)
+            for name in _PROPER.findall(self.previous_reply):  # "how old is he?" after "...named Bruno"
+                for t in terms(name):
+                    weights.setdefault(t, 0.5)
+            kinds = kinds or answer_types.wanted(context)
+        if not asked_ages and answer_types.mentions_child(text):
+            asked_ages = self.ages_of_relatives(text)
+        mine = max(about_user(text), 0.6 * about_user(context) if context else 0.0)
+        return Query(text=text, weights=weights, kinds=kinds, yes_no=answer_types.is_yes_no(text), about_user=mine,
+                     permission=asks_permission(text), ages=asked_ages,
+                     child=answer_types.mentions_child(text) or bool(asked_ages))
 
-    # --- games ----------------------------------------------------------------------------------------
+    def ages_of_relatives(self, text: str) -> list[int]:
+        """"a ticket for my son": his age, when a memory gives it ("... a son named Tom who is 12")."""
+        relatives = {w for w in words(text) if answer_types.mentions_child(w)}
+        return [age for m in self.request.memories if relatives & set(words(m)) for age in answer_types.ages(m)]
 
-    def game(self, situation: dict[str, object]) -> None:
-        # the situation (move, count, tags) joins the seed: successive moves of one game get different lines,
-        # while the same request still always gets the same reply
-        seed = self.style.rng.randrange(1 << 30) ^ zlib.crc32(repr(situation).encode())
-        line = _delegate_commentary(self.request, situation, seed)
-        if line:
-            self.parts.append(line)
-            return
-        self.say(P.GAME[_game_key(situation)])
-        if self.style.humor >= 0.6 and self.style.chance(self.style.humor - 0.2):
-            self.parts.append(self.style.own(self.style.rng.choice(P.GAME_QUIPS)))
+    def candidates(self, exclude: str = "") -> list[Candidate]:
+        request, out = self.request, []
+        said = exclude.lower()
+        for ci, chunk in enumerate(request.knowledge):
+            relevance = request.knowledge_relevance[ci] if ci < len(request.knowledge_relevance) else 0.0
+            for si, sentence in enumerate(_sentences(chunk)):
+                if said and sentence.lower().rstrip(".!?") in said:
+                    continue  # "tell me more": what the last reply said is not said again
+                out.append(Candidate(sentence, "knowledge", ci, si, relevance))
+        for mi, memory in enumerate(request.memories):
+            relevance = request.memory_relevance[mi] if mi < len(request.memory_relevance) else 0.0
+            out.append(Candidate(_sentence(second_person(memory, self.user_name)), "memory", mi, 0, relevance))
+        return out
 
-
-_PRONOUN_START = re.compile(r"^(It|Its|They|Their|This|These|He|She|His|Her)\b")
-
-
-def _choose(ranked: list[Candidate], best: float, wanted: int, elaborate: bool) -> list[Candidate]:
-    """The best sentence, then others that answer well, then (when elaborating) its neighbours."""
-    chosen = [ranked[0]]
-    taken = {(ranked[0].chunk, ranked[0].position)}
-
-    def fits(c: Candidate) -> bool:
-        # A sentence opening with "It"/"They" only makes sense right after the sentence it refers to.
-        return not _PRONOUN_START.match(c.text) or (c.chunk, c.position - 1) in taken
-
-    for c in ranked[1:wanted]:
-        if c.matched and c.score >= max(0.15, best * 0.5) and fits(c):
-            chosen.append(c)
-            taken.add((c.chunk, c.position))
-    if elaborate:
-        lead = ranked[0]
-        for c in sorted(
-            ranked,
-            key=lambda c: (
-                c.chunk != lead.chunk,
-                c.position <= lead.position,
-                abs(c.position - lead.position),
-            ),
-        ):
+    def choose(self, ranking: Ranking, best: Scored) -> list[Scored]:
+        """The best sentence, then (as verbosity allows) others that answer nearly as well, or follow it."""
+        v = self.style.verbosity
+        wanted = 1 if v < 0.34 else 2 if v < 0.67 else 3 if v < 0.9 else 4
+        chosen = [best]
+        taken = {(best.candidate.kind, best.candidate.group, best.candidate.position)}
+        for other in ranking.ranked:
             if len(chosen) >= wanted:
                 break
-            # Other chunks only lend their opening sentence: it stands on its own.
-            if (
-                (c.chunk, c.position) not in taken
-                and (c.chunk == lead.chunk or c.matched or c.position == 0)
-                and fits(c)
-            ):
-                chosen.append(c)
-                taken.add((c.chunk, c.position))
-    return chosen
+            c = other.candidate
+            key = (c.kind, c.group, c.position)
+            if key in taken or other.coverage <= 0 or other.score < 0.7 * best.score:
+                continue
+            if _PRONOUN_START.match(c.text) and (c.kind, c.group, c.position - 1) not in taken:
+                continue  # "It opened in 2019" only makes sense after the sentence it refers to
+            chosen.append(other)
+            taken.add(key)
+        if v >= 0.67:  # elaborating: the sentences that follow the best one in its chunk
+            for other in ranking.ranked:
+                c = other.candidate
+                if len(chosen) >= wanted:
+                    break
+                if c.kind == best.candidate.kind == "knowledge" and c.group == best.candidate.group and \
+                        (c.kind, c.group, c.position) not in taken and c.position > best.candidate.position:
+                    chosen.append(other)
+                    taken.add((c.kind, c.group, c.position))
+        return chosen
+
+    def dont_know(self, text: str, ranking: Ranking) -> None:
+        if about_user(text) >= 0.6:
+            return self.say(P.NOT_TOLD, what=_indirect(text))
+        self.say(P.DONT_KNOW, topic=_unknown_topic(text, ranking) or "that")
+        topics = [_lower_name(t) for t in self.request.topics if t.strip()][:4]
+        if topics:
+            listed = topics[0] if len(topics) == 1 else ", ".join(topics[:-1]) + " and " + topics[-1]
+            self.say(P.I_KNOW_ABOUT, topics=listed)
+
+
+# phrasings whose words mislead a word match: "for a living" is about work, not where one lives
+_PHRASES = [(re.compile(r"\bfor a living\b", re.I), "for work"), (re.compile(r"\b(?:is|are) called\b", re.I), "name"),
+            (re.compile(r"\b(do|did) (i|we) (?:like|love|enjoy)\b", re.I), r"\1 \2 love")]
+# words that only say which kind of answer is wanted: the kind itself is matched instead
+_KIND_WORDS = {"name": set(terms("name names called call")), "place": set(terms("address location located")),
+               "time": set(terms("time hours"))}
+
+
+def _weights(text: str, kinds: Sequence[str], ages: Sequence[int]) -> dict[str, float]:
+    """The question's terms and their weights: generic words count little, words of the kind asked for
+    ("name", "address") and of an age ("12 year old") not at all."""
+    for pattern, replacement in _PHRASES:
+        text = pattern.sub(replacement, text)
+    skip = {str(age) for age in ages} | (set(terms("year years old")) if ages else set())
+    for kind in kinds:
+        skip |= _KIND_WORDS.get(kind, set())
+    return {t: (0.3 if t in GENERIC_TERMS else 1.0) for t in terms(text) if t not in skip}
+
+
+def _answer(ranking: Ranking, more: bool, asking: bool, about_user: float) -> Scored | None:
+    """The best candidate when it answers the question; None when nothing does (say so honestly)."""
+    ranked = ranking.ranked
+    if about_user >= 1.0:  # "where do I live?" is answered by what the user said, or not at all
+        ranked = [s for s in ranked if s.candidate.kind == "memory"]
+    if not ranked:
+        return None
+    best = ranked[0]
+    if more:
+        return best if best.coverage > 0 or best.candidate.kind == "knowledge" else None
+    if ranking.terms == 0:  # "where are you?": only the kind of answer can choose
+        return best if best.fits and best.candidate.relevance >= 0.2 else None
+    if ranking.unmatched >= 0.45 and best.coverage < 0.6:
+        return None  # the question's main words are nowhere in what is known ("do you sell skateboards?")
+    needed = 0.3 if asking else 0.5
+    if best.coverage >= needed or (best.coverage >= 0.2 and (best.fits or best.candidate.relevance >= 0.5)):
+        return best
+    return None
+
+
+def _with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
+    """The best sentence, with "Yes," or "No," in front when it plainly answers a yes/no question."""
+    text = _sentence(best.candidate.text)
+    if not answer_types.is_yes_no(question):
+        return text
+    negative = bool(_NEGATIVE.search(text)) and not re.search(r"\b(but|except|only)\b", text, re.I)
+    if _NEGATIVE.search(question):
+        return text  # "isn't it open?": a yes or no would be ambiguous
+    if negative:
+        return "No, " + _lower_first(text)
+    asked = {t for t in terms(question) if t not in _LIGHT}
+    have = set(terms(text))
+    if asked and all(t in have or RELATED.get(t, frozenset()) & have for t in asked):
+        return "Yes, " + _lower_first(text)
+    return text
+
+
+def _sentences(chunk: str) -> list[str]:
+    """A chunk's sentences, without list bullets and headings (fewer than three words)."""
+    out = []
+    for sentence in split_sentences(chunk):
+        sentence = re.sub(r"^\s*(?:[#>*\-•]+|\d+[.)])\s*", "", sentence).strip()
+        if len(words(sentence)) >= 3:
+            out.append(sentence)
+    return out
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    text = text[:1].upper() + text[1:]
+    return text if text[-1:] in ".!?\"')" else text + "."
+
+
+def _lower_first(sentence: str) -> str:
+    first = sentence.split(" ", 1)[0]
+    return sentence[:1].lower() + sentence[1:] if first in _LOWER_STARTERS or first in ("You", "Your") else sentence
+
+
+def _lower_name(topic: str) -> str:
+    """"Opening hours" -> "opening hours"; "Belem Tower" and "FAQ" keep their capitals."""
+    topic = topic.strip()
+    if topic[1:2].isupper() or any(w[:1].isupper() for w in topic.split()[1:]):
+        return topic
+    return topic[:1].lower() + topic[1:]
+
+
+def _unknown_topic(text: str, ranking: Ranking) -> str | None:
+    """The question's words that nothing known holds, as the user said them ("skateboards")."""
+    known = {t for s in ranking.ranked for t in terms(s.candidate.text)}
+    span: list[str] = []
+    for word in re.findall(r"[A-Za-z][\w'-]*", text):
+        stems = terms(word)
+        if stems and stems[0] not in known:
+            span.append(word)
+        elif span:
+            break
+    swap = {"my": "your", "i": "you", "me": "you", "mine": "yours"}
+    span = [swap.get(w.lower(), w) for w in span]
+    return " ".join(span) if 0 < len(span) <= 4 else None
+
+
+def _indirect(question: str) -> str:
+    """"Where do I live?" -> "where you live"; "What's my favourite colour?" -> "your favourite colour"."""
+    q = question.strip().rstrip("?!. ").lower().replace("’", "'")
+    m = re.match(r"^(where|what|when|who|how \w+|which \w+)\s+(?:do|did|does)\s+i\s+(.+)$", q)
+    if m:
+        return f"{m.group(1)} you {m.group(2)}"
+    m = re.match(r"^(?:what|who|when|where)(?:'s| is| are)\s+(my|our)\s+(.+)$", q)
+    if m:
+        return f"your {m.group(2)}"
+    return "that"
 
 
 def _name_in_history(history: Sequence[Turn]) -> str | None:
@@ -586,55 +484,3 @@ def _name_in_history(history: Sequence[Turn]) -> str | None:
             if name:
                 return name
     return None
-
-
-def _game_key(situation: dict[str, object]) -> str:
-    winner = str(situation.get("winner") or "")
-    if winner in ("user", "personality", "draw"):
-        return {"user": "user_won", "personality": "personality_won", "draw": "draw"}[winner]
-    event = str(situation.get("event") or situation.get("type") or situation.get("kind") or "").lower()
-    for needles, key in (
-        (("invalid", "illegal"), "invalid"),
-        (("blunder", "mistake"), "blunder"),
-        (("good", "great", "brilliant", "best", "strong"), "good_move"),
-        (("start", "begin"), "start"),
-        (("draw", "tie", "stalemate"), "draw"),
-        (("user_won", "user_win", "you_won", "lost"), "user_won"),
-        (("won", "win", "checkmate"), "personality_won"),
-    ):
-        if any(n in event for n in needles):
-            return key
-    return "move"
-
-
-def _highlights(situation: dict[str, object]) -> list[str]:
-    """The games package's situation tags ("win", "blunder", "by_user", ...) from a situation dict."""
-    given = situation.get("highlights")
-    if isinstance(given, list | tuple):
-        return [str(tag) for tag in given]
-    winner = str(situation.get("winner") or "")
-    if winner in ("user", "personality", "draw"):
-        # the tags are the personality's point of view: "win" means the personality won
-        return [{"user": "loss", "personality": "win", "draw": "draw"}[winner]]
-    event = str(situation.get("event") or situation.get("type") or "")
-    return [event] if event else []
-
-
-def _delegate_commentary(request: DialogueRequest, situation: dict[str, object], seed: int) -> str | None:
-    """Game commentary from the games package when it is there; None means 'say our own short line'."""
-    try:
-        # import_module consults sys.modules even when the package already holds the attribute
-        commentary = importlib.import_module("avatar_service.core.games.commentary")
-    except ImportError:
-        return None
-    game = situation.get("game_name") or situation.get("game") or situation.get("game_id") or "the game"
-    try:
-        line = commentary.comment(
-            _highlights(situation),
-            dict(request.persona.traits),
-            random.Random(seed),
-            str(game).replace("_", " "),
-        )
-    except Exception:  # a bug or an API change over there must not break the conversation
-        return None
-    return line.strip() if isinstance(line, str) and line.strip() else None

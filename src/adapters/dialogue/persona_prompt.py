@@ -72,6 +72,12 @@ def system_message(request: DialogueRequest) -> str:
             + "\n\n".join(f"[{i}] {c}" for i, c in enumerate(kept, 1))
         )
     if request.situation:
-        details = ", ".join(f"{k}: {v}" for k, v in request.situation.items())
-        sections.append(f"Current situation to comment on briefly, in character: {details}")
+        game = request.situation
+        moves = "; ".join(f"{who} played {move}" for who, move in (("the user", game.user_move),
+                                                                     ("you", game.personality_move)) if move)
+        details = f"a game of {game.game}: {game.summary}" + (f" ({moves})" if moves else "")
+        if game.finished:
+            details += f"; the game is over, winner: {game.winner or 'nobody'}"
+        sections.append(f"Comment briefly, in character, on {details}. Do not repeat a line you said earlier "
+                        f"in this game. For example: {game.line}")
     return "\n\n".join(sections)

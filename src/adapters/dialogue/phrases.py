@@ -1,4 +1,8 @@
-"""The offline responder's phrase banks, one per register; `{name}`-style slots are filled by the engine."""
+"""The offline answerer's own words, one bank per register; `{name}`-style slots are filled by the engine.
+
+Quoted knowledge and memories keep their words; these are only the words around them (greetings, honest
+"I don't know"s, small talk). No bank pads an answer: nothing here is said after the answer itself.
+"""
 
 from __future__ import annotations
 
@@ -68,57 +72,6 @@ NICE_TO_MEET = {
     "casual": ["Nice to meet you, {name}!", "Great to meet you, {name}!"],
 }
 # Lead-ins that cite the material naturally; the sentence that follows keeps its own words.
-CITE = {
-    "formal": [
-        "According to the material I have, {s}",
-        "My sources indicate that {s}",
-        "Based on what I have read, {s}",
-    ],
-    "neutral": ["From what I've read, {s}", "According to my notes, {s}", "Based on what I know, {s}"],
-    "casual": ["From what I've read, {s}", "So, from my notes, {s}", "Here's what I've got: {s}"],
-}
-ALSO = {
-    "formal": ["In addition, {s}", "Furthermore, {s}", "{s}"],
-    "neutral": ["Also, {s}", "{s}", "On top of that, {s}"],
-    "casual": ["Plus, {s}", "Also, {s}", "{s}"],
-}
-OPENER_WARM = {
-    "formal": ["That is an excellent question{name_comma}.", "A very good question{name_comma}."],
-    "neutral": ["Great question{name_comma}!", "Good question{name_comma}!"],
-    "casual": ["Ooh, good one{name_comma}!", "Great question{name_comma}!"],
-}
-HOPE_HELPS = {
-    "formal": ["I hope this is helpful."],
-    "neutral": ["I hope that helps!"],
-    "casual": ["Hope that helps!"],
-}
-MORE_ABOUT = {
-    "formal": ["Would you like me to go into more detail about {topic}?"],
-    "neutral": ["Would you like to know more about {topic}?"],
-    "casual": ["Want to hear more about {topic}?"],
-}
-DONT_KNOW = {
-    "formal": [
-        "I am afraid I do not have any information about {topic}.",
-        "I do not know about {topic}, and I would rather not guess.",
-    ],
-    "neutral": [
-        "I'm not sure about {topic}; it isn't in what I know.",
-        "I don't know much about {topic}, and I'd rather not guess.",
-    ],
-    "casual": ["Hmm, I don't really know about {topic}.", "Honestly, I've got nothing on {topic}."],
-}
-ASK_MORE = {
-    "formal": [
-        "Could you tell me a little more about what you would like to know?",
-        "What prompted your interest in {topic}?",
-    ],
-    "neutral": [
-        "Could you tell me more about what you're looking for?",
-        "What got you curious about {topic}?",
-    ],
-    "casual": ["What got you wondering about {topic}?", "Can you tell me a bit more?"],
-}
 STATEMENT_ACK = {
     "formal": ["Thank you for telling me.", "That is interesting."],
     "neutral": ["That sounds interesting!", "Thanks for sharing that."],
@@ -138,43 +91,6 @@ YOU_TOLD_ME = {
     "formal": ["You mentioned that {s}.", "I recall that {s}."],
     "neutral": ["You told me {s}.", "I remember that {s}."],
     "casual": ["You told me {s}!", "If I remember right, {s}."],
-}
-NOT_TOLD = {
-    "formal": ["I do not believe you have told me that yet."],
-    "neutral": ["I don't think you've told me that yet."],
-    "casual": ["Hmm, I don't think you've told me that yet!"],
-}
-ASK_FACT = {
-    "name": {
-        "formal": ["May I ask your name?"],
-        "neutral": ["What's your name?"],
-        "casual": ["What's your name?"],
-    },
-    "location": {
-        "formal": ["Where do you live?"],
-        "neutral": ["Where do you live?"],
-        "casual": ["Where are you based?"],
-    },
-    "likes": {
-        "formal": ["What do you enjoy?"],
-        "neutral": ["What do you like to do?"],
-        "casual": ["What are you into?"],
-    },
-    "work": {
-        "formal": ["What do you do for a living?"],
-        "neutral": ["What do you do for work?"],
-        "casual": ["What do you do?"],
-    },
-    "family": {
-        "formal": ["Would you like to tell me about them?"],
-        "neutral": ["Want to tell me about them?"],
-        "casual": ["Tell me about them?"],
-    },
-    "all": {
-        "formal": ["Would you like to tell me about yourself?"],
-        "neutral": ["Want to tell me about yourself?"],
-        "casual": ["Tell me about yourself?"],
-    },
 }
 WHO_AM_I = {
     "formal": ["I am {persona}."],
@@ -255,38 +171,33 @@ QUIPS = {
     ],
     "bye": ["Don't be a stranger!", "I'll be here, practising my jokes."],
 }
-GAME = {
-    "user_won": {
-        "formal": ["Well played. You have won this game."],
-        "neutral": ["Well played, you won!"],
-        "casual": ["Nice, you got me!"],
-    },
-    "personality_won": {
-        "formal": ["I have won this game. Thank you for playing."],
-        "neutral": ["I win this one! Want a rematch?"],
-        "casual": ["Got you! Rematch?"],
-    },
-    "draw": {
-        "formal": ["The game is a draw."],
-        "neutral": ["It's a draw!"],
-        "casual": ["A draw! Evenly matched."],
-    },
-    "blunder": {
-        "formal": ["That move may prove costly."],
-        "neutral": ["Hmm, are you sure about that one?"],
-        "casual": ["Ooh, risky move!"],
-    },
-    "good_move": {"formal": ["An excellent move."], "neutral": ["Nice move!"], "casual": ["Ooh, nice one!"]},
-    "invalid": {
-        "formal": ["That move is not allowed. Please try another."],
-        "neutral": ["That move isn't allowed, try another one."],
-        "casual": ["Nope, can't do that one!"],
-    },
-    "start": {
-        "formal": ["Let us begin. Good luck."],
-        "neutral": ["Let's play! Good luck!"],
-        "casual": ["Game on!"],
-    },
-    "move": {"formal": ["Your move."], "neutral": ["Your turn!", "Over to you!"], "casual": ["Your go!"]},
+SURE = {
+    "formal": ["Certainly{name_comma}.", "Of course{name_comma}."],
+    "neutral": ["Sure{name_comma}!", "Of course{name_comma}!"],
+    "casual": ["Sure thing{name_comma}!", "You bet{name_comma}!"],
 }
-GAME_QUIPS = ["I'm only pretending to think hard.", "My circuits are sweating."]
+DONT_KNOW = {
+    "formal": [
+        "I am afraid I do not know about {topic}.",
+        "I do not know about {topic}, and I would rather not guess.",
+    ],
+    "neutral": ["I'm not sure about {topic}.", "I don't know about {topic}, and I'd rather not guess."],
+    "casual": ["Hmm, I don't know about {topic}.", "I don't know about {topic}, I'm afraid."],
+}
+I_KNOW_ABOUT = {
+    "formal": ["I can help with {topics}."],
+    "neutral": ["I can help with {topics}."],
+    "casual": ["I can help with {topics}, though!"],
+}
+NOT_TOLD = {
+    "formal": ["I do not believe you have told me {what} yet."],
+    "neutral": ["I don't think you've told me {what} yet."],
+    "casual": ["Hmm, I don't think you've told me {what} yet!"],
+}
+ASK_NAME = {"formal": ["May I ask your name?"], "neutral": ["What's your name?"], "casual": ["What's your name?"]}
+YOU_TOLD_ME_ALL = {
+    "formal": ["You have told me that {s}."],
+    "neutral": ["You told me that {s}."],
+    "casual": ["You told me {s}!"],
+}
+

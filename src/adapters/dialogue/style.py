@@ -127,9 +127,6 @@ class Style:
         """A seeded coin: the same request always lands the same way."""
         return self.rng.random() < p
 
-    def knowledge_sentences(self) -> int:
-        return 1 + min(3, int(self.verbosity * 4))  # 1 below 0.25 ... 4 from 0.75
-
     def own(self, text: str) -> str:
         """The responder's own words (never quoted knowledge) put into the persona's register."""
         text = expand(text) if self.formality >= 0.5 else contract(text)

@@ -1,9 +1,17 @@
-"""Offline game commentary: short lines chosen by situation and shaded by the personality's traits."""
+"""Offline game commentary: short lines chosen by situation, tied to the moves, shaded by the traits.
+
+The game service computes the line once per exchange (and hands it to the dialogue engine in a
+GameSituation). Within one game no sentence is said twice: the caller passes what was already said, and a
+variant not yet used is chosen; when every variant of a situation is spent, the line falls back to the
+moves themselves, which differ from move to move.
+"""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
+
+from avatar_service.core.text.sentences import split_sentences
 
 # Most telling situation first. Tags that describe a move are keyed by who made it.
 PRIORITY = (
@@ -257,30 +265,107 @@ def _situations(highlights: Sequence[str]) -> list[str]:
     return out
 
 
+# the moves in words: the personality's ({mine}) and the user's ({yours}); formal lines, casual lines
+MY_MOVE = (
+    ("I play {mine}.", "My answer is {mine}.", "I choose {mine}.", "I reply with {mine}."),
+    ("I'll go {mine}.", "{Mine} for me!", "My move: {mine}.", "Let's try {mine}."),
+)
+YOUR_MOVE = (
+    ("You played {yours}.", "{Yours}, I see.", "So, {yours}."),
+    ("{Yours}, huh?", "Ooh, {yours}.", "{Yours}? Noted."),
+)
+BOTH_MOVES = (
+    ("Your {yours} against my {mine}.", "You chose {yours}; I chose {mine}."),
+    ("Your {yours} versus my {mine}!", "{Yours} against {mine}!"),
+)
+FALLBACK = ("Move {count}: {what}.", "Move {count}: {what}!")
+
+
+def move_words(move: object) -> str | None:
+    """A move as the game takes it, in words: {"column": 3} -> "column 3", {"uci": "e7e5"} -> "e7e5"."""
+    if not isinstance(move, Mapping) or len(move) != 1:
+        return None
+    [(key, value)] = move.items()
+    if key in ("column", "cell"):
+        return f"{key} {value}"
+    if key == "letter":
+        return f"the letter {str(value).upper()}"
+    if key == "word":
+        return f"the word {str(value).upper()}"
+    return str(value) if key in ("uci", "san", "choice") else None
+
+
 def comment(
-    highlights: Sequence[str], traits: Mapping[str, float], rng: random.Random, game_name: str
+    highlights: Sequence[str], traits: Mapping[str, float], rng: random.Random, game_name: str,
+    *, said: Collection[str] = (), mine: str | None = None, yours: str | None = None, count: int = 0,
 ) -> str:
-    """One short line in the personality's voice: formal or casual, longer when verbose, a joke when
-    humorous, a kind word when empathetic and the user is struggling, a warm remark when warm."""
+    """One short line in the personality's voice: formal or casual, longer when verbose, a joke when very
+    humorous, a kind word when empathetic and the user is struggling, a warm remark when warm.
+
+    `said` holds the lines already said in this game (none of their sentences is said again); `mine` and
+    `yours` are the moves of this exchange in words (`move_words`), which the line mentions while the game
+    goes on.
+    """
 
     def trait(name: str) -> float:
-        return min(1.0, max(0.0, float(traits.get(name, 0.5))))
+        try:
+            return min(1.0, max(0.0, float(traits.get(name, 0.5))))
+        except (TypeError, ValueError):
+            return 0.5
 
     register = 0 if trait("formality") >= 0.5 else 1
+    used = {_key(s) for line in said for s in split_sentences(line)}
+    values = {"game": game_name, "mine": mine or "", "yours": yours or "", "Mine": _cap(mine), "Yours": _cap(yours)}
+
+    def fresh(options: Sequence[str]) -> str | None:
+        order = list(options)
+        rng.shuffle(order)
+        for option in order:
+            text = option.format(**values)
+            keys = {_key(s) for s in split_sentences(text)}
+            if not keys & used:
+                used.update(keys)
+                return text
+        return None
+
     situations = _situations(highlights) or ["neutral"]
-    parts = [rng.choice(LINES[situations[0]][register])]
+    ended = bool({"win", "loss", "draw"} & set(situations))
     verbosity = trait("verbosity")
+    headline = next((line for s in situations if s in LINES and (line := fresh(LINES[s][register]))), None)
+    moves = None
+    if not ended:
+        if mine and yours:
+            moves = fresh(BOTH_MOVES[register])
+        elif mine or yours:
+            moves = fresh((MY_MOVE if mine else YOUR_MOVE)[register])
+    if headline is None and moves is None:
+        what = " / ".join(m for m in (yours, mine) if m) or "the game goes on"
+        headline = FALLBACK[register].format(count=count or len(used) + 1, what=what)
+    quiet = situations == ["neutral"]  # nothing happened but the moves: they lead
+    parts = [p for p in ((moves, headline) if quiet else (headline, moves)) if p]
+    extras = []
     # verbose personalities mention a second situation too, terse ones keep to one sentence
     if verbosity >= 0.6 and len(situations) > 1 and situations[1] in LINES:
-        parts.append(rng.choice(LINES[situations[1]][register]))
+        extras.append(fresh(LINES[situations[1]][register]))
     if trait("empathy") >= 0.6 and USER_STRUGGLING & set(situations) and "loss" not in situations:
-        parts.append(rng.choice(CONSOLE[register]))
-    if trait("humor") >= 0.6 and rng.random() < trait("humor"):
-        parts.append(rng.choice(JOKES))
+        extras.append(fresh(CONSOLE[register]))
+    if trait("humor") >= 0.7 and rng.random() < trait("humor"):
+        extras.append(fresh(JOKES))
     if trait("warmth") >= 0.65 and rng.random() < trait("warmth") * 0.8:
-        parts.append(rng.choice(WARM))
-    if verbosity >= 0.8 and "win" not in situations and "loss" not in situations:
-        parts.append(rng.choice(ELABORATE[register]))
-    # verbosity sets how many sentences survive: one, two, or at most four
-    parts = parts[: 1 if verbosity < 0.3 else 2 if verbosity < 0.6 else 4]
-    return " ".join(parts).format(game=game_name)
+        extras.append(fresh(WARM))
+    if verbosity >= 0.8 and not ended:
+        extras.append(fresh(ELABORATE[register]))
+    # verbosity sets how many sentences survive: one or two, three, or at most five
+    keep = 2 if verbosity < 0.6 else 3 if verbosity < 0.8 else 5
+    if verbosity < 0.3:
+        keep = 1 if not moves or quiet else 2  # a terse line still says what was played
+    return " ".join([*parts, *(e for e in extras if e)][:keep])
+
+
+def _key(sentence: str) -> str:
+    """Sentences compare by their words: "Check." and "Check!" are the same line."""
+    return " ".join("".join(c if c.isalnum() else " " for c in sentence.casefold()).split())
+
+
+def _cap(text: str | None) -> str:
+    return (text[:1].upper() + text[1:]) if text else ""

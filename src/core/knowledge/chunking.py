@@ -1,10 +1,15 @@
-"""Token-bounded text chunking with overlap, breaking at paragraphs first, then sentences, then words."""
+"""Token-bounded text chunking with overlap, breaking at paragraphs first, then sentences, then words.
+
+Sentences are split by `core.text.sentences`, the splitter memory extraction and the answerer use too.
+"""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+
+from avatar_service.core.text.sentences import sentence_spans
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,11 +31,6 @@ class _Unit:
 
 
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
-# A sentence ends at . ! ? or … (plus closing quotes or brackets) before whitespace, or at a line break
-# inside a paragraph (list items, headings and verse are one line each).
-_SENTENCE_END = re.compile(r"[.!?…]+[\"'”’)\]]*(?=\s)|\n")
-_ABBREVIATION_TEXT = "mr mrs ms dr prof sr jr st vs etc e.g i.e cf fig no vol approx dept inc ltd co corp mt ft"
-_ABBREVIATIONS = frozenset(_ABBREVIATION_TEXT.split())
 _WORD = re.compile(r"\S+")
 _HEADING = re.compile(r"#{1,6}\s")
 
@@ -39,40 +39,15 @@ _HEADING = re.compile(r"#{1,6}\s")
 _PARAGRAPH_FILL = 0.5
 
 
-def _spans(text: str, start: int, end: int, breaker: re.Pattern[str]) -> list[tuple[int, int]]:
-    """Non-blank pieces of text[start:end] split after each match of `breaker`, whitespace trimmed."""
+def _paragraphs(text: str) -> list[tuple[int, int]]:
+    """Non-blank paragraphs of `text` (split at blank lines), whitespace trimmed."""
     pieces: list[tuple[int, int]] = []
-    cursor = start
-    for match in breaker.finditer(text, start, end):
-        sentence_dot = breaker is _SENTENCE_END and match.group() != "\n"
-        if sentence_dot and (_is_abbreviation(text, cursor, match.start()) or _lowercase_follows(text, match.end())):
-            continue
+    cursor = 0
+    for match in _PARAGRAPH_BREAK.finditer(text):
         pieces.append((cursor, match.end()))
         cursor = match.end()
-    pieces.append((cursor, end))
+    pieces.append((cursor, len(text)))
     return [trimmed for s, e in pieces if (trimmed := _trim(text, s, e))]
-
-
-def _is_abbreviation(text: str, start: int, dot: int) -> bool:
-    if text[dot] != ".":
-        return False
-    before = text[start:dot].split()
-    if not before:
-        return True
-    word = before[-1].lower()
-    # "Dr." and "e.g." are not ends of sentences; nor is a single initial as in "J. R. R. Tolkien",
-    # nor the number of a list item ("6. Conversations").
-    return (
-        word in _ABBREVIATIONS
-        or (len(word) == 1 and word.isalpha() and word != "i")
-        or (len(before) == 1 and word.isdigit())
-    )
-
-
-def _lowercase_follows(text: str, end: int) -> bool:
-    # "at 5 p.m. on Main St." goes on: a new sentence rarely starts in lower case.
-    rest = text[end : end + 8].lstrip()
-    return bool(rest) and rest[0].islower()
 
 
 def _trim(text: str, start: int, end: int) -> tuple[int, int] | None:
@@ -118,8 +93,8 @@ def _split_long(
 def _units(text: str, count: Callable[[str], int], max_tokens: int) -> list[_Unit]:
     units: list[_Unit] = []
     paragraph = 0
-    for p_start, p_end in _spans(text, 0, len(text), _PARAGRAPH_BREAK):
-        for s, e in _spans(text, p_start, p_end, _SENTENCE_END):
+    for p_start, p_end in _paragraphs(text):
+        for s, e in sentence_spans(text, p_start, p_end):
             tokens = count(text[s:e])
             if tokens <= max_tokens:
                 units.append(_Unit(s, e, tokens, paragraph))

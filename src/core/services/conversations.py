@@ -24,8 +24,9 @@ from avatar_service.core.services.filters import given
 from avatar_service.core.services.knowledge import Knowledge
 from avatar_service.core.services.memories import Memories
 from avatar_service.core.services.text_turns import TextTurn
+from avatar_service.core.services.turn_grounding import TurnGrounding
 from avatar_service.core.states import check_move, is_final
-from avatar_service.ports.dialogue import DialogueEngine, DialogueRequest, Persona, Turn
+from avatar_service.ports.dialogue import DialogueEngine, Persona
 from avatar_service.ports.jobs import JobQueue
 from avatar_service.ports.rooms import RoomMedia, RoomProvider
 from avatar_service.ports.speech import VoiceChoice
@@ -50,6 +51,7 @@ class Conversations:
                  knowledge: Knowledge, memories: Memories, limits: ConversationLimits) -> None:
         self.deps, self.jobs, self.rooms, self.dialogue = deps, jobs, rooms, dialogue
         self.knowledge, self.memories, self.limits = knowledge, memories, limits
+        self.grounding = TurnGrounding(knowledge, memories)
 
     def _view(self, record: ConversationRecord, transcript: list[TranscriptItem] | None = None) -> Conversation:
         view = public(record, Conversation)
@@ -188,11 +190,8 @@ class Conversations:
                                code="transcript_full")
             personality = await fetch(uow.personalities, "personality", record.personality_id)
             history = await uow.transcripts.for_conversation(record.id)
-            knowledge = await self.knowledge.ranked(uow, personality.id, content, 4, min_relevance=0.2)
-            memories = []
-            if record.user_id:
-                ranked = await self.memories.ranked(uow, record.user_id, content, personality.id, 5, 0.2)
-                memories = [memory for memory, _ in ranked]
+            grounding = await self.grounding.fetch(uow, personality.id, record.user_id, content, history)
+            memories = [memory for memory, _ in grounding.memories]
         now = self.deps.clock.now()
         async with self.deps.storage(organization_id) as uow:
             record = await fetch(uow.conversations, "conversation", conversation_id)
@@ -209,11 +208,7 @@ class Conversations:
                 await uow.memories.set(memory.id, last_used_at=now)
             await self._schedule(uow, record)
             await uow.commit()
-        request = DialogueRequest(
-            persona=persona(personality),
-            history=[*(Turn(t.role, t.content) for t in history[-20:] if t.role != "tool"), Turn("user", content)],
-            knowledge=[k.content for k in knowledge], memories=[m.content for m in memories],
-        )
+        request = grounding.request(persona(personality), history, content)
         started = record
         return TextTurn(self.deps, self.dialogue, request, record, self._view(record), message,
                         lambda at: _since(started, at))

@@ -30,11 +30,12 @@ from avatar_service.core.services.base import Deps, fetch, page_of
 from avatar_service.core.services.conversations import persona
 from avatar_service.core.services.filters import given
 from avatar_service.core.states import check_move, is_final
-from avatar_service.ports.dialogue import DialogueEngine, DialogueRequest, Turn
+from avatar_service.ports.dialogue import DialogueEngine, DialogueRequest, GameSituation, Turn
 from avatar_service.ports.jobs import JobQueue
 from avatar_service.ports.offload import Offload
 
 log = logging.getLogger(__name__)
+SAID = f"{PRIVATE_PREFIX}said"  # private state: the commentary lines said in this game, so none is said twice
 
 @dataclass(frozen=True, slots=True)
 class GameLimits:
@@ -61,25 +62,34 @@ class GameSessions:
 
         `halves` are the outcomes of the user's move and of the personality's answer (either may be missing):
         both go into the situation, so a blunder or fork of the user is still remarked on after the answer.
+        The offline line is computed here once, never repeating a sentence said earlier in this game (the
+        lines said are kept in the session's private state).
         """
         user = next((o.highlights for o in halves if "by_user" in o.highlights), ())
         mine = next((o.highlights for o in halves if "by_personality" in o.highlights), ())
         highlights = commentary.exchange(user, mine)
         game = CATALOGUE[record.game_id]
-        situation: dict[str, object] = {
-            "game": game.name, "game_id": game.id, "highlights": highlights,
-            "summary": commentary.describe(highlights), "finished": is_final("game_session", record.status),
-            "winner": record.winner, "move_count": record.move_count, **moves,
-        }
+        said: list[str] = record.state.setdefault(SAID, [])
+        traits = persona(personality).traits
+        line = commentary.comment(
+            highlights, traits, random.Random(f"{record.id}:{record.move_count}"), game.name, said=said,
+            mine=commentary.move_words(moves.get("personality_move")),
+            yours=commentary.move_words(moves.get("user_move")), count=record.move_count)
+        situation = GameSituation(
+            game=game.name, game_id=game.id, highlights=tuple(highlights), summary=commentary.describe(highlights),
+            line=line, finished=is_final("game_session", record.status), winner=record.winner,
+            move_count=record.move_count, user_move=moves.get("user_move"),
+            personality_move=moves.get("personality_move"))
         request = DialogueRequest(persona=persona(personality), history=[Turn("user", message or "")],
                                   situation=situation)
         try:
-            return await self.dialogue.reply(request)
+            text = await self.dialogue.reply(request)
         except Exception:
             # a hosted model that is down must not cost the user their move: the offline line stands in
             log.warning("dialogue engine failed on game commentary; using the offline line", exc_info=True)
-            rng = random.Random(f"{record.id}:{record.move_count}")
-            return commentary.comment(highlights, request.persona.traits, rng, game.name)
+            text = line
+        said.append(text)
+        return text
 
     async def _personality_turn(self, state: dict[str, Any], game_id: str) -> tuple[dict[str, Any], Outcome]:
         return await self.offload(CATALOGUE[game_id].personality_move, state)

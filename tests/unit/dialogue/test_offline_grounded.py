@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import re
 import statistics
-import sys
 import time
-import types
 
 import pytest
 
 from avatar_service.adapters.dialogue import OfflineGroundedDialogue
+from avatar_service.adapters.dialogue.persona_prompt import system_message
 from avatar_service.adapters.dialogue.style import CONTRACTION
-from avatar_service.ports.dialogue import DialogueEngine, DialogueRequest, Persona, Turn
+from avatar_service.adapters.dialogue.user_facts import second_person
+from avatar_service.ports.dialogue import DialogueEngine, DialogueRequest, GameSituation, Persona, Turn
 
 KNOWLEDGE = [
     "Lisbon is the capital of Portugal. It lies on the Tagus river estuary. The city has about 545,000 "
@@ -46,6 +46,10 @@ PROMPTS = [*QUESTIONS, "hello", "thanks!", "bye", "how are you?", "What is the t
 engine = OfflineGroundedDialogue()
 
 
+def ask_request(req: DialogueRequest) -> str:
+    return engine.compose(req)
+
+
 def ask(
     text: str | None,
     traits: dict[str, float] | None = None,
@@ -54,7 +58,7 @@ def ask(
     memories: list[str] | None = None,
     user_name: str | None = None,
     history: list[Turn] | None = None,
-    situation: dict[str, object] | None = None,
+    situation: GameSituation | None = None,
 ) -> str:
     return engine.compose(request(text, traits, knowledge, memories, user_name, history, situation))
 
@@ -66,7 +70,8 @@ def request(
     memories: list[str] | None = None,
     user_name: str | None = None,
     history: list[Turn] | None = None,
-    situation: dict[str, object] | None = None,
+    situation: GameSituation | None = None,
+    topics: list[str] | None = None,
 ) -> DialogueRequest:
     persona = Persona("Ava", "You are Ava, a travel guide.", "A friendly guide to Portugal.", traits or {})
     turns = list(history or []) + ([Turn("user", text)] if text is not None else [])
@@ -77,6 +82,7 @@ def request(
         memories=MEMORIES if memories is None else memories,
         user_name=user_name,
         situation=situation,
+        topics=topics or (),
     )
 
 
@@ -102,18 +108,74 @@ def test_answers_from_the_knowledge_it_was_given(question: str, fact: str) -> No
         assert fact in ask(question, traits)
 
 
-def test_cites_the_material_rather_than_claiming_it() -> None:
-    reply = ask("When was the Belem Tower built?", {"formality": 0.5})
-    assert re.search(r"(read|notes|know|sources|material|got)", reply.split("16th")[0], re.I)
+def test_answers_in_a_sentence_or_two_without_padding() -> None:
+    for question in QUESTIONS:
+        reply = ask(question, {"verbosity": 0.3, "warmth": 0.9, "humor": 0.0})
+        assert len(re.findall(r"[.!?](\s|$)", reply)) <= 2, reply
+        assert not re.search(r"great question|want to hear more|hope that helps|from what i've read", reply, re.I)
 
 
-def test_admits_ignorance_and_asks_back() -> None:
-    for knowledge in (KNOWLEDGE, []):
-        reply = ask("What is the tallest mountain in Nepal?", knowledge=knowledge)
-        assert not any(sentence.split(".")[0] in reply for sentence in KNOWLEDGE)
-        assert re.search(r"(not sure|don't|do not|nothing|afraid)", reply, re.I)
-        assert "tallest mountain in Nepal" in reply or reply.rstrip().endswith("?")
-        assert reply.rstrip().endswith("?")
+def test_admits_ignorance_in_one_sentence_and_names_what_it_knows() -> None:
+    reply = ask("What is the tallest mountain in Nepal?")
+    assert not any(sentence.split(".")[0] in reply for sentence in KNOWLEDGE)
+    assert re.search(r"(not sure|don't know|do not know)", reply, re.I)
+    assert len(re.findall(r"[.!?](\s|$)", reply)) == 1
+    topics = ask_request(request("What is the tallest mountain in Nepal?", topics=["Trams", "Belem Tower"]))
+    assert topics.endswith("I can help with trams and Belem Tower.")
+
+
+def test_the_same_question_asked_again_gets_the_same_answer() -> None:
+    first = ask("When was the Belem Tower built?")
+    history = [Turn("user", "When was the Belem Tower built?"), Turn("assistant", first),
+               Turn("user", "thanks"), Turn("assistant", "You're welcome!")]
+    again = ask("When was the Belem Tower built?", history=history)
+    assert "16th century" in first and again == first
+
+
+def test_a_follow_up_is_read_with_the_turn_before_it() -> None:
+    knowledge = ["The museum opens at 9am and closes at 6pm. Tickets cost 22.50 euros for adults. Visitors under "
+                 "18 enter free.", "The cafe serves lunch until 3pm."]
+    first = ask("How much is a ticket?", knowledge=knowledge, memories=[])
+    assert "22.50" in first
+    kids = ask("and for kids?", knowledge=knowledge, memories=[],
+               history=[Turn("user", "How much is a ticket?"), Turn("assistant", first)])
+    assert "free" in kids, kids
+    close = ask("And when do you close?", knowledge=knowledge, memories=[],
+                history=[Turn("user", "When do you open?"), Turn("assistant", "The museum opens at 9am.")])
+    assert "6pm" in close
+
+
+def test_memory_questions_are_answered_in_the_second_person() -> None:
+    memories = ["Alice loves Vermeer paintings", "Alice has a dog named Rex", "User lives in Utrecht",
+                "Alice's birthday is on 3 May"]
+    assert ask("What painter do I like?", memories=memories) == "You love Vermeer paintings."
+    assert ask("What's my dog's name?", memories=memories) == "You have a dog named Rex."
+    assert ask("When is my birthday?", memories=memories) == "Your birthday is on 3 May."
+    for question in ("Where do I live?", "What painter do I like?"):
+        assert not re.search(r"\b(user|alice)\b", ask(question, memories=memories), re.I)
+
+
+def test_knowledge_still_wins_for_a_question_about_the_place() -> None:
+    knowledge = ["Vaccinations for dogs cost 40 euros and for cats 35 euros. A consultation costs 55 euros.",
+                 "We treat dogs, cats, rabbits and birds. We do not treat horses."]
+    memories = ["User's cat Mimi is afraid of car rides", "Sofia has a dog named Bruno"]
+    assert "35 euros" in ask("How much is a vaccination for my cat?", knowledge=knowledge, memories=memories)
+    assert ask("Do you treat horses?", knowledge=knowledge, memories=memories).startswith("No, we do not treat")
+    assert "Mimi" in ask("What is my cat called?", knowledge=knowledge, memories=memories)
+    assert "Bruno" in ask("What is my dog's name?", knowledge=knowledge, memories=memories)
+
+
+def test_a_joke_is_never_told_twice_in_a_conversation() -> None:
+    history: list[Turn] = []
+    replies = []
+    for question in QUESTIONS * 3:
+        reply = ask(question, {"humor": 1.0}, history=history)
+        history += [Turn("user", question), Turn("assistant", reply)]
+        replies.append(reply)
+    from avatar_service.adapters.dialogue import phrases
+
+    told = [q for r in replies for q in phrases.QUIPS["answer"] if q in r]
+    assert told and len(told) == len(set(told))
 
 
 def test_greets_by_name_from_user_name_memories_or_earlier_turn() -> None:
@@ -137,10 +199,9 @@ def test_answers_questions_about_the_user_from_memories() -> None:
     assert "user" not in ask("Where do I live?").lower()
 
 
-def test_says_when_it_was_not_told_and_asks() -> None:
+def test_says_when_it_was_not_told() -> None:
     reply = ask("Where do I live?", memories=[])
-    assert re.search(r"(told me|not believe)", reply)
-    assert reply.endswith("?") and "live" in reply
+    assert re.search(r"told me", reply) and "where you live" in reply
     assert ask("What's my name?", memories=[]).endswith("?")
 
 
@@ -165,10 +226,10 @@ def test_tell_me_more_continues_with_new_material() -> None:
     assert re.search(r"fortress|UNESCO|Lisbon", more)
 
 
-def test_deterministic_and_streamed_in_word_groups() -> None:
+def test_deterministic_and_streamed_sentence_by_sentence() -> None:
     import anyio
 
-    req = request("How many people live in Lisbon?", {"verbosity": 0.9, "humor": 0.9})
+    req = request("How many people live in Lisbon?", {"verbosity": 0.9, "warmth": 0.9})
 
     async def collect() -> tuple[str, list[str]]:
         return await engine.reply(req), [piece async for piece in engine.stream(req)]
@@ -176,7 +237,7 @@ def test_deterministic_and_streamed_in_word_groups() -> None:
     reply, pieces = anyio.run(collect)
     assert reply == engine.compose(req) == engine.compose(req)
     assert "".join(pieces) == reply
-    assert len(pieces) > 3 and all(1 <= len(p.split()) <= 3 for p in pieces)
+    assert len(pieces) >= 2 and all(len(re.findall(r"[.!?](\s|$)", p)) == 1 for p in pieces), pieces
 
 
 def test_fast_with_five_chunks_and_five_memories() -> None:
@@ -200,7 +261,7 @@ def words_in(replies: list[str]) -> float:
 def test_verbosity_lengthens_replies() -> None:
     means = [words_in([ask(q, {"verbosity": v}) for q in PROMPTS]) for v in (0.0, 0.5, 1.0)]
     assert means[0] < means[1] < means[2], means
-    assert means[2] > 2 * means[0], means
+    assert means[2] > 1.5 * means[0], means
     sentences = [
         statistics.mean(len(re.findall(r"[.!?](\s|$)", ask(q, {"verbosity": v}))) for q in QUESTIONS)
         for v in (0.0, 1.0)
@@ -216,7 +277,7 @@ def test_formality_trades_contractions_and_casual_words_for_formal_phrasing() ->
     formal_contractions = sum(len(CONTRACTION.findall(r)) for r in formal)
     casual_contractions = sum(len(CONTRACTION.findall(r)) for r in casual)
     assert formal_contractions == 0
-    assert casual_contractions >= 5
+    assert casual_contractions >= 2
     casual_words = re.compile(r"\b(hey|cool|awesome|ooh|yay|nope|gotta|got it|anytime|no problem)\b", re.I)
     assert sum(bool(casual_words.search(r)) for r in casual) > sum(
         bool(casual_words.search(r)) for r in formal
@@ -231,7 +292,7 @@ def test_warmth_adds_friendly_openers_and_the_users_name() -> None:
     warm, cold = replies(0.95), replies(0.05)
     assert sum("Maria" in r for r in warm) > sum("Maria" in r for r in cold) == 0
     assert sum(r.count("!") for r in warm) > sum(r.count("!") for r in cold) == 0
-    assert re.search(r"(great|good|excellent) question", " ".join(warm), re.I)
+    assert re.search(r"\b(sure|of course|certainly)\b", " ".join(warm), re.I)
 
 
 def test_humor_adds_light_quips() -> None:
@@ -274,39 +335,13 @@ def test_empathy_comes_before_a_grounded_answer() -> None:
     assert reply.index("three euros") > reply.lower().index("stress")
 
 
-def test_game_situation_gets_a_short_line_or_the_games_commentary(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "avatar_service.core.games.commentary", None)  # import fails
-    line = ask("", situation={"event": "blunder", "game": "chess"})
-    assert line and len(line.split()) <= 20
-    assert re.search(r"won|win|yours", ask("", situation={"winner": "user"}), re.I)
-
-    fake = types.ModuleType("avatar_service.core.games.commentary")
-    seen: list[tuple[object, ...]] = []
-
-    def comment(highlights: list[str], traits: dict[str, float], rng: object, game_name: str) -> str:
-        seen.append((highlights, traits, game_name))
-        return f"A {highlights[0]} at {game_name}."
-
-    fake.comment = comment  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "avatar_service.core.games.commentary", fake)
-    assert ask("", {"humor": 0.9}, situation={"highlights": ["blunder", "by_user"], "game": "chess"}) == (
-        "A blunder at chess."
-    )
-    assert seen[-1] == (["blunder", "by_user"], {"humor": 0.9}, "chess")
-    assert ask("", situation={"winner": "personality", "game_id": "tic_tac_toe"}) == "A win at tic tac toe."
-
-    def broken(*args: object) -> str:
-        raise RuntimeError("bug in commentary")
-
-    fake.comment = broken  # type: ignore[attr-defined]
-    assert ask("", situation={"event": "blunder"})
-
-
-def test_game_situation_with_the_real_commentary_module() -> None:
-    pytest.importorskip("avatar_service.core.games.commentary")
-    line = ask("", {"formality": 0.9}, situation={"highlights": ["win"], "game": "chess"})
-    assert re.search(r"win|won|victory|mine", line, re.I), line
-    assert line == ask("", {"formality": 0.9}, situation={"highlights": ["win"], "game": "chess"})
+def test_game_commentary_is_the_line_the_core_computed() -> None:
+    situation = GameSituation(game="Chess", game_id="chess", highlights=("blunder:user",),
+                              summary="the user made a blunder", line="Hmm, are you sure about that one? I play e7e5.",
+                              user_move={"uci": "f2f3"}, personality_move={"uci": "e7e5"})
+    assert ask("", situation=situation) == situation.line
+    prompt = system_message(request("", situation=situation))
+    assert "the user made a blunder" in prompt and "e7e5" in prompt
 
 
 @pytest.mark.parametrize(
@@ -328,6 +363,4 @@ def test_game_situation_with_the_real_commentary_module() -> None:
     ],
 )
 def test_memories_are_spoken_in_the_second_person(memory: str, spoken: str) -> None:
-    from avatar_service.adapters.dialogue.language import second_person
-
     assert second_person(memory, "Sam") == spoken

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -196,7 +197,7 @@ async def test_the_situation_carries_both_halves_of_the_exchange(clock: Any) -> 
     session = await r.games.create(ORG, GameSessionCreate(personality_id=pid, game_id="tic_tac_toe",
                                                           options={"difficulty": "hard", "first": "personality"}))
     opening = r.row(session.id)["state"]["history"][0]
-    assert dialogue.requests[-1].situation and dialogue.requests[-1].situation["personality_move"] == {
+    assert dialogue.requests[-1].situation and dialogue.requests[-1].situation.personality_move == {
         "cell": opening}
     # the user never blocks: the perfect personality threatens, the user plays elsewhere (a blunder), and
     # the personality completes its line; the last exchange holds the user's blunder and the personality's win
@@ -214,11 +215,11 @@ async def test_the_situation_carries_both_halves_of_the_exchange(clock: Any) -> 
     assert result.session.winner == "personality"
     situation = dialogue.requests[-1].situation
     assert situation is not None and dialogue.requests[-1].history[-1].content == "hello"
-    assert {"blunder:user", "win"} <= set(situation["highlights"])  # type: ignore[call-overload]
-    assert situation["winner"] == "personality" and situation["finished"] is True
-    assert "the user made a blunder" in str(situation["summary"]) and "personality won" in str(situation["summary"])
-    assert situation["user_move"] == {"cell": cell}
-    assert situation["personality_move"] == result.personality_move
+    assert {"blunder:user", "win"} <= set(situation.highlights)
+    assert situation.winner == "personality" and situation.finished is True
+    assert "the user made a blunder" in situation.summary and "personality won" in situation.summary
+    assert situation.user_move == {"cell": cell}
+    assert situation.personality_move == result.personality_move
     # default traits: the formal register, one sentence, about the most telling situation (the win)
     assert result.personality_message in {line.format(game="Tic-tac-toe") for line in LINES["win"][0]}
 
@@ -249,7 +250,8 @@ async def test_commentary_follows_the_traits_and_the_result(clock: Any) -> None:
     assert formal_win in {line.format(game=game) for line in LINES["win"][0]}
     assert formal_loss in {line.format(game=game) for line in LINES["loss"][0]}
     for text, kind in ((funny_win, "win"), (funny_loss, "loss")):
-        rest = next(text[len(line) :] for line in LINES[kind][1] if text.startswith(line.format(game=game)))
+        rest = next(text[len(line.format(game=game)) :] for line in LINES[kind][1]
+                    if text.startswith(line.format(game=game)))
         assert rest.strip() in {joke.format(game=game) for joke in JOKES}  # a humorous personality jokes
     assert not any(joke.format(game=game) in formal_loss + formal_win for joke in JOKES)
 
@@ -262,3 +264,27 @@ async def test_a_failing_dialogue_engine_costs_no_move(clock: Any) -> None:
     result = await r.games.move(ORG, session.id, MoveCreate(move={"column": 3}))
     assert result.user_move_valid and result.personality_message
     assert r.row(session.id)["move_count"] == 3
+
+
+@pytest.mark.parametrize("traits", [FORMAL, FUNNY, {**FORMAL, "verbosity": 0.1}])
+async def test_commentary_never_repeats_a_line_within_a_game(clock: Any, traits: dict[str, float]) -> None:
+    r = rig(clock)
+    session = await r.games.create(ORG, GameSessionCreate(personality_id=await r.personality(**traits),
+                                                          game_id="connect_four", options={"difficulty": "easy"}))
+    said = [session.personality_commentary] if session.personality_commentary else []
+    column = 0
+    while True:
+        state = r.row(session.id)["state"]
+        free = [c for c in range(7) if state["board"][0][c] is None]
+        column = next(c for c in [*range(column, 7), *range(column)] if c in free)
+        result = await r.games.move(ORG, session.id, MoveCreate(move={"column": column}))
+        assert result.user_move_valid and result.personality_message
+        said.append(result.personality_message)
+        # each line is tied to the moves: the personality's column is in it while the game goes on
+        if result.session.status != "completed" and result.personality_move:
+            assert f"column {result.personality_move['column']}" in result.personality_message
+        if result.session.status == "completed":
+            break
+        column = (column + 1) % 7
+    sentences = [s for line in said for s in re.split(r"(?<=[.!?])\s+", line)]
+    assert len(said) >= 4 and len(sentences) == len(set(sentences)), said

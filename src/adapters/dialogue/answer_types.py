@@ -1,0 +1,108 @@
+"""What kind of answer a question asks for, and whether a sentence holds one: a time for "when", a price
+for "how much", a place for "where", a person for "who", a number for "how many", a phone number or an
+email for "how do I reach you"; and the ages a question is about ("my 12 year old son"), so that "visitors
+under 18 enter free" answers it and "seniors over 65 pay 12 euros" does not."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+_DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
+_MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+_NUMBER_WORD = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred)"
+
+HOLDS = {
+    "time": re.compile(
+        rf"\b\d{{1,2}}(?::\d\d)?\s?(?:am|pm|a\.m\.|p\.m\.)|\b\d{{1,2}}:\d\d\b|\b(?:midnight|noon|daily|weekdays?|"
+        rf"weekends?|mornings?|evenings?|{_DAY}|{_MONTH}|today|tomorrow)\b|\b\d{{1,2}}(?:st|nd|rd|th)\b",
+        re.I),
+    "price": re.compile(rf"\b(?:\d+(?:[.,]\d\d)?|{_NUMBER_WORD})\s?(?:euros?|eur|dollars?|pounds?|usd|gbp|francs?)\b|"
+                        r"[€$£]\s?\d|\bfree\b|\bno charge\b", re.I),
+    "place": re.compile(r"(?<!^)\b(?:at|on|in|to|near) (?-i:[A-Z])\w+|\b(?:street|road|lane|avenue|square|piazza|"
+                        r"via|plaza|floor|station|next to|behind|opposite|in front of|located|corner)\b", re.I),
+    "person": re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Prof)\.? (?-i:[A-Z])|(?<!^)(?<![.!?] )\b(?-i:[A-Z][a-z]+) "
+                         r"(?-i:[A-Z][a-z]+)|\b(?:chef|manager|curator|mechanic|surgeon|owner|director|doctor|vet|"
+                         r"nurse) (?-i:[A-Z])"),
+    "number": re.compile(rf"\b\d+(?:[.,]\d+)?\b|\b{_NUMBER_WORD}\b", re.I),
+    "contact": re.compile(r"\+?\d[\d ()-]{6,}\d|\b[\w.+-]+@[\w-]+\.[\w.]+", re.I),
+    "name": re.compile(r"(?<!^)\b(?-i:[A-Z])[a-z]+"),
+}
+
+_WANTS = [
+    ("contact", re.compile(r"\b(?:phone|telephone|call|email|e-mail|contact|reach)\b", re.I)),
+    ("price", re.compile(r"\bhow much\b|\b(?:cost|costs|price|prices|fee|fees|charge|charges|pay)\b", re.I)),
+    ("time", re.compile(r"\bwhen\b|\bwhat time\b|\bhow (?:late|early)\b|\buntil when\b|\bwhat hours\b|"
+                        r"\bopening hours\b|\b(?:open|close|closes|opens)\b", re.I)),
+    ("place", re.compile(r"\bwhere\b|\baddress\b|\blocated\b", re.I)),
+    ("person", re.compile(r"\bwho\b|\bwhose\b", re.I)),
+    ("number", re.compile(r"\bhow (?:many|old|far|long|big|tall|often)\b|\bwhat age\b", re.I)),
+    ("name", re.compile(r"\bname\b|\bcalled\b", re.I)),
+]
+_YES_NO = re.compile(r"^\s*(?:and\s+)?(?:is|are|am|was|were|do|does|did|can|could|may|will|would|should|have|has)\b",
+                     re.I)
+
+
+def wanted(question: str) -> list[str]:
+    """The kinds of answer the question asks for, most specific first (may be empty)."""
+    kinds = [kind for kind, pattern in _WANTS if pattern.search(question)]
+    if "contact" in kinds and "number" in kinds:
+        kinds.remove("number")
+    return kinds
+
+
+def is_yes_no(question: str) -> bool:
+    return bool(_YES_NO.match(question))
+
+
+def holds(sentence: str, kinds: Sequence[str]) -> bool:
+    return any(HOLDS[kind].search(sentence) for kind in kinds)
+
+
+# "12 year old", "12-year-old", "aged 12", "age 12"
+_AGE = re.compile(r"\b(\d{1,3})[ -]years?[ -]old\b|\b(?:aged?|age of) (\d{1,3})\b|\bis (\d{1,2})\b", re.I)
+# an age limit: a number that is not a time, a price or a count of something else
+_LIMIT = re.compile(r"\b(under|below|younger than|over|above|older than)\s(\d{1,3})\b(?![.:]?\d|\s?(?:am|pm|euros?|"
+                    r"guests|people|persons|minutes|hours|km|kg|%))|\b(\d{1,3})\s(?:and|or)\s(over|under|older|younger)\b",
+                    re.I)
+_CHILD = re.compile(r"\b(?:son|daughter|kid|kids|child|children|baby|toddler|boy|girl)\b", re.I)
+
+
+def ages(text: str) -> list[int]:
+    return [int(next(g for g in m.groups() if g)) for m in _AGE.finditer(text)]
+
+
+def age_fit(sentence: str, asked: Sequence[int]) -> float:
+    """+1 when an age limit in the sentence includes an asked age, -1 when it excludes it, 0 otherwise."""
+    if not asked:
+        return 0.0
+    verdict = 0.0
+    for m in _LIMIT.finditer(sentence):
+        if m.group(1):
+            word, limit = m.group(1).lower(), int(m.group(2))
+        else:
+            word, limit = m.group(4).lower(), int(m.group(3))
+        below = word in ("under", "below", "younger than", "younger")
+        inside = all(age < limit for age in asked) if below else all(age >= limit for age in asked)
+        verdict = 1.0 if inside else min(verdict, -1.0)
+        if inside:
+            return 1.0
+    return verdict
+
+
+def mentions_child(text: str) -> bool:
+    return bool(_CHILD.search(text))
+
+
+_GROUP = re.compile(r"\b(?:children|child|kids|students|seniors|visitors under|under \d+|over \d+)\b", re.I)
+
+
+def limits_group(sentence: str) -> bool:
+    """A sentence about one group of people ("children under 6 eat breakfast free")."""
+    return bool(_GROUP.search(sentence))
+
+
+def for_minors(sentence: str) -> bool:
+    """A limit that only minors meet ("visitors under 18", "children under 10")."""
+    return any(m.group(1) and m.group(1).lower() in ("under", "below", "younger than") and int(m.group(2)) <= 18
+               for m in _LIMIT.finditer(sentence))

@@ -1,0 +1,55 @@
+"""Feelings the user says they have ("I'm so stressed"), for the offline answerer's empathy."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from avatar_service.adapters.dialogue.terms import words
+
+EMOTIONS: dict[str, str] = {}
+for _kind, _words in {
+    "sad": "sad unhappy depressed upset lonely miserable heartbroken grieving crying hurt gloomy",
+    "stressed": "stressed stress stressful overwhelmed anxious anxiety worried worry nervous scared afraid "
+    "frightened panicking panicked tense pressure",
+    "angry": "angry mad furious annoyed frustrated frustrating irritated pissed",
+    "tired": "tired exhausted drained sleepy",
+    "happy": "happy glad excited thrilled delighted proud overjoyed ecstatic cheerful joyful relieved "
+    "grateful thankful stoked pumped",
+}.items():
+    for _w in _words.split():
+        EMOTIONS[_w] = _kind
+_NEGATIVE_PHRASES = {"bad day": "sad", "rough day": "sad", "hard time": "sad", "burned out": "tired"}
+_SELF = frozenset(["i", "i'm", "im", "i've", "i'd", "me", "my", "myself", "feel", "feeling", "felt"])
+_NEGATORS = frozenset(["not", "no", "never", "don't", "didn't", "isn't", "wasn't", "aren't", "hardly"])
+
+
+@dataclass(frozen=True, slots=True)
+class Emotion:
+    kind: str  # sad | stressed | angry | tired | happy
+    word: str
+
+    @property
+    def positive(self) -> bool:
+        return self.kind == "happy"
+
+
+def detect_emotion(text: str) -> Emotion | None:
+    """The feeling the user says they have ("I'm so stressed"), not feelings they ask about."""
+    ws = words(text)
+    if not _SELF.intersection(ws):
+        return None
+    lowered = " ".join(ws)
+    for phrase, kind in _NEGATIVE_PHRASES.items():
+        if phrase in lowered:
+            return Emotion(kind, phrase)
+    for i, w in enumerate(ws):
+        felt = EMOTIONS.get(w)
+        if felt is None:
+            continue
+        if _NEGATORS.intersection(ws[max(0, i - 3) : i]):
+            # "not happy" is a low mood; "not sad" is no emotion worth answering
+            if felt == "happy":
+                return Emotion("sad", "unhappy")
+            continue
+        return Emotion(felt, w)
+    return None

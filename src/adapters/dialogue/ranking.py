@@ -1,0 +1,129 @@
+"""Sentence ranking for the offline answerer: knowledge sentences and memories in one ranking.
+
+Each candidate is one sentence of a knowledge chunk, or one memory (in the second person). Its score blends
+
+- lexical evidence: BM25 over the candidate sentences (Snowball stems, idf over this set, sentence-length
+  normalisation), where a related word ("pictures" for "photography") counts 0.6 of the word itself;
+- embedding similarity: the MiniLM cosine of the candidate's chunk (knowledge) or of the memory itself to
+  the turn, as retrieval measured it (sentences are not embedded one by one: at about 4 ms a sentence on
+  this CPU that would cost more than the whole turn may take);
+- answer type: a time for "when", a price for "how much", a place for "where", a person for "who"...;
+- who the question is about: memories gain when it asks about the user ("where do I live"), knowledge when it
+  asks about the place's rules ("can I take pictures"); an age asked about ("my 12 year old") favours the
+  sentence whose age limit includes it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from avatar_service.adapters.dialogue import answer_types
+from avatar_service.adapters.dialogue.terms import RELATED, terms
+
+_K1, _B = 1.2, 0.25  # BM25: sentences are short, so length matters less than for documents
+_RELATED_MATCH = 0.6
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    text: str  # as it would be said (memories already in the second person)
+    kind: str  # "knowledge" | "memory"
+    group: int  # index of its chunk (or memory) in the request
+    position: int  # index of the sentence in its chunk
+    relevance: float = 0.0  # embedding similarity of its chunk, or of the memory, to the turn (0: unknown)
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    text: str  # the user's turn as said
+    weights: dict[str, float]  # stem -> weight: the turn's own words 1.0, a follow-up's context less
+    kinds: Sequence[str] = ()  # answer types asked for (answer_types.wanted)
+    yes_no: bool = False
+    about_user: float = 0.0  # 0..1 (user_facts.about_user)
+    permission: bool = False  # asks about the place's rules (user_facts.asks_permission)
+    ages: Sequence[int] = ()
+    child: bool = False  # asks about a child (a son, kids...)
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    candidate: Candidate
+    score: float
+    coverage: float  # share of the question's weighted terms it holds, directly or by a related word
+    fits: bool  # holds the kind of answer asked for
+
+
+@dataclass(frozen=True, slots=True)
+class Ranking:
+    ranked: list[Scored]  # best first
+    unmatched: float  # share of the question's weight that no candidate holds at all (what nothing covers)
+    terms: int  # how many terms the question has
+
+
+def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
+    term_sets = [set(terms(c.text)) for c in candidates]
+    weights = query.weights
+    n = len(candidates)
+    df = {t: sum(1 for s in term_sets if t in s) for t in weights}
+    idf = {t: math.log(1.0 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in weights}
+    total = sum(idf[t] * w for t, w in weights.items()) or 1.0
+    average = sum(len(s) for s in term_sets) / n if n else 1.0
+    ages = [_age(query, c.text) for c in candidates]
+    reachable = {t for t in weights if df[t] or any(RELATED.get(t, frozenset()) & s for s in term_sets)}
+    if any(a > 0 for a in ages):  # "my son" is covered by "visitors under 18"
+        reachable |= {t for t in weights if answer_types.mentions_child(t)}
+    # only the question's own main words make it unanswerable when nothing holds them
+    unmatched = sum(idf[t] * w for t, w in weights.items() if t not in reachable and w >= 1.0) / total
+    scored = []
+    for candidate, have, age in zip(candidates, term_sets, ages, strict=True):
+        held = 0.0
+        for t, w in weights.items():
+            if t in have:
+                held += idf[t] * w
+            elif RELATED.get(t, frozenset()) & have:
+                held += _RELATED_MATCH * idf[t] * w
+        coverage = held / total if weights else 0.0
+        length = min(1.1, (1 + _K1) / (1 + _K1 * (1 - _B + _B * len(have) / max(average, 1.0))))
+        lexical = min(1.0, coverage * length)
+        fits = bool(query.kinds) and answer_types.holds(candidate.text, query.kinds)
+        score = 0.55 * lexical + 0.25 * candidate.relevance + (0.15 if fits else 0.0)
+        if age > 0:  # "visitors under 18" holds what "my 12 year old son" asks about, in other words
+            coverage = max(coverage, 0.5)
+        score += _who(query, candidate.kind) + 0.2 * age
+        if query.child and _ADULT.search(candidate.text):
+            score -= 0.15  # "an adult ticket costs 22.50 euros" is not the price for a child
+        if not query.child and answer_types.limits_group(candidate.text):
+            score -= 0.1  # "children under 6 eat free" does not answer "how much is breakfast?"
+        if (case := _CASE.match(candidate.text)) and not _asked(case.group(1), weights):
+            score -= 0.08  # "On Fridays it stays open until 10pm" answers "when do you open?" only on Fridays
+        # the chunk retrieval put first, and a chunk's opening sentences (which state its main facts) win ties
+        score += 0.01 / (1 + candidate.group) + max(0.0, 0.04 - 0.02 * candidate.position)
+        scored.append(Scored(candidate, score, coverage, fits))
+    scored.sort(key=lambda s: -s.score)
+    return Ranking(scored, unmatched, len(weights))
+
+
+def _age(query: Query, text: str) -> float:
+    if query.ages:
+        return answer_types.age_fit(text, query.ages)
+    return 1.0 if query.child and answer_types.for_minors(text) else 0.0  # "and for kids?"
+
+
+# a sentence that opens by narrowing itself to one case: "On Fridays ...", "For emergencies ..."
+_ADULT = re.compile(r"\badults?\b", re.I)
+_CASE = re.compile(r"^(?:On|For|During|Outside|After|Before|Except|At)\s+(?:the\s+)?(\w+)")
+
+
+def _asked(word: str, weights: dict[str, float]) -> bool:
+    t = terms(word)
+    return bool(t) and (t[0] in weights or bool(RELATED.get(t[0], frozenset()) & weights.keys()))
+
+
+def _who(query: Query, kind: str) -> float:
+    """Memories for questions about the user, knowledge for questions about the place."""
+    if kind == "memory":
+        return 0.3 * query.about_user - (0.2 if query.permission else 0.0) - (0.1 if query.ages else 0.0)
+    return (0.1 if query.permission else 0.0) - 0.1 * query.about_user

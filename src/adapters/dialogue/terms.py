@@ -1,0 +1,59 @@
+"""Terms of English text for the offline answerer: tokens, Snowball stems, related words, questions."""
+
+from __future__ import annotations
+
+import functools
+import re
+
+import snowballstemmer
+
+from avatar_service.core.text.lexicon import GENERIC, QUESTION_OPENERS, RELATED_GROUPS, STOPWORDS
+
+# numbers keep their dots and colons ("22.50", "8:30"); words their apostrophes ("can't")
+_TOKEN = re.compile(r"\d+(?:[.,:]\d+)*|[a-z]+(?:'[a-z]+)?")
+_STEMMER = snowballstemmer.stemmer("english")
+
+
+_LETTER_COMPOUND = re.compile(r"\b([a-z])-(?=[a-z]{2})")  # "e-bike" is one word, "gluten-free" two
+
+
+def words(text: str) -> list[str]:
+    return _TOKEN.findall(_LETTER_COMPOUND.sub(r"\1", text.lower().replace("’", "'")))
+
+
+@functools.lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """The Snowball (Porter 2) stem: "photographs" and "photograph" meet, so do "opens" and "opening"."""
+    if word[:1].isdigit():
+        return word
+    return str(_STEMMER.stemWord(word.removesuffix("'s")))
+
+
+def terms(text: str) -> list[str]:
+    """Stems of the words that carry meaning, in order, without repeats."""
+    seen: dict[str, None] = {}
+    for w in words(text):
+        if w not in STOPWORDS and (len(w) > 1 or w.isdigit()):
+            seen.setdefault(stem(w), None)
+    return list(seen)
+
+
+def _related() -> dict[str, frozenset[str]]:
+    out: dict[str, frozenset[str]] = {}
+    for line in RELATED_GROUPS.strip().splitlines():
+        group = frozenset(stem(w) for w in line.split())
+        for s in group:
+            out[s] = out.get(s, frozenset()) | (group - {s})
+    return out
+
+
+RELATED = _related()
+GENERIC_TERMS = frozenset(stem(w) for w in GENERIC)
+
+
+def is_question(text: str) -> bool:
+    t = text.strip()
+    if t.endswith("?"):
+        return True
+    first = words(t[:40])
+    return bool(first) and first[0] in QUESTION_OPENERS

@@ -1,0 +1,149 @@
+"""The user in a conversation: whether a question is about them, their name, and their memories spoken to
+them in the second person ("User lives in Lisbon" -> "you live in Lisbon")."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+from avatar_service.core.text.lexicon import STOPWORDS, words_of
+
+# "where do I live", "what painter do I like", "am I allergic", "what can't I eat"
+_I_ASKS = re.compile(r"\b(?:do|did|does|am|was|have|had|can't|cannot|should)\s+i\s+(?:usually\s+|always\s+|really\s+)?"
+                     r"(\w+)|\bam i\b|\bcan't i\b|\bcannot i\b", re.I)
+# verbs of doing something at the place ("how do I get there", "do I have to book"): questions for the place
+_PROCEDURE = words_of("get book find reach contact cancel order reserve go come bring need take leave park have")
+# "my" after these is the one a service is for ("a ticket for my son", "bring my dog"), not what is asked about
+_SERVED = re.compile(r"\b(?:for|with|bring|take|brings|taking|bringing|to|about)\s+(?:my|our)\b", re.I)
+_MINE = re.compile(r"\b(?:my|our|mine)\b", re.I)
+_REMEMBER = re.compile(r"\b(?:do you (?:know|remember)|what (?:do|did) you (?:know|remember)|"
+                       r"what have i told you|tell me about (?:me|myself))\b", re.I)
+_PERMISSION = re.compile(r"^\s*(?:and\s+)?(?:can|could|may|must|should)\s+(?:i|we)\b|"
+                         r"\b(?:do|will)\s+i\s+(?:have|need)\s+to\b|"
+                         r"\bhow (?:do|can|should) (?:i|we) (?:get|book|find|reach|pay|contact|order|reserve|go)\b",
+                         re.I)
+
+
+def about_user(question: str) -> float:
+    """How surely the question asks about the user themselves: 1 sure, 0.6 likely, 0 not at all."""
+    if _REMEMBER.search(question):
+        return 1.0
+    for m in _I_ASKS.finditer(question):
+        verb = (m.group(1) or "").lower()
+        if verb not in _PROCEDURE:
+            return 1.0
+    mine = len(_MINE.findall(question)) - len(_SERVED.findall(question))
+    return 0.6 if mine > 0 else 0.0
+
+
+def asks_permission(question: str) -> bool:
+    """"Can I take pictures?", "Do I have to leave a deposit?": questions about the place's rules."""
+    return bool(_PERMISSION.search(question)) and about_user(question) < 1.0
+
+
+_NAME_IN_MEMORY = [
+    re.compile(r"\bname is ([A-Z][\w'-]+(?: [A-Z][\w'-]+)?)"),
+    re.compile(r"\b(?:prefers to be called|likes to be called|goes by) ([A-Z][\w'-]+)"),
+]
+_NAME_IN_TURN = re.compile(r"\b(?:my name is|my name's|call me|i'm called|i am called)\s+([A-Za-z][\w'-]+)", re.I)
+_NAMED = re.compile(r"\b(?:named|called|name is|is|was)\s+([A-Z][\w'-]+)|\b(?:[a-z]+)\s+([A-Z][\w'-]+)")
+_LEADING_NAME = re.compile(r"^([A-Z][a-z][\w-]*)(?:'s|’s)?\s+[a-z]")
+_NOT_NAMES = words_of("User The A An My Our They He She It This That There You I")
+
+
+def name_in_turn(text: str) -> str | None:
+    m = _NAME_IN_TURN.search(text)
+    if not m or m.group(1).lower() in STOPWORDS:
+        return None
+    return m.group(1)[:1].upper() + m.group(1)[1:]
+
+
+def user_name_in(memories: Sequence[str]) -> str | None:
+    """The user's name as the memories give it: "User's name is Ana", or the name most memories start with
+    ("Alice loves Vermeer", "Alice has a son named Tom") that no memory names as someone else ("a dog
+    named Bruno", "their wife Mei")."""
+    for memory in memories:
+        for pattern in _NAME_IN_MEMORY:
+            if m := pattern.search(memory):
+                return m.group(1)
+    others = {g for memory in memories for m in _NAMED.finditer(memory) for g in m.groups() if g}
+    leading = Counter(m.group(1) for memory in memories if (m := _LEADING_NAME.match(memory.strip())))
+    for name, _ in leading.most_common():
+        if name not in _NOT_NAMES and name not in others:
+            return name
+    return None
+
+
+_SUBJECT = re.compile(r"^(?:the user's|user's|users'|the user|user|they|he|she)\b\s*", re.I)
+_FIRST_PERSON = [
+    (re.compile(r"\bI am\b"), "you are"),
+    (re.compile(r"\bI'm\b"), "you're"),
+    (re.compile(r"\bI've\b"), "you've"),
+    (re.compile(r"\bI\b"), "you"),
+    (re.compile(r"\b[Mm]y\b"), "your"),
+    (re.compile(r"\b[Mm]e\b"), "you"),
+]
+_USER_PRONOUNS = [
+    (re.compile(r"\bthey were\b"), "you were"),
+    (re.compile(r"\bthey are\b"), "you are"),
+    (re.compile(r"\bthey're\b"), "you're"),
+    (re.compile(r"\bthey\b"), "you"),
+    (re.compile(r"\bthemselves\b"), "yourself"),
+    (re.compile(r"\bthem\b"), "you"),
+    (re.compile(r"\btheir\b"), "your"),
+]
+_IRREGULAR = {"is": "are", "was": "were", "has": "have", "does": "do", "isn't": "aren't", "wasn't": "weren't",
+              "hasn't": "haven't", "doesn't": "don't", "'s": "'re"}
+
+
+def _base_verb(verb: str) -> str:
+    if verb in _IRREGULAR:
+        return _IRREGULAR[verb]
+    if verb.endswith("ies") and len(verb) > 4:
+        return verb[:-3] + "y"
+    if verb.endswith(("ches", "shes", "sses", "xes", "zes", "oes")):
+        return verb[:-2]
+    if verb.endswith("s") and not verb.endswith("ss"):
+        return verb[:-1]
+    return verb
+
+
+def second_person(memory: str, user_name: str | None = None) -> str:
+    """ "User lives in Lisbon" -> "you live in Lisbon"; "Alice's dog is Rex" -> "your dog is Rex".
+
+    Extracted memories are in the third person with "User" (or the user's name, or "they") as the subject;
+    first-person notes ("I live in Porto") and bare predicates ("Likes hiking") are turned around too. A
+    memory about someone else ("Bruno is a beagle") is returned as it is.
+    """
+    text = memory.strip().rstrip(".")
+    if user_name:
+        text = re.sub(rf"^{re.escape(user_name)}(?=['’]s\b|\s)", "User", text)
+    m = _SUBJECT.match(text)
+    if m:
+        subject = m.group(0).strip().lower()
+        rest = text[m.end():]
+        if subject.endswith(("'s", "'")):
+            text = "your " + rest
+        else:
+            verb, _, tail = rest.partition(" ")
+            if verb.endswith("ly") and tail:  # "usually calls their mum": the verb comes second
+                second, _, tail = tail.partition(" ")
+                verb = f"{verb} {_base_verb(second) if second.islower() else second}"
+            elif verb.islower():
+                verb = _base_verb(verb)
+            text = f"you {verb} {tail}".rstrip()
+        for pattern, repl in _USER_PRONOUNS:
+            text = pattern.sub(repl, text)
+    elif text.lower().startswith(("you ", "your ")):
+        pass
+    elif re.match(r"^(I|My|I'm)\b", text):
+        for pattern, repl in _FIRST_PERSON:
+            text = pattern.sub(repl, text)
+    else:
+        first, _, tail = text.partition(" ")
+        if first.lower().endswith("s") and first[:1].isupper() and tail and first.isalpha() and first.lower() not in (
+                "this", "his", "was", "is", "as"):
+            return f"you {_base_verb(first.lower())} {tail}"  # a bare predicate: "Likes hiking"
+        return text  # about someone or something else: quoted as it is
+    return text[:1].lower() + text[1:]

@@ -1,0 +1,71 @@
+"""What a conversation turn is answered from: the personality's best knowledge chunks and the user's best
+memories for the turn, with their embedding relevance, and the dialogue request built from them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from avatar_service.core.model import KnowledgeHit, MemoryRecord, TranscriptItem
+from avatar_service.core.services.knowledge import Knowledge
+from avatar_service.core.services.knowledge import namespace as knowledge_namespace
+from avatar_service.core.services.memories import Memories
+from avatar_service.core.text.follow_ups import with_context
+from avatar_service.ports.dialogue import DialogueRequest, Persona, Turn
+from avatar_service.ports.storage import UnitOfWork
+
+KNOWLEDGE_CHUNKS, KNOWLEDGE_MIN = 5, 0.05  # a low bar: the answerer decides what answers
+MEMORIES, MEMORIES_MIN = 6, 0.1  # memories are one sentence each: a low bar, the answerer ranks them again
+HISTORY_TURNS = 20
+TOPICS = 6
+
+
+@dataclass(frozen=True, slots=True)
+class Grounding:
+    knowledge: list[KnowledgeHit]
+    memories: list[tuple[MemoryRecord, float]]
+    topics: list[str]
+
+    def request(self, persona: Persona, history: Sequence[TranscriptItem], content: str) -> DialogueRequest:
+        return DialogueRequest(
+            persona=persona,
+            history=[*(Turn(t.role, t.content) for t in history[-HISTORY_TURNS:] if t.role != "tool"),
+                     Turn("user", content)],
+            knowledge=[k.content for k in self.knowledge], memories=[m.content for m, _ in self.memories],
+            knowledge_relevance=[k.relevance for k in self.knowledge],
+            memory_relevance=[score for _, score in self.memories], topics=self.topics)
+
+
+class TurnGrounding:
+    def __init__(self, knowledge: Knowledge, memories: Memories) -> None:
+        self.knowledge, self.memories = knowledge, memories
+        self._topics: dict[str, tuple[int | None, list[str]]] = {}  # personality -> (knowledge version, names)
+
+    async def fetch(self, uow: UnitOfWork, personality_id: str, user_id: str | None, content: str,
+                    history: Sequence[TranscriptItem]) -> Grounding:
+        """One embedding of the turn (a follow-up carries the previous user turn) ranks both stores."""
+        previous = next((t.content for t in reversed(history) if t.role == "user"), "")
+        [vector] = await self.knowledge.semantic.embed([with_context(content, previous)])
+        knowledge = await self.knowledge.ranked_by_vector(uow, personality_id, vector, KNOWLEDGE_CHUNKS,
+                                                          KNOWLEDGE_MIN)
+        memories = []
+        if user_id:
+            memories = await self.memories.ranked_by_vector(uow, user_id, vector, personality_id, MEMORIES,
+                                                            MEMORIES_MIN)
+        return Grounding(knowledge, memories, await self.topics(uow, personality_id))
+
+    async def topics(self, uow: UnitOfWork, personality_id: str) -> list[str]:
+        """The names of the personality's ready knowledge items, oldest first: what it can help with.
+
+        Read again only when its knowledge changed (the vector cache's version, just brought up to date by
+        the search): the items are whole rows, too much to read on every turn."""
+        version = self.knowledge.semantic.version(knowledge_namespace(personality_id))
+        cached = self._topics.get(personality_id)
+        if cached is None or cached[0] != version or version is None:
+            items = await uow.knowledge.find(personality_id=personality_id, status="ready", limit=TOPICS)
+            names = [item.name.strip() for item in reversed(items) if item.name and item.name.strip()]
+            if len(self._topics) > 10_000:
+                self._topics.clear()
+            self._topics[personality_id] = (version, names)
+            return names
+        return cached[1]
