@@ -12,21 +12,16 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from avatar_service.core.text.lexicon import FUNCTION_WORDS
+
 # Words and single punctuation marks, the split BERT's pre-tokenizer makes: the documented token unit of
 # this embedder (`count_tokens`). It under-counts word pieces a little; chunks stay well inside any window.
 _TOKEN = re.compile(r"\w+|[^\w\s]", re.UNICODE)
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
-# Function words carry no topic; leaving them out keeps "where do I live" from matching every "do I".
-_STOPWORD_TEXT = """
-a about above after again against all am an and any are as at be because been before being below
-between both but by can could did do does doing down during each few for from further had has have
-having he her here hers herself him himself his how i if in into is it its itself just me more most my
-myself no nor not now of off on once only or other our ours ourselves out over own same she should so
-some such than that the their theirs them themselves then there these they this those through to too
-under until up very was we were what when where which while who whom why will with would you your
-yours yourself yourselves user users s t d ll m re ve"""
-_STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+# Function words carry no topic; leaving them out keeps "where do I live" from matching every "do I". The
+# extraction's "User" subject and the pieces of split contractions ("don't" -> "don", "t") go too.
+_STOPWORDS = FUNCTION_WORDS | {"user", "users", "s", "t", "d", "ll", "m", "re", "ve"}
 
 _WORD_WEIGHT = 1.0
 _BIGRAM_WEIGHT = 0.5
@@ -45,7 +40,8 @@ def _fold(text: str) -> str:
 
 
 def _stem(word: str) -> str:
-    # A light suffix strip so plurals and -ing/-ed forms share a word feature.
+    # A light suffix strip so plurals and -ing/-ed forms share a word feature. Not the Snowball stemmer the
+    # answerer uses: these features are hashed into stored vectors, and another stemmer would move them all.
     for suffix in ("ing", "edly", "ed", "ies", "es", "s", "ly"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
