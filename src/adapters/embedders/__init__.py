@@ -13,15 +13,20 @@ __all__ = ["LexicalEmbedder", "default_embedder"]
 
 
 def default_embedder() -> Embedder:
-    """MiniLM when its packages are installed and their files match the pinned hashes, else lexical.
+    """MiniLM when its packages are installed, else lexical.
 
-    The fallback is logged with its reason at WARNING: search quality drops a lot without the model.
+    The fallback is logged with its reason at WARNING: search quality drops a lot without the model. A model file
+    that is there but does not match its pinned hash is refused (ModelFileMismatch), never worked around.
     """
+    from avatar_service.adapters.model_files import ModelFileMismatch
+
     try:
         # Imported here: onnxruntime and tokenizers may be missing where only the fallback can run.
         from avatar_service.adapters.embedders.minilm_onnx import MiniLMEmbedder
 
         return MiniLMEmbedder()
-    except Exception as exc:  # any failure to import, verify or load means the same thing: no model
+    except ModelFileMismatch:
+        raise
+    except Exception as exc:  # any other failure to import or load means the same thing: no model
         log.warning("embedder: MiniLM unavailable (%s); using the lexical-hash fallback", exc)
         return LexicalEmbedder()

