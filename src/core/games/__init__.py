@@ -9,6 +9,7 @@ from .chess_game import ChessGame
 from .commentary import comment
 from .connect_four import ConnectFour
 from .hangman import Hangman
+from .options import defaults_of, schema_of
 from .rock_paper_scissors import RockPaperScissors
 from .tic_tac_toe import TicTacToe
 
@@ -19,15 +20,14 @@ CATALOGUE: dict[str, Game] = {
 
 def catalogue_entry(game: Game) -> dict[str, Any]:
     """What a client needs to offer a game: its schemas and the options it gets when it sends none."""
-    props = game.options_schema.get("properties", {})
     return {
         "id": game.id,
         "name": game.name,
         "description": game.description,
         "move_schema": game.move_schema,
-        "options_schema": game.options_schema,
+        "options_schema": schema_of(game.options_type),
         "state_schema": game.state_schema,
-        "options_defaults": {k: spec["default"] for k, spec in props.items() if "default" in spec},
+        "options_defaults": defaults_of(game.options_type),
     }
 
 

@@ -1,4 +1,4 @@
-"""Shared vocabulary of the game engine: sides, outcomes, errors, the Game protocol and option parsing."""
+"""Shared vocabulary of the game engine: sides, outcomes, errors, the Game protocol and the move schemas."""
 
 from __future__ import annotations
 
@@ -79,7 +79,7 @@ class Game(Protocol):
     name: str
     description: str
     move_schema: dict
-    options_schema: dict
+    options_type: type[Any]  # the game's GameOptions Struct (options.py)
     state_schema: dict
 
     def start(self, options: Mapping[str, Any], seed: int) -> tuple[dict, Side]: ...
@@ -89,8 +89,6 @@ class Game(Protocol):
     def personality_move(self, state: dict) -> tuple[dict, Outcome]: ...
 
 
-DIFFICULTY_SCHEMA = {"type": "string", "enum": list(DIFFICULTIES), "default": "medium"}
-FIRST_SCHEMA = {"type": "string", "enum": list(SIDES), "default": "user", "description": "who moves first"}
 PRIVATE_NOTE = "Keys starting with '_' are private to the service and never shown to clients."
 
 
@@ -102,11 +100,6 @@ def build_move_schema(**fields: dict) -> dict:
     else:
         schema["minProperties"] = schema["maxProperties"] = 1
     return schema
-
-
-def build_options_schema(**properties: dict) -> dict:
-    """A game's `options` object: only the listed options, each with its schema."""
-    return {"type": "object", "additionalProperties": False, "properties": properties}
 
 
 def build_state_schema(note: str, properties: dict, *, turns: tuple[str, ...] = SIDES,
@@ -123,47 +116,6 @@ def build_state_schema(note: str, properties: dict, *, turns: tuple[str, ...] = 
             "winner": {"enum": [*winners, None]},
         },
     }
-
-
-def parse_options(options: Mapping[str, Any] | None, schema: dict) -> dict:
-    """Checks `options` against a flat object schema (enum / integer bounds / odd) and fills defaults.
-
-    `first` and `difficulty` are accepted by every game (a generic client may send both), but only kept
-    where the schema lists them, as the contract says they apply where they mean something.
-    """
-    if options is None:
-        options = {}
-    if not isinstance(options, Mapping):
-        raise InvalidOptions("options", "options must be an object")
-    props: dict = schema["properties"]
-    tolerated = {"difficulty": DIFFICULTY_SCHEMA, "first": FIRST_SCHEMA}
-    out: dict = {}
-    for key, value in options.items():
-        spec = props.get(key) or tolerated.get(key)
-        if spec is None:
-            known = ", ".join(sorted(props))
-            raise InvalidOptions(f"options.{key}", f"unknown option {key!r}; known options: {known}")
-        _check_value(f"options.{key}", value, spec)
-        if key in props:
-            out[key] = value
-    for key, spec in props.items():
-        out.setdefault(key, spec["default"])
-    return out
-
-
-def _check_value(param: str, value: Any, spec: dict) -> None:
-    if "enum" in spec and value not in spec["enum"]:
-        choices = ", ".join(map(str, spec["enum"]))
-        raise InvalidOptions(param, f"{param} must be one of: {choices}")
-    if spec.get("type") == "integer":
-        # bool is an int subclass; True must not pass as 1 round
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise InvalidOptions(param, f"{param} must be an integer")
-        lo, hi = spec.get("minimum"), spec.get("maximum")
-        if (lo is not None and value < lo) or (hi is not None and value > hi):
-            raise InvalidOptions(param, f"{param} must be between {lo} and {hi}")
-        if spec.get("x-odd") and value % 2 == 0:
-            raise InvalidOptions(param, f"{param} must be odd so that a best-of-N match has a winner")
 
 
 def move_field(move: Mapping[str, Any], allowed: tuple[str, ...]) -> tuple[str, Any]:

@@ -7,27 +7,25 @@ from dataclasses import dataclass
 from typing import Any
 
 import chess
+import msgspec
 
 from . import chess_search as cs
 from .base import (
-    DIFFICULTY_SCHEMA,
-    FIRST_SCHEMA,
     IllegalMove,
     Outcome,
     Side,
     Winner,
     build_move_schema,
-    build_options_schema,
     build_state_schema,
     clone,
     finish,
     move_field,
     new_seed,
     other,
-    parse_options,
     require_turn,
     rng_for,
 )
+from .options import TurnOptions, parse_options
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +65,10 @@ def material(board: chess.Board, color: chess.Color) -> int:
     return sum(cs.VALUE[p.piece_type] for p in board.piece_map().values() if p.color == color)
 
 
+class ChessOptions(TurnOptions):
+    """Chess's options: how well the personality plays, and who moves first."""
+
+
 class ChessGame:
     id = "chess"
     name = "Chess"
@@ -78,7 +80,7 @@ class ChessGame:
         uci={"type": "string", "description": "e.g. 'e2e4', promotion 'e7e8q'"},
         san={"type": "string", "description": "e.g. 'e4', 'Nxf7+', 'O-O'"},
     )
-    options_schema = build_options_schema(difficulty=DIFFICULTY_SCHEMA, first=FIRST_SCHEMA)
+    options_type = ChessOptions
     state_schema = build_state_schema(
         "The side that moves first plays white.",
         {
@@ -99,8 +101,8 @@ class ChessGame:
         self.levels = dict(levels or LEVELS)
 
     def start(self, options: Mapping[str, Any], seed: int) -> tuple[dict, Side]:
-        opts = parse_options(options, self.options_schema)
-        first: Side = opts["first"]
+        opts = parse_options(options, ChessOptions)
+        first: Side = opts.first
         board = chess.Board()
         state: dict[str, Any] = {
             "fen": board.fen(),
@@ -112,7 +114,7 @@ class ChessGame:
             "check": False,
             "result": None,
             "termination": None,
-            "options": opts,
+            "options": msgspec.to_builtins(opts),
             "turn": first,
             "finished": False,
             "winner": None,

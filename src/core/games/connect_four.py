@@ -5,25 +5,24 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import msgspec
+
 from . import c4_search as c4
 from .base import (
-    DIFFICULTY_SCHEMA,
-    FIRST_SCHEMA,
     IllegalMove,
     Outcome,
     Side,
     build_move_schema,
-    build_options_schema,
     build_state_schema,
     clone,
     finish,
     move_field,
     new_seed,
     other,
-    parse_options,
     require_turn,
     rng_for,
 )
+from .options import TurnOptions, parse_options
 
 # (chance of a random column, search depth, node budget, seconds cap); the node budget keeps the move a
 # pure function of the state, the seconds cap only guards against a very slow host
@@ -59,6 +58,10 @@ def four_cells(board: list, mark: str) -> list[list[int]] | None:
     return None
 
 
+class ConnectFourOptions(TurnOptions):
+    """Connect four's options: how well the personality plays, and who moves first."""
+
+
 class ConnectFour:
     id = "connect_four"
     name = "Connect four"
@@ -67,7 +70,7 @@ class ConnectFour:
         column={"type": "integer", "minimum": 0, "maximum": 6,
                 "description": "column to drop a disc into, 0 = leftmost"},
     )
-    options_schema = build_options_schema(difficulty=DIFFICULTY_SCHEMA, first=FIRST_SCHEMA)
+    options_type = ConnectFourOptions
     state_schema = build_state_schema(
         "",
         {
@@ -79,12 +82,12 @@ class ConnectFour:
     )
 
     def start(self, options: Mapping[str, Any], seed: int) -> tuple[dict, Side]:
-        opts = parse_options(options, self.options_schema)
-        first: Side = opts["first"]
+        opts = parse_options(options, ConnectFourOptions)
+        first: Side = opts.first
         state = {
             "board": [[None] * c4.COLS for _ in range(c4.ROWS)],
             "marks": {first: "X", other(first): "O"},
-            "options": opts,
+            "options": msgspec.to_builtins(opts),
             "history": [],
             "turn": first,
             "finished": False,

@@ -6,24 +6,25 @@ import random
 from collections.abc import Mapping
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import Annotated, Any
+
+import msgspec
 
 from .base import (
-    DIFFICULTY_SCHEMA,
+    Difficulty,
     IllegalMove,
     Outcome,
     Side,
     Winner,
     build_move_schema,
-    build_options_schema,
     build_state_schema,
     clone,
     finish,
     move_field,
     new_seed,
-    parse_options,
     require_turn,
 )
+from .options import GameOptions, parse_options
 
 # (shortest word, longest word, lives): longer words give away more letters per hit, so they are easier
 LEVELS = {"easy": (7, 12, 8), "medium": (5, 7, 6), "hard": (3, 5, 5)}
@@ -39,6 +40,13 @@ def masked(word: str, guessed: list[str]) -> str:
     return "".join(c if c in guessed else "_" for c in word)
 
 
+class HangmanOptions(GameOptions):
+    """Hangman's options: the length of the word and the lives."""
+
+    difficulty: Annotated[Difficulty, msgspec.Meta(
+        description="easy: long words, 8 lives; medium: 5-7 letters, 6 lives; hard: 3-5 letters, 5 lives")] = "medium"
+
+
 class Hangman:
     id = "hangman"
     name = "Hangman"
@@ -50,12 +58,7 @@ class Hangman:
         letter={"type": "string", "pattern": "^[A-Za-z]$"},
         word={"type": "string", "pattern": "^[A-Za-z]+$"},
     )
-    options_schema = build_options_schema(
-        difficulty={
-            **DIFFICULTY_SCHEMA,
-            "description": "easy: long words, 8 lives; medium: 5-7 letters, 6 lives; hard: 3-5 letters, 5 lives",
-        }
-    )
+    options_type = HangmanOptions
     state_schema = build_state_schema(
         "The word stays in '_secret' until the game ends.",
         {
@@ -73,8 +76,8 @@ class Hangman:
     )
 
     def start(self, options: Mapping[str, Any], seed: int) -> tuple[dict, Side]:
-        opts = parse_options(options, self.options_schema)
-        lo, hi, lives = LEVELS[opts["difficulty"]]
+        opts = parse_options(options, HangmanOptions)
+        lo, hi, lives = LEVELS[opts.difficulty]
         word = random.Random(new_seed(seed)).choice([w for w in words() if lo <= len(w) <= hi])
         state = {
             "masked": "_" * len(word),
@@ -85,7 +88,7 @@ class Hangman:
             "lives": lives,
             "lives_left": lives,
             "word": None,
-            "options": opts,
+            "options": msgspec.to_builtins(opts),
             "turn": "user",
             "finished": False,
             "winner": None,

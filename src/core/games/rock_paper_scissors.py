@@ -4,25 +4,27 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Annotated, Any
+
+import msgspec
 
 from .base import (
-    DIFFICULTY_SCHEMA,
+    Difficulty,
     IllegalMove,
+    InvalidOptions,
     Outcome,
     Side,
     Winner,
     build_move_schema,
-    build_options_schema,
     build_state_schema,
     clone,
     finish,
     move_field,
     new_seed,
-    parse_options,
     require_turn,
     rng_for,
 )
+from .options import GameOptions, parse_options
 
 CHOICES = ("rock", "paper", "scissors")
 BEATS = {"rock": "scissors", "paper": "rock", "scissors": "paper"}
@@ -63,6 +65,14 @@ def pick(state: Mapping[str, Any]) -> str:
     return BEATEN_BY[predict(state["history"], rng)]
 
 
+class RockPaperScissorsOptions(GameOptions):
+    """Rock, paper, scissors' options: how predictable the personality is, and the match's length."""
+
+    difficulty: Difficulty = "medium"
+    rounds: Annotated[int, msgspec.Meta(ge=1, le=99, description="best of N; odd",
+                                        extra_json_schema={"x-odd": True})] = 3
+
+
 class RockPaperScissors:
     id = "rock_paper_scissors"
     name = "Rock, paper, scissors"
@@ -71,11 +81,7 @@ class RockPaperScissors:
         "up to 3N throws in all). Rock beats scissors, scissors beat paper, paper beats rock."
     )
     move_schema = build_move_schema(choice={"type": "string", "enum": list(CHOICES)})
-    options_schema = build_options_schema(
-        difficulty=DIFFICULTY_SCHEMA,
-        rounds={"type": "integer", "minimum": 1, "maximum": 99, "x-odd": True, "default": 3,
-                "description": "best of N; odd"},
-    )
+    options_type = RockPaperScissorsOptions
     state_schema = build_state_schema(
         "The user always moves; the personality's throw of each round comes back with it.",
         {
@@ -91,13 +97,15 @@ class RockPaperScissors:
     )
 
     def start(self, options: Mapping[str, Any], seed: int) -> tuple[dict, Side]:
-        opts = parse_options(options, self.options_schema)
+        opts = parse_options(options, RockPaperScissorsOptions)
+        if opts.rounds % 2 == 0:
+            raise InvalidOptions("options.rounds", "options.rounds must be odd, so that a match has a winner")
         state = {
-            "rounds": opts["rounds"],
-            "wins_needed": opts["rounds"] // 2 + 1,
+            "rounds": opts.rounds,
+            "wins_needed": opts.rounds // 2 + 1,
             "score": {"user": 0, "personality": 0, "draws": 0},
             "history": [],
-            "options": opts,
+            "options": msgspec.to_builtins(opts),
             "turn": "user",
             "finished": False,
             "winner": None,

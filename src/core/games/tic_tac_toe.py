@@ -6,25 +6,24 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
+import msgspec
+
 from .base import (
-    DIFFICULTY_SCHEMA,
-    FIRST_SCHEMA,
     IllegalMove,
     Outcome,
     Side,
     Winner,
     build_move_schema,
-    build_options_schema,
     build_state_schema,
     clone,
     finish,
     move_field,
     new_seed,
     other,
-    parse_options,
     require_turn,
     rng_for,
 )
+from .options import TurnOptions, parse_options
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 # chance that the personality plays a random move instead of a sound one
@@ -66,6 +65,10 @@ def best_cells(board: tuple, mark: str) -> list[int]:
     return [i for i, s in scores.items() if s == top]
 
 
+class TicTacToeOptions(TurnOptions):
+    """Tic-tac-toe's options: how well the personality plays, and who moves first."""
+
+
 class TicTacToe:
     id = "tic_tac_toe"
     name = "Tic-tac-toe"
@@ -74,7 +77,7 @@ class TicTacToe:
         cell={"type": "integer", "minimum": 0, "maximum": 8,
               "description": "cell index, row-major: 0 1 2 / 3 4 5 / 6 7 8"},
     )
-    options_schema = build_options_schema(difficulty=DIFFICULTY_SCHEMA, first=FIRST_SCHEMA)
+    options_type = TicTacToeOptions
     state_schema = build_state_schema(
         "",
         {
@@ -86,13 +89,13 @@ class TicTacToe:
     )
 
     def start(self, options: Mapping[str, Any], seed: int) -> tuple[dict, Side]:
-        opts = parse_options(options, self.options_schema)
-        first: Side = opts["first"]
+        opts = parse_options(options, TicTacToeOptions)
+        first: Side = opts.first
         marks = {first: "X", other(first): "O"}
         state = {
             "board": [None] * 9,
             "marks": marks,
-            "options": opts,
+            "options": msgspec.to_builtins(opts),
             "history": [],
             "turn": first,
             "finished": False,

@@ -244,3 +244,14 @@ def test_a_move_never_edits_the_callers_state(game_id: str) -> None:
         snapshot = copy.deepcopy(outcome.state)
         game.personality_move(outcome.state)
         assert outcome.state == snapshot
+
+
+@pytest.mark.parametrize("game_id", IDS)
+def test_the_options_schema_is_the_options_struct(game_id: str) -> None:
+    schema = catalogue_entry(CATALOGUE[game_id])["options_schema"]
+    assert schema["type"] == "object" and schema["additionalProperties"] is False
+    assert schema["properties"]["difficulty"]["enum"] == ["easy", "medium", "hard"]  # in order, not sorted
+    assert {k: v["default"] for k, v in schema["properties"].items()} == CATALOGUE[game_id].start({}, 1)[0]["options"]
+    if "rounds" in schema["properties"]:
+        assert schema["properties"]["rounds"] | {"x-odd": True} == schema["properties"]["rounds"]
+        assert (schema["properties"]["rounds"]["minimum"], schema["properties"]["rounds"]["maximum"]) == (1, 99)
