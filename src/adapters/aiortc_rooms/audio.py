@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
 import re
-import time
 from collections import deque
 from fractions import Fraction
 
 import av
 import numpy as np
 from aiortc.mediastreams import MediaStreamError, MediaStreamTrack
+
+from avatar_service.adapters.aiortc_rooms.pacing import Pacer
 
 OUT_RATE = 48_000
 FRAME_SAMPLES = OUT_RATE // 50  # 20 ms
@@ -31,6 +31,15 @@ def resample(samples: np.ndarray, rate: int, target: int) -> np.ndarray:
     if not out:
         return np.zeros(0, np.int16)
     return np.concatenate([f.to_ndarray().reshape(-1) for f in out]).astype(np.int16, copy=False)
+
+
+def audio_frame(chunk: np.ndarray, pts: int) -> av.AudioFrame:
+    """One outgoing 20 ms frame: mono int16 samples at OUT_RATE, stamped `pts` samples into the track."""
+    frame = av.AudioFrame.from_ndarray(chunk.reshape(1, -1), format="s16", layout="mono")
+    frame.sample_rate = OUT_RATE
+    frame.pts = pts
+    frame.time_base = Fraction(1, OUT_RATE)
+    return frame
 
 
 class MicrophoneResampler:
@@ -76,7 +85,7 @@ class ReplyAudioTrack(MediaStreamTrack):
         super().__init__()
         self._queue: deque[np.ndarray] = deque()
         self._queued = 0
-        self._start: float | None = None
+        self._pacer = Pacer(resync_after=0.2)
         self._pts = 0
         self.level = 0.0  # RMS (0..1) of the last frame sent: drives the avatar's mouth
         self.frames_with_speech = 0
@@ -117,24 +126,12 @@ class ReplyAudioTrack(MediaStreamTrack):
     async def recv(self) -> av.AudioFrame:
         if self.readyState != "live":
             raise MediaStreamError
-        now = time.monotonic()
-        if self._start is None:
-            self._start = now
-        else:
-            wait = self._start + self._pts / OUT_RATE - now
-            if wait > 0:
-                await asyncio.sleep(wait)
-            elif wait < -0.2:
-                # The loop stalled: restart the clock rather than send a burst the receiver would drop.
-                self._start = now - self._pts / OUT_RATE
+        await self._pacer.wait(self._pts / OUT_RATE)
         chunk = self._take()
         rms = float(np.sqrt(np.mean((chunk.astype(np.float32) / 32768.0) ** 2)))
         self.level = rms
         if rms > 0:
             self.frames_with_speech += 1
-        frame = av.AudioFrame.from_ndarray(chunk.reshape(1, -1), format="s16", layout="mono")
-        frame.sample_rate = OUT_RATE
-        frame.pts = self._pts
-        frame.time_base = Fraction(1, OUT_RATE)
+        frame = audio_frame(chunk, self._pts)
         self._pts += FRAME_SAMPLES
         return frame

@@ -9,7 +9,6 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
 import av
@@ -17,7 +16,8 @@ import numpy as np
 from aiortc import RTCPeerConnection, RTCSessionDescription
 from aiortc.mediastreams import MediaStreamError, MediaStreamTrack
 
-from avatar_service.adapters.aiortc_rooms.audio import FRAME_SAMPLES, OUT_RATE, resample
+from avatar_service.adapters.aiortc_rooms.audio import FRAME_SAMPLES, OUT_RATE, audio_frame, resample
+from avatar_service.adapters.aiortc_rooms.pacing import Pacer
 
 SILENT_PEAK = 64  # int16: below this a decoded frame counts as silence (Opus leaves a little noise)
 
@@ -30,7 +30,7 @@ class ScriptedMicrophone(MediaStreamTrack):
     def __init__(self) -> None:
         super().__init__()
         self._queue: deque[np.ndarray] = deque()
-        self._start: float | None = None
+        self._pacer = Pacer()
         self._pts = 0
         self.speech_ended_at: float | None = None  # monotonic time the last queued sample went out
 
@@ -53,23 +53,14 @@ class ScriptedMicrophone(MediaStreamTrack):
     async def recv(self) -> av.AudioFrame:
         if self.readyState != "live":
             raise MediaStreamError
-        now = time.monotonic()
-        if self._start is None:
-            self._start = now
-        else:
-            wait = self._start + self._pts / OUT_RATE - now
-            if wait > 0:
-                await asyncio.sleep(wait)
+        await self._pacer.wait(self._pts / OUT_RATE)
         if self._queue:
             chunk = self._queue.popleft()
             if not self._queue:
                 self.speech_ended_at = time.monotonic() + FRAME_SAMPLES / OUT_RATE
         else:
             chunk = np.zeros(FRAME_SAMPLES, np.int16)
-        frame = av.AudioFrame.from_ndarray(chunk.reshape(1, -1), format="s16", layout="mono")
-        frame.sample_rate = OUT_RATE
-        frame.pts = self._pts
-        frame.time_base = Fraction(1, OUT_RATE)
+        frame = audio_frame(chunk, self._pts)
         self._pts += FRAME_SAMPLES
         return frame
 

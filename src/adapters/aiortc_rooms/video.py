@@ -7,7 +7,6 @@ import asyncio
 import math
 import random
 import re
-import time
 from fractions import Fraction
 from typing import TypeAlias
 
@@ -15,6 +14,7 @@ import av
 from aiortc.mediastreams import MediaStreamError, MediaStreamTrack
 
 from avatar_service.adapters.aiortc_rooms.audio import ReplyAudioTrack
+from avatar_service.adapters.aiortc_rooms.pacing import Pacer
 from avatar_service.adapters.pyav_renderer.avatars import AVATARS, BLINK_LEVELS, MOUTH_LEVELS
 from avatar_service.adapters.pyav_renderer.backgrounds import make_backdrop
 from avatar_service.adapters.pyav_renderer.compositing import FrameComposer
@@ -55,7 +55,7 @@ class AvatarVideoTrack(MediaStreamTrack):
     def __init__(self, composer: LiveAvatar, voice: ReplyAudioTrack | None, fps: int = 15) -> None:
         super().__init__()
         self._composer, self._voice, self._fps = composer, voice, fps
-        self._start: float | None = None
+        self._pacer = Pacer(resync_after=0.5)
         self._index = 0
         self._opening = 0.0
         self._blink_at = 2.0
@@ -83,16 +83,8 @@ class AvatarVideoTrack(MediaStreamTrack):
     async def recv(self) -> av.VideoFrame:
         if self.readyState != "live":
             raise MediaStreamError
-        now = time.monotonic()
-        if self._start is None:
-            self._start = now
-        else:
-            wait = self._start + self._index / self._fps - now
-            if wait > 0:
-                await asyncio.sleep(wait)
-            elif wait < -0.5:
-                self._start = now - self._index / self._fps
         seconds = self._index / self._fps
+        await self._pacer.wait(seconds)
         if isinstance(self._composer, LivePhoto):
             # A photo frame is a few milliseconds of warping: off the loop, like every CPU-bound step.
             closure = self._eyes(seconds) / (len(BLINK_LEVELS) - 1)
