@@ -46,8 +46,10 @@ from avatar_service.entrypoints.http.routes import (
     personalities,
     users,
     videos,
+    voices,
     webhooks,
 )
+from avatar_service.entrypoints.http.static_files import docs_ui, static_routes
 from avatar_service.entrypoints.http.strict_input import check_input
 from avatar_service.entrypoints.settings import Settings
 from avatar_service.ports.blobs import BlobStore
@@ -143,11 +145,12 @@ def create_app(container: punq.Container, *, run_worker: bool | None = None) -> 
         route_handlers=[api_keys.router, personalities.router, knowledge.router,
                         knowledge.knowledge_uploads(settings.max_upload_bytes), users.router, memories.router,
                         conversations.router, videos.router, games.router, webhooks.router,
-                        avatars.router(settings.max_upload_bytes)],
+                        avatars.router(settings.max_upload_bytes),
+                        voices.list_voices],
         dependencies={"caller": Provide(current_caller, sync_to_thread=False)},
     )
     app = Litestar(
-        route_handlers=[v1, *public.ROUTES, *rooms.ROUTES],
+        route_handlers=[v1, *public.ROUTES, *rooms.ROUTES, *static_routes()],
         dependencies={name: provider(kind) for name, kind in INJECTED.items()},
         exception_handlers=HANDLERS,
         middleware=guards(container),  # app level: a router's middleware is deep-copied with its arguments
@@ -156,7 +159,7 @@ def create_app(container: punq.Container, *, run_worker: bool | None = None) -> 
         request_max_body_size=settings.max_body_bytes,
         openapi_config=OpenAPIConfig(
             title="avatar_service", version=__version__, path="/schema",
-            render_plugins=[ScalarRenderPlugin()],
+            render_plugins=[docs_ui()],
             components=Components(security_schemes={"bearer": SecurityScheme(type="http", scheme="bearer")}),
             security=[{"bearer": []}],
         ),
