@@ -46,7 +46,6 @@ from avatar_service.entrypoints.http.routes import (
     personalities,
     users,
     videos,
-    voices,
     webhooks,
 )
 from avatar_service.entrypoints.http.static_files import docs_ui, static_routes
@@ -145,8 +144,7 @@ def create_app(container: punq.Container, *, run_worker: bool | None = None) -> 
         route_handlers=[api_keys.router, personalities.router, knowledge.router,
                         knowledge.knowledge_uploads(settings.max_upload_bytes), users.router, memories.router,
                         conversations.router, videos.router, games.router, webhooks.router,
-                        avatars.router(settings.max_upload_bytes),
-                        voices.list_voices],
+                        avatars.router(settings.max_upload_bytes)],
         dependencies={"caller": Provide(current_caller, sync_to_thread=False)},
     )
     app = Litestar(
