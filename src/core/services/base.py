@@ -33,6 +33,17 @@ async def fetch(repo: Repository[R], kind: str, ident: str, *, param: str | None
     return record
 
 
+async def fetch_owned(parents: Repository[Any], parent_kind: str, parent_id: str, repo: Repository[R], kind: str,
+                      ident: str, owner_field: str) -> R:
+    """A record under a parent (a personality's knowledge item, a user's memory): NotFound when the parent is
+    missing, the record is, or the record belongs to another parent (which looks the same as missing)."""
+    await fetch(parents, parent_kind, parent_id)
+    record: R = await fetch(repo, kind, ident)
+    if getattr(record, owner_field) != parent_id:
+        raise missing(kind.replace("_", " "), ident)
+    return record
+
+
 def page_of(records: Sequence[Any], has_more: bool, view: type[V] | Callable[[Any], V]) -> Page[V]:
     """A page of public views: `view` is the view type, or a function for views with computed fields."""
     convert = (lambda r: public(r, view)) if isinstance(view, type) else view

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from avatar_service.core.errors import Invalid, TooLarge, missing
+from avatar_service.core.errors import Invalid, TooLarge
 from avatar_service.core.model import (
     Deleted,
     KnowledgeCreate,
@@ -17,7 +17,7 @@ from avatar_service.core.model import (
     public,
 )
 from avatar_service.core.pagination import PageRequest
-from avatar_service.core.services.base import Deps, fetch, page_of
+from avatar_service.core.services.base import Deps, fetch, fetch_owned, page_of
 from avatar_service.core.services.filters import given
 from avatar_service.core.services.vector_cache import Loader, Stored, fresh, reload
 from avatar_service.ports.jobs import JobQueue
@@ -71,12 +71,10 @@ class Knowledge:
         self.jobs.wake()
         return public(record, KnowledgeItem)
 
-    async def _mine(self, uow: UnitOfWork, personality_id: str, item_id: str) -> KnowledgeRecord:
-        await fetch(uow.personalities, "personality", personality_id)
-        record = await fetch(uow.knowledge, "knowledge_item", item_id)
-        if record.personality_id != personality_id:
-            raise missing("knowledge item", item_id)
-        return record
+    @staticmethod
+    async def _mine(uow: UnitOfWork, personality_id: str, item_id: str) -> KnowledgeRecord:
+        return await fetch_owned(uow.personalities, "personality", personality_id, uow.knowledge, "knowledge_item",
+                                 item_id, "personality_id")
 
     async def get(self, organization_id: str, personality_id: str, item_id: str) -> KnowledgeItem:
         async with self.deps.storage(organization_id, read_only=True) as uow:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from avatar_service.core.errors import missing
 from avatar_service.core.model import (
     Deleted,
     Memory,
@@ -24,7 +23,7 @@ from avatar_service.core.model import (
 )
 from avatar_service.core.model.common import UNSET
 from avatar_service.core.pagination import PageRequest
-from avatar_service.core.services.base import Deps, emit, fetch, page_of
+from avatar_service.core.services.base import Deps, emit, fetch, fetch_owned, page_of
 from avatar_service.core.services.filters import given
 from avatar_service.core.services.vector_cache import Loader, Stored, fresh, reload
 from avatar_service.ports.semantic import Semantic
@@ -108,12 +107,9 @@ class Memories:
         await self.publish(user_id, version, records)
         return MemoryBulkResult(created_count=len(records), data=[public(r, Memory) for r in records])
 
-    async def _mine(self, uow: UnitOfWork, user_id: str, memory_id: str) -> MemoryRecord:
-        await fetch(uow.users, "user", user_id)
-        record = await fetch(uow.memories, "memory", memory_id)
-        if record.user_id != user_id:
-            raise missing("memory", memory_id)
-        return record
+    @staticmethod
+    async def _mine(uow: UnitOfWork, user_id: str, memory_id: str) -> MemoryRecord:
+        return await fetch_owned(uow.users, "user", user_id, uow.memories, "memory", memory_id, "user_id")
 
     async def get(self, organization_id: str, user_id: str, memory_id: str) -> Memory:
         async with self.deps.storage(organization_id, read_only=True) as uow:
