@@ -10,6 +10,7 @@ import msgspec
 from avatar_service.core.errors import Invalid
 
 DEFAULT_LIMIT = 20
+MAX_LIMIT = 100
 _ID = re.compile(r"[A-Za-z0-9_-]{1,160}")  # every id is a prefix and URL-safe characters
 
 
@@ -25,8 +26,8 @@ class _Cursor(msgspec.Struct, array_like=True):
 
 def page_request(limit: int | None, cursor: str | None) -> PageRequest:
     limit = DEFAULT_LIMIT if limit is None else limit
-    if not 1 <= limit <= 100:
-        raise Invalid("limit must be between 1 and 100", param="limit")
+    if not 1 <= limit <= MAX_LIMIT:
+        raise Invalid(f"limit must be between 1 and {MAX_LIMIT}", param="limit")
     return PageRequest(limit=limit, after=decode_cursor(cursor) if cursor else None)
 
 

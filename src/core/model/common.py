@@ -9,7 +9,6 @@ from msgspec import UNSET, Meta, Struct, UnsetType
 __all__ = [
     "UNSET",
     "Deleted",
-    "Limit",
     "Metadata",
     "Page",
     "Request",
@@ -31,8 +30,7 @@ class Request(Struct, kw_only=True, forbid_unknown_fields=True):
     """A request body: unknown fields are an error so typos never pass in silence."""
 
 
-# Limits of the spec's Limits table, as reusable annotated types.
-Limit = Annotated[int, Meta(ge=1, le=100, description="Page size, 1 to 100.")]
+# Limits of the spec's Limits table, as reusable annotated types (a page's size: core/pagination.py).
 Text255 = Annotated[str, Meta(max_length=255)]
 Url = Annotated[str, Meta(min_length=8, max_length=2048, pattern=r"^https?://", description="An http(s) URL.")]
 Metadata = Annotated[dict[str, Any], Meta(description="Custom key-value data (at most 50 keys, 8 KB).")]
