@@ -4,6 +4,7 @@ from typing import Any
 
 from litestar.testing import AsyncTestClient
 
+from . import fields
 from .helpers import (
     Service,
     assert_deleted,
@@ -14,7 +15,7 @@ from .helpers import (
     create_personality,
 )
 
-KEY_FIELDS = {"id", "object", "name", "key_prefix", "scopes", "created_at", "last_used_at"}
+KEY_FIELDS = fields.API_KEY
 
 
 async def test_missing_or_bad_keys_are_401(service: Service, client: AsyncTestClient[Any]) -> None:

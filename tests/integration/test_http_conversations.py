@@ -4,22 +4,10 @@ from typing import Any
 
 from litestar.testing import AsyncTestClient
 
+from . import fields
 from .helpers import Service, assert_error, assert_id, assert_timestamp, auth, create_personality, create_user
 
-FIELDS = {
-    "id",
-    "object",
-    "personality_id",
-    "status",
-    "created_at",
-    "user_id",
-    "mode",
-    "room_url",
-    "room_token",
-    "duration",
-    "transcript",
-    "ended_at",
-}
+FIELDS = fields.CONVERSATION
 
 
 async def test_create_read_and_end(client: AsyncTestClient[Any]) -> None:

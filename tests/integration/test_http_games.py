@@ -19,24 +19,11 @@ from avatar_service.core.services.games import GameSessions
 from avatar_service.ports.dialogue import DialogueRequest
 from avatar_service.ports.storage import Storage
 
+from . import fields
 from .helpers import Service, assert_error, assert_id, assert_timestamp, create_personality, create_user, walk
 
-FIELDS = {
-    "id",
-    "object",
-    "game_id",
-    "personality_id",
-    "status",
-    "created_at",
-    "user_id",
-    "current_turn",
-    "state",
-    "winner",
-    "move_count",
-    "personality_commentary",
-    "updated_at",
-}
-RESULT_FIELDS = {"session", "user_move_valid", "user_move_error", "personality_move", "personality_message"}
+FIELDS = fields.GAME_SESSION
+RESULT_FIELDS = fields.MOVE_RESULT
 # game id -> (a legal first move, an illegal one)
 MOVES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "tic_tac_toe": ({"cell": 4}, {"cell": 9}),

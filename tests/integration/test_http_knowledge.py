@@ -7,6 +7,7 @@ from litestar.testing import AsyncTestClient
 
 from avatar_service.ports.storage import Storage
 
+from . import fields
 from .helpers import (
     Receiver,
     Service,
@@ -19,21 +20,7 @@ from .helpers import (
     subscribe,
 )
 
-FIELDS = {
-    "id",
-    "object",
-    "type",
-    "status",
-    "created_at",
-    "name",
-    "source_url",
-    "content_preview",
-    "chunk_count",
-    "token_count",
-    "error",
-    "updated_at",
-    "refresh_interval",
-}
+FIELDS = fields.KNOWLEDGE_ITEM
 MUSEUM = (
     "The city museum opens at 9am and closes at 5pm every day except Monday. Tickets cost 12 euros for "
     "adults and children under twelve enter for free. The museum café serves lunch from noon."

@@ -4,21 +4,10 @@ from typing import Any
 
 from litestar.testing import AsyncTestClient
 
+from . import fields
 from .helpers import assert_deleted, assert_error, assert_id, assert_timestamp, create_personality
 
-FIELDS = {
-    "id",
-    "object",
-    "name",
-    "created_at",
-    "updated_at",
-    "description",
-    "system_prompt",
-    "voice",
-    "appearance",
-    "traits",
-    "metadata",
-}
+FIELDS = fields.PERSONALITY
 
 
 async def test_create_returns_the_full_personality(client: AsyncTestClient[Any]) -> None:

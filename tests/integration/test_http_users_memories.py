@@ -5,6 +5,7 @@ from typing import Any
 import pytest
 from litestar.testing import AsyncTestClient
 
+from . import fields
 from .helpers import (
     Service,
     assert_deleted,
@@ -15,19 +16,8 @@ from .helpers import (
     create_user,
 )
 
-USER_FIELDS = {"id", "object", "created_at", "updated_at", "external_id", "metadata", "settings"}
-MEMORY_FIELDS = {
-    "id",
-    "object",
-    "user_id",
-    "personality_id",
-    "content",
-    "created_at",
-    "category",
-    "confidence",
-    "source",
-    "last_used_at",
-}
+USER_FIELDS = fields.USER
+MEMORY_FIELDS = fields.MEMORY
 
 
 async def test_user_lifecycle(client: AsyncTestClient[Any]) -> None:

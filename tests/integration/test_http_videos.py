@@ -4,21 +4,10 @@ from typing import Any
 
 from litestar.testing import AsyncTestClient
 
+from . import fields
 from .helpers import assert_error, assert_id, assert_timestamp, create_personality
 
-FIELDS = {
-    "id",
-    "object",
-    "status",
-    "created_at",
-    "personality_id",
-    "progress",
-    "video_url",
-    "thumbnail_url",
-    "duration",
-    "error",
-    "completed_at",
-}
+FIELDS = fields.VIDEO
 
 
 async def test_create_read_list_and_cancel(client: AsyncTestClient[Any]) -> None:

@@ -8,6 +8,7 @@ import pytest
 from litestar.testing import AsyncTestClient
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
+from . import fields
 from .helpers import (
     Receiver,
     Service,
@@ -20,22 +21,8 @@ from .helpers import (
     subscribe,
 )
 
-FIELDS = {"id", "object", "url", "events", "created_at", "enabled"}
-DELIVERY_FIELDS = {
-    "id",
-    "object",
-    "webhook_id",
-    "event_id",
-    "event_type",
-    "status",
-    "attempt",
-    "response_status",
-    "duration_ms",
-    "error",
-    "next_retry_at",
-    "created_at",
-    "delivered_at",
-}
+FIELDS = fields.WEBHOOK
+DELIVERY_FIELDS = fields.DELIVERY
 
 
 @pytest.fixture
