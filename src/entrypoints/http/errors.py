@@ -7,6 +7,7 @@ from typing import Any
 
 from litestar import MediaType, Request, Response
 from litestar.exceptions import HTTPException, ValidationException
+from msgspec import json
 
 from avatar_service.core import errors as e
 
@@ -22,15 +23,35 @@ HTTP_CODES = {400: "parameter_invalid", 401: "invalid_api_key", 403: "insufficie
               429: "rate_limited"}
 
 
+def error_body(status: int, code: str, message: str, param: str | None = None) -> dict[str, Any]:
+    """The envelope itself: every response, and every stream event, that reports a failure carries this."""
+    return {"error": {"type": TYPES.get(status, "invalid_request_error"), "code": code, "message": message,
+                      "param": param}}
+
+
+def status_of(exc: e.AvatarError) -> int:
+    return next((s for kind, s in STATUS.items() if isinstance(exc, kind)), 400)
+
+
 def envelope(status: int, code: str, message: str, param: str | None = None,
              headers: dict[str, str] | None = None) -> Response[Any]:
-    body = {"error": {"type": TYPES.get(status, "invalid_request_error"), "code": code, "message": message,
-                      "param": param}}
-    return Response(body, status_code=status, media_type=MediaType.JSON, headers=headers)
+    return Response(error_body(status, code, message, param), status_code=status, media_type=MediaType.JSON,
+                    headers=headers)
+
+
+def asgi_envelope(status: int, code: str, message: str, param: str | None = None,
+                  headers: list[tuple[bytes, bytes]] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The envelope as the two ASGI messages of a response, for the middlewares that answer before a route
+    (rate limits, idempotency)."""
+    body = json.encode(error_body(status, code, message, param))
+    start = {"type": "http.response.start", "status": status,
+             "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                         *(headers or [])]}
+    return start, {"type": "http.response.body", "body": body}
 
 
 def avatar_error(_: Request[Any, Any, Any], exc: e.AvatarError) -> Response[Any]:
-    status = next((s for kind, s in STATUS.items() if isinstance(exc, kind)), 400)
+    status = status_of(exc)
     headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, e.RateLimited) else None
     if status == 401:
         headers = {"WWW-Authenticate": 'Bearer realm="avatar_service"'}

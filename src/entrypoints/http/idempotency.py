@@ -14,11 +14,11 @@ from datetime import timedelta
 from typing import Any
 
 from litestar.types import ASGIApp, Message, Receive, ReceiveMessage, Scope, Send
-from msgspec import json
 
 from avatar_service.core.errors import AvatarError
 from avatar_service.core.services.api_keys import ApiKeys
 from avatar_service.entrypoints.http.auth import bearer_secret
+from avatar_service.entrypoints.http.errors import asgi_envelope
 from avatar_service.ports.clock import Clock
 from avatar_service.ports.request_guards import IdempotencyStore
 
@@ -27,17 +27,6 @@ HEADER = b"idempotency-key"
 TTL = timedelta(hours=24)
 MAX_KEY = 255
 API_PREFIX = "/v1/"
-
-
-def error_response(status: int, code: str, message: str, param: str | None = None,
-                   headers: list[tuple[bytes, bytes]] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The contract's error envelope as the two ASGI messages of a response."""
-    kind = "rate_limit_error" if status == 429 else "invalid_request_error"
-    body = json.encode({"error": {"type": kind, "code": code, "message": message, "param": param}})
-    start = {"type": "http.response.start", "status": status,
-             "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                         *(headers or [])]}
-    return start, {"type": "http.response.body", "body": body}
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
@@ -59,7 +48,7 @@ class IdempotencyMiddleware:
             await self.app(scope, receive, send)
             return
         if not key.strip() or len(key) > MAX_KEY:
-            for message in error_response(400, "parameter_invalid",
+            for message in asgi_envelope(400, "parameter_invalid",
                                           f"Idempotency-Key must be 1 to {MAX_KEY} characters", "Idempotency-Key"):
                 await send(message)  # type: ignore[arg-type]
             return
@@ -91,10 +80,10 @@ class IdempotencyMiddleware:
     @staticmethod
     async def _answer_repeat(stored: Any, request_hash: str, send: Send) -> None:
         if stored.request_hash != request_hash:
-            messages = error_response(409, "idempotency_conflict", "This Idempotency-Key was used with another "
+            messages = asgi_envelope(409, "idempotency_conflict", "This Idempotency-Key was used with another "
                                       "request in the last 24 hours; use a new key for a new request")
         elif stored.status_code is None:
-            messages = error_response(409, "idempotency_conflict", "A request with this Idempotency-Key is still "
+            messages = asgi_envelope(409, "idempotency_conflict", "A request with this Idempotency-Key is still "
                                       "being processed; retry in a moment")
         else:
             messages = (

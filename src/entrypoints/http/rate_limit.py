@@ -14,7 +14,7 @@ from litestar.types import ASGIApp, Message, Receive, Scope, Send
 from avatar_service.core.errors import AvatarError
 from avatar_service.core.services.api_keys import ApiKeys
 from avatar_service.entrypoints.http.auth import bearer_secret
-from avatar_service.entrypoints.http.idempotency import error_response
+from avatar_service.entrypoints.http.errors import asgi_envelope
 from avatar_service.ports.clock import Clock
 from avatar_service.ports.request_guards import RateLimiter
 
@@ -63,7 +63,7 @@ class RateLimitMiddleware:
                    (b"ratelimit-reset", str(allowance.reset_seconds).encode())]
         if not allowance.allowed:
             retry = [(b"retry-after", str(allowance.reset_seconds).encode())]
-            for message in error_response(429, "rate_limited", f"More than {allowance.limit} requests a minute "
+            for message in asgi_envelope(429, "rate_limited", f"More than {allowance.limit} requests a minute "
                                           f"with this key; retry in {allowance.reset_seconds} s",
                                           headers=headers + retry):
                 await send(message)  # type: ignore[arg-type]

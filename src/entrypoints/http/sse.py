@@ -23,7 +23,7 @@ from litestar.response.base import ASGIResponse
 
 from avatar_service.core.errors import AvatarError
 from avatar_service.core.services.text_turns import TextTurn
-from avatar_service.entrypoints.http.errors import STATUS, TYPES
+from avatar_service.entrypoints.http.errors import error_body, status_of
 
 log = logging.getLogger("avatar_service.http")
 
@@ -38,23 +38,18 @@ def event(name: str, data: Any) -> bytes:
     return b"event: " + name.encode() + b"\ndata: " + msgspec.json.encode(data) + b"\n\n"
 
 
-def _error(status: int, code: str, message: str, param: str | None = None) -> dict[str, Any]:
-    return {"error": {"type": TYPES.get(status, "invalid_request_error"), "code": code, "message": message,
-                      "param": param}}
-
-
 async def turn_events(turn: TextTurn) -> AsyncIterator[bytes]:
     try:
         async for piece in turn:
             yield event("delta", {"content": piece})
     except AvatarError as error:
-        status = next((s for kind, s in STATUS.items() if isinstance(error, kind)), 400)
-        yield event("error", _error(status, error.code, error.message, error.param))
+        yield event("error", error_body(status_of(error), error.code, error.message, error.param))
         return
     except Exception:
         request_id = f"req_{uuid.uuid4().hex[:16]}"
         log.exception("unhandled error %s in the stream of conversation %s", request_id, turn.conversation_id)
-        yield event("error", _error(500, "internal_error", f"Something went wrong on our side (request {request_id})"))
+        yield event("error", error_body(500, "internal_error",
+                                        f"Something went wrong on our side (request {request_id})"))
         return
     yield event("done", msgspec.to_builtins(turn.result))
 
