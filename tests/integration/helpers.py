@@ -195,6 +195,19 @@ def assert_id(value: Any, prefix: str) -> None:
     assert isinstance(value, str) and re.fullmatch(re.escape(prefix) + r"[A-Za-z0-9_-]{24,}", value), value
 
 
+def assert_created(response: Any, fields: set[str], prefix: str, kind: str) -> dict[str, Any]:
+    """A 201 whose body has exactly `fields`, an id with `prefix`, `object` == `kind` and RFC 3339 timestamps;
+    the body."""
+    assert response.status_code == 201, response.text
+    body: dict[str, Any] = response.json()
+    assert set(body) == fields
+    assert_id(body["id"], prefix)
+    assert body["object"] == kind
+    for stamp in {"created_at", "updated_at"} & fields:
+        assert_timestamp(body[stamp])
+    return body
+
+
 def events_of(receiver: Receiver, kind: str) -> list[dict[str, Any]]:
     """The JSON bodies of the deliveries of one event kind the receiver got."""
     bodies = [json.loads(r.body) for r in receiver.requests]

@@ -7,9 +7,9 @@ from litestar.testing import AsyncTestClient
 from . import fields
 from .helpers import (
     Service,
+    assert_created,
     assert_deleted,
     assert_error,
-    assert_id,
     assert_timestamp,
     auth,
     create_personality,
@@ -43,11 +43,7 @@ async def test_missing_or_bad_keys_are_401(service: Service, client: AsyncTestCl
 
 async def test_api_keys_and_revocation(client: AsyncTestClient[Any]) -> None:
     response = await client.post("/v1/api-keys", json={"name": "ci", "scopes": ["read", "write"]})
-    assert response.status_code == 201, response.text
-    created = response.json()
-    assert set(created) == KEY_FIELDS | {"secret"}
-    assert_id(created["id"], "key_")
-    assert created["object"] == "api_key"
+    created = assert_created(response, KEY_FIELDS | {"secret"}, "key_", "api_key")
     assert created["secret"].startswith("sk_")
     assert created["key_prefix"] == created["secret"][:8]
     assert sorted(created["scopes"]) == ["read", "write"]

@@ -5,7 +5,15 @@ from typing import Any
 from litestar.testing import AsyncTestClient
 
 from . import fields
-from .helpers import Service, assert_error, assert_id, assert_timestamp, auth, create_personality, create_user
+from .helpers import (
+    Service,
+    assert_created,
+    assert_error,
+    assert_timestamp,
+    auth,
+    create_personality,
+    create_user,
+)
 
 FIELDS = fields.CONVERSATION
 
@@ -17,11 +25,7 @@ async def test_create_read_and_end(client: AsyncTestClient[Any]) -> None:
         "/v1/conversations",
         json={"personality_id": personality["id"], "user_id": user["id"], "initial_message": "Hi there!"},
     )
-    assert response.status_code == 201, response.text
-    conversation = response.json()
-    assert set(conversation) == FIELDS
-    assert_id(conversation["id"], "conv_")
-    assert conversation["object"] == "conversation"
+    conversation = assert_created(response, FIELDS, "conv_", "conversation")
     assert conversation["status"] == "connecting"
     assert conversation["mode"] == "voice_video"  # the default
     assert (conversation["personality_id"], conversation["user_id"]) == (personality["id"], user["id"])

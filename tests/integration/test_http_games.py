@@ -20,7 +20,15 @@ from avatar_service.ports.dialogue import DialogueRequest
 from avatar_service.ports.storage import Storage
 
 from . import fields
-from .helpers import Service, assert_error, assert_id, assert_timestamp, create_personality, create_user, walk
+from .helpers import (
+    Service,
+    assert_created,
+    assert_error,
+    assert_timestamp,
+    create_personality,
+    create_user,
+    walk,
+)
 
 FIELDS = fields.GAME_SESSION
 RESULT_FIELDS = fields.MOVE_RESULT
@@ -95,11 +103,7 @@ async def test_every_game_takes_a_valid_and_an_invalid_move(client: AsyncTestCli
             "/v1/game-sessions",
             json={"personality_id": personality["id"], "game_id": game_id, "user_id": user["id"]},
         )
-        assert response.status_code == 201, response.text
-        session = response.json()
-        assert set(session) == FIELDS
-        assert_id(session["id"], "gs_")
-        assert session["object"] == "game_session"
+        session = assert_created(response, FIELDS, "gs_", "game_session")
         assert (session["game_id"], session["personality_id"], session["user_id"]) == (
             game_id,
             personality["id"],

@@ -11,6 +11,7 @@ from . import fields
 from .helpers import (
     Receiver,
     Service,
+    assert_created,
     assert_deleted,
     assert_error,
     assert_id,
@@ -39,11 +40,7 @@ async def test_text_item_is_processed_into_chunks(
     personality = await create_personality(client)
     base = f"/v1/personalities/{personality['id']}/knowledge"
     response = await client.post(base, json={"type": "text", "name": "Museum facts", "content": MUSEUM})
-    assert response.status_code == 201, response.text
-    item = response.json()
-    assert set(item) == FIELDS
-    assert_id(item["id"], "kb_")
-    assert item["object"] == "knowledge_item"
+    item = assert_created(response, FIELDS, "kb_", "knowledge_item")
     assert (item["type"], item["status"], item["name"]) == ("text", "pending", "Museum facts")
     assert item["refresh_interval"] == "never"
     assert_timestamp(item["created_at"])

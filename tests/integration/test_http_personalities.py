@@ -5,7 +5,7 @@ from typing import Any
 from litestar.testing import AsyncTestClient
 
 from . import fields
-from .helpers import assert_deleted, assert_error, assert_id, assert_timestamp, create_personality
+from .helpers import assert_created, assert_deleted, assert_error, create_personality
 
 FIELDS = fields.PERSONALITY
 
@@ -25,13 +25,7 @@ async def test_create_returns_the_full_personality(client: AsyncTestClient[Any])
         "metadata": {"team": "museum"},
     }
     response = await client.post("/v1/personalities", json=body)
-    assert response.status_code == 201, response.text
-    created = response.json()
-    assert set(created) == FIELDS
-    assert_id(created["id"], "personality_")
-    assert created["object"] == "personality"
-    assert_timestamp(created["created_at"])
-    assert_timestamp(created["updated_at"])
+    created = assert_created(response, FIELDS, "personality_", "personality")
     assert created["name"] == "Ava" and created["description"] == "A museum guide"
     assert created["system_prompt"] == "You guide visitors."
     assert created["voice"] == {

@@ -8,9 +8,9 @@ from litestar.testing import AsyncTestClient
 from . import fields
 from .helpers import (
     Service,
+    assert_created,
     assert_deleted,
     assert_error,
-    assert_id,
     assert_timestamp,
     create_personality,
     create_user,
@@ -25,13 +25,7 @@ async def test_user_lifecycle(client: AsyncTestClient[Any]) -> None:
         "/v1/users",
         json={"external_id": "crm-1", "metadata": {"plan": "pro"}, "settings": {"memory_enabled": False}},
     )
-    assert response.status_code == 201, response.text
-    user = response.json()
-    assert set(user) == USER_FIELDS
-    assert_id(user["id"], "user_")
-    assert user["object"] == "user"
-    assert_timestamp(user["created_at"])
-    assert_timestamp(user["updated_at"])
+    user = assert_created(response, USER_FIELDS, "user_", "user")
     assert (user["external_id"], user["metadata"], user["settings"]) == (
         "crm-1",
         {"plan": "pro"},
@@ -106,11 +100,7 @@ async def test_memory_lifecycle(client: AsyncTestClient[Any]) -> None:
             "category": "relationship",
         },
     )
-    assert response.status_code == 201, response.text
-    memory = response.json()
-    assert set(memory) == MEMORY_FIELDS
-    assert_id(memory["id"], "mem_")
-    assert memory["object"] == "memory"
+    memory = assert_created(response, MEMORY_FIELDS, "mem_", "memory")
     assert (memory["user_id"], memory["personality_id"]) == (user["id"], personality["id"])
     assert memory["confidence"] == 1.0
     assert memory["source"]["type"] == "manual"

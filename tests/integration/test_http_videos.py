@@ -5,7 +5,7 @@ from typing import Any
 from litestar.testing import AsyncTestClient
 
 from . import fields
-from .helpers import assert_error, assert_id, assert_timestamp, create_personality
+from .helpers import assert_created, assert_error, assert_timestamp, create_personality
 
 FIELDS = fields.VIDEO
 
@@ -22,12 +22,8 @@ async def test_create_read_list_and_cancel(client: AsyncTestClient[Any]) -> None
             "background": "#336699",
         },
     )
-    assert response.status_code == 201, response.text
-    video = response.json()
-    assert set(video) == FIELDS | {"webhook_secret"}
+    video = assert_created(response, FIELDS | {"webhook_secret"}, "vid_", "video.generation")
     assert video["webhook_secret"] is None  # no webhook_url given
-    assert_id(video["id"], "vid_")
-    assert video["object"] == "video.generation"
     assert (video["status"], video["progress"], video["personality_id"]) == ("pending", 0, personality["id"])
     assert video["video_url"] is None and video["thumbnail_url"] is None and video["completed_at"] is None
     assert_timestamp(video["created_at"])

@@ -12,6 +12,7 @@ from . import fields
 from .helpers import (
     Receiver,
     Service,
+    assert_created,
     assert_deleted,
     assert_error,
     assert_id,
@@ -43,11 +44,7 @@ async def test_endpoint_lifecycle(client: AsyncTestClient[Any]) -> None:
         "/v1/webhooks",
         json={"url": "https://example.com/hooks", "events": ["memory.created", "conversation.started"]},
     )
-    assert response.status_code == 201, response.text
-    created = response.json()
-    assert set(created) == FIELDS | {"secret"}
-    assert_id(created["id"], "wh_")
-    assert created["object"] == "webhook"
+    created = assert_created(response, FIELDS | {"secret"}, "wh_", "webhook")
     assert created["secret"].startswith("whsec_")
     assert created["enabled"] is True
     assert sorted(created["events"]) == ["conversation.started", "memory.created"]
