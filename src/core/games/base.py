@@ -6,7 +6,10 @@ import copy
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol, get_args
+from typing import TYPE_CHECKING, Any, Literal, Protocol, get_args
+
+if TYPE_CHECKING:
+    from .options import GameOptions
 
 Side = Literal["user", "personality"]
 Winner = Literal["user", "personality", "draw"]
@@ -79,8 +82,12 @@ class Game(Protocol):
     name: str
     description: str
     move_schema: dict
-    options_type: type[Any]  # the game's GameOptions Struct (options.py)
     state_schema: dict
+
+    @property
+    def options_type(self) -> type[GameOptions]:
+        """The game's options Struct (options.py)."""
+        ...
 
     def start(self, options: Mapping[str, Any], seed: int) -> tuple[dict, Side]: ...
 
