@@ -38,6 +38,7 @@ from avatar_service.ports.blobs import BlobStore
 from avatar_service.ports.clock import Clock, Ids
 from avatar_service.ports.dialogue import DialogueEngine
 from avatar_service.ports.extractor import TextExtractor
+from avatar_service.ports.fact_extractor import FactExtractor
 from avatar_service.ports.fetcher import Fetcher
 from avatar_service.ports.jobs import JobQueue, JobRunner
 from avatar_service.ports.offload import Offload
@@ -63,6 +64,18 @@ def _dialogue(settings: Settings) -> DialogueEngine:
     from avatar_service.adapters.dialogue.offline_grounded import OfflineGroundedDialogue
 
     return OfflineGroundedDialogue()
+
+
+def _facts(settings: Settings) -> FactExtractor:
+    """Memory extraction: by the configured language model (the rules when it fails), else by the rules."""
+    from avatar_service.core.memory.extraction import RuleFacts
+
+    if settings.dialogue_base_url:
+        from avatar_service.adapters.dialogue.llm_extractor import LanguageModelFacts
+
+        return LanguageModelFacts(settings.dialogue_base_url, settings.dialogue_model or "default",
+                                  api_key=settings.dialogue_api_key or None, fallback=RuleFacts())
+    return RuleFacts()
 
 
 def _speech(settings: Settings) -> SpeechEngines:
@@ -132,6 +145,7 @@ def assemble(settings: Settings, storage: Storage, clock: Clock | None = None, i
         Settings: settings, Storage: storage, Clock: clock, Ids: ids, Offload: offload, JobQueue: jobs,
         GuardedHttp: http, JobRunner: jobs, Fetcher: fetcher, WebhookSender: GuardedSender(http),
         Semantic: IndexedSemantic(embedder, offload), TextExtractor: DocumentTextExtractor(),
+        FactExtractor: overrides.pop("facts", None) or _facts(settings),
         AvatarRenderer: avatar_renderer, SpeechEngines: speech,
         AudioDecoder: decode_audio, DialogueEngine: overrides.pop("dialogue", None) or _dialogue(settings),
         RoomProvider: room_provider, RoomTokens: rooms, MediaSigner: MediaSigner(settings.public_url, secret),

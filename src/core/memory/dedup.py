@@ -18,9 +18,11 @@ Thresholds (cosine) were set on pairs of facts in the extractor's own phrasing:
 - lexical-hash: `near` 0.75. Only rewordings with the same words reach it (0.78-0.81); its scores say
   nothing about meaning, so it revises less and adds more.
 
-One-valued slots (name, preferred name, age, birthday, where the user lives, is from, hometown, is based,
-job title, marital status, a favourite of each kind, the name of a spouse or parent) are recognised from the
-extractor's templates and updated whatever the similarity: a person has one of each at a time.
+One-valued slots (name, preferred name, age, birthday, where the user lives or moved to, is from, hometown,
+is based, job title, marital status, a favourite of each kind, the name of a spouse or parent) are recognised
+from the extractor's templates and updated whatever the similarity: a person has one of each at a time. So is
+how much they like one thing ("loves coffee", then "does not like coffee"). The subject may be "User" or a
+name ("Alice lives in Utrecht", as a person might write a memory by hand).
 """
 
 from __future__ import annotations
@@ -60,7 +62,8 @@ def thresholds_for(embedder_name: str) -> Thresholds:
     return LEXICAL_THRESHOLDS if embedder_name.startswith("lexical") else MODEL_THRESHOLDS
 
 
-_SUBJECT = r"^(?:the )?user(?:'s|’s)?\s+"
+# "User lives in Lisbon", and a memory someone wrote with the user's name: "Alice lives in Utrecht"
+_SUBJECT = r"^(?:the )?(?:user|(?-i:[A-Z])[a-z]+)(?:'s|’s)?\s+"
 _UNIQUE_RELATIONS = r"wife|husband|partner|spouse|boyfriend|girlfriend|fianc[eé]e?|mom|mum|mother|dad|father"
 _SLOTS: list[tuple[str, re.Pattern[str]]] = [
     (name, re.compile(_SUBJECT + pattern, re.I))
@@ -70,6 +73,7 @@ _SLOTS: list[tuple[str, re.Pattern[str]]] = [
         ("age", r"is (?P<v>\d+) years old"),
         ("birthday", r"birthday is (?P<v>.+)"),
         ("home", r"(?:currently |now )?lives (?:in|near|close to|outside|just outside|by) (?P<v>.+)"),
+        ("home", r"(?:just |recently )?(?:moved|relocated) to (?P<v>.+)"),
         ("origin", r"is (?:originally )?from (?P<v>.+)"),
         ("hometown", r"hometown is (?P<v>.+)"),
         ("base", r"is based in (?P<v>.+)"),
@@ -77,6 +81,7 @@ _SLOTS: list[tuple[str, re.Pattern[str]]] = [
         ("marital", r"is (?P<v>married|engaged|single|divorced|widowed)\b.*"),
         ("favorite {kind}", r"favou?rite (?P<kind>[\w\s-]+?) (?:is|are) (?P<v>.+)"),
         ("{rel} name", rf"(?P<rel>{_UNIQUE_RELATIONS})(?:'s|’s)? (?:name is|is named|is called) (?P<v>.+)"),
+
     ]
 ]
 _WORD = re.compile(r"[^\W_]+")
@@ -126,8 +131,21 @@ def slot_of(content: str) -> tuple[str, str] | None:
         match = pattern.match(text)
         if match:
             groups = {k: v.casefold() for k, v in match.groupdict().items() if v is not None}
+            if name == "home":  # "moved to Amsterdam from Utrecht" says where they live now
+                groups["v"] = re.sub(r"\s+from\s.*$", "", groups["v"])
             return name.format(**groups), _normal(groups["v"])
     return None
+
+
+# how much the user likes one thing: "loves coffee", then "does not like coffee" (the same thing, changed)
+_TASTE = re.compile(_SUBJECT + r"(?P<how>loves|likes|enjoys|adores|hates|dislikes|detests|can't stand|does not like|"
+                    r"does not enjoy|doesn't like|prefers) (?P<v>.+)", re.I)
+
+
+def taste_of(content: str) -> tuple[str, str] | None:
+    """(thing, how) when `content` says how much the user likes one thing, e.g. ("coffee", "loves")."""
+    match = _TASTE.match(content.strip().rstrip(".!"))
+    return (_normal(match.group("v")), match.group("how").casefold()) if match else None
 
 
 def _normal(text: str) -> str:
@@ -154,6 +172,14 @@ def decide(new_content: str, candidates: Sequence[Candidate], thresholds: Thresh
     for candidate in ranked:
         if _normal(candidate.content) == new_normal:
             return Decision("skip", candidate.memory_id, candidate.similarity)
+
+    new_taste = taste_of(new_content)
+    if new_taste is not None:
+        for candidate in ranked:
+            taste = taste_of(candidate.content)
+            if taste is not None and taste[0] == new_taste[0]:  # the same thing: liked the same, or changed
+                return Decision("skip" if taste[1] == new_taste[1] else "update", candidate.memory_id,
+                                candidate.similarity)
 
     new_slot = slot_of(new_content)
     if new_slot is not None:

@@ -4,17 +4,21 @@ import array
 from typing import Any
 
 from avatar_service.core.memory.dedup import Candidate, decide, thresholds_for
-from avatar_service.core.memory.extraction import extract_facts
 from avatar_service.core.model import MemoryRecord, MemorySource, replace
 from avatar_service.core.services.base import Deps
 from avatar_service.core.services.memories import Memories, namespace
+from avatar_service.ports.fact_extractor import FactExtractor
 
 NEIGHBOURS = 3  # existing memories compared with each new fact
 
 
 class MemoryExtractor:
-    def __init__(self, deps: Deps, memories: Memories) -> None:
-        self.deps, self.memories = deps, memories
+    """A fact that repeats a memory of the same user and personality is not stored again; one that revises it
+    (a move, a new job, a changed taste) updates that memory: content, category, confidence and the source
+    conversation (core.memory.dedup decides which)."""
+
+    def __init__(self, deps: Deps, memories: Memories, facts: FactExtractor) -> None:
+        self.deps, self.memories, self.extractor = deps, memories, facts
         self.semantic = memories.semantic
 
     async def __call__(self, payload: dict[str, Any]) -> None:
@@ -28,7 +32,7 @@ class MemoryExtractor:
             if user is None or not user.settings.memory_enabled:
                 return
             turns = [t.content for t in await uow.transcripts.for_conversation(conversation.id) if t.role == "user"]
-        facts = extract_facts(turns)
+        facts = await self.extractor.facts(turns)
         if not facts:
             return
         vectors = await self.semantic.embed([f.content for f in facts])

@@ -1,0 +1,131 @@
+"""Memory extraction's vocabulary: names, relations, occupations, times, places and the pattern pieces the
+rules are written with."""
+
+from __future__ import annotations
+
+import re
+
+from avatar_service.core.memory.wording import word_set
+
+# A name is one word, then up to two more only when capitalised ("ana" and "Ana Maria Silva", not "ana but").
+NAME = r"(?P<name>[^\W\d_][\w'’-]*(?:\s+(?-i:[A-Z])[\w'’-]*){0,2})"
+NOT_NAMES = word_set(
+    """not a an the secret private unknown none nothing irrelevant too so very here there back fine
+good ok okay sorry tired just going trying really also still sure glad happy new from in at on
+with called named what whatever anything something nobody when if later tomorrow anytime maybe
+whenever now soon again please"""
+)
+RELATIONS = (
+    r"wife|husband|partner|spouse|boyfriend|girlfriend|fianc[eé]e?|son|daughter|kids?|children|child|baby|"
+    r"mom|mum|mother|dad|father|parents|brother|sister|siblings?|twin|grandma|grandmother|grandpa|"
+    r"grandfather|grandparents|grandson|granddaughter|grandkids|aunt|uncle|cousin|niece|nephew|best friend|"
+    r"friend|roommate|flatmate|housemate|boss|manager|colleague|coworker|co-worker|neighbou?r|dog|cat|puppy|"
+    r"kitten|pet|parrot|hamster|rabbit|bunny|horse|turtle|fish"
+)
+REL_MOD = r"(?P<mod>(?:older|younger|little|big|baby|twin|eldest|youngest|oldest|step|step-|new|late)\s?)?"
+OCCUPATIONS = (
+    r"teacher|nurse|doctor|physician|surgeon|dentist|vet|veterinarian|engineer|developer|programmer|"
+    r"designer|lawyer|attorney|accountant|chef|cook|baker|barista|waiter|waitress|bartender|student|"
+    r"farmer|architect|pilot|firefighter|police officer|cop|soldier|journalist|writer|author|artist|"
+    r"musician|photographer|electrician|plumber|carpenter|mechanic|driver|scientist|researcher|professor|"
+    r"lecturer|pharmacist|therapist|psychologist|paramedic|librarian|cashier|consultant|analyst|"
+    r"manager|entrepreneur|freelancer|translator|data scientist|product manager|project manager|"
+    r"salesperson|realtor|real estate agent|social worker|hairdresser|tailor|economist|biologist|chemist|"
+    r"physicist|mathematician|historian|editor|actor|actress|dancer|singer|coach|trainer|personal trainer|"
+    r"caregiver|nanny|secretary|receptionist|clerk|banker|investor|miner|fisherman|retiree|intern|"
+    r"stay-at-home (?:mom|dad|parent)|homemaker|veteran"
+)
+DAYS = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+WHEN = (
+    rf"(?:every (?:single )?(?:day|morning|afternoon|evening|night|weekend|week|month|year|summer|winter|"
+    rf"(?:other )?(?:{DAYS})(?: (?:morning|afternoon|evening|night))?|weekday)|"
+    rf"each (?:day|morning|week|(?:{DAYS}))|on (?:(?:{DAYS})s|weekends|"
+    rf"weekdays|(?:{DAYS}) (?:mornings|afternoons|evenings|nights))|on (?:the )?weekends?|"
+    rf"(?:once|twice|three times) a (?:day|week|month|year)|daily|weekly|at \d{{1,2}}(?::\d\d)?\s?(?:am|pm)?"
+    rf"(?: every \w+)?)"
+)
+EVENTS = (
+    r"(?:[\w'’-]+ )?(?:appointment|interview|meeting|exam|test|flight|class|"
+    r"lesson|practice|training|shift|deadline|presentation|date|wedding|trip|surgery|operation|recital|"
+    r"concert|match|game|checkup|check-up)"
+)
+TIME_WORDS = re.compile(
+    rf"\b(?:today|tonight|tomorrow|next|this (?:week|weekend|month|year|\w+day)|on (?:{DAYS})|"
+    r"on the \d+(?:st|nd|rd|th)?|"
+    r"in (?:january|february|march|april|may|june|july|august|september|october|november|december)|"
+    r"at \d|every|in \d+ (?:days|weeks|months))\b",
+    re.I,
+)
+MONTH_OR_DATE = re.compile(
+    r"\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
+    r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|\d{1,2}(?:st|nd|rd|th)?)\b",
+    re.I,
+)
+NOT_PLACES = word_set(
+    """fear|hope|denial|the moment|the past|the present|a bubble|my head|peace|sin|luxury|poverty|
+misery|the now|my dreams|a dream""",
+    "|",
+)
+CHAT_OBJECTS = re.compile(
+    r"^(?:it|this|that|these|those|you|your|yours|him|her|them|how|what|when|where|why|which|who|not|"
+    r"the idea|"
+    r"the way|about|talking|chatting|our|here|there|so|too|very|a lot|one|both|neither|either|more|less|"
+    r"to think|to say|to know|to ask|to see|to hear|the answer|the question|the sound of that|that one)\b",
+    re.I,
+)
+LANGUAGES = (
+    r"english|spanish|portuguese|french|german|italian|dutch|russian|polish|ukrainian|chinese|mandarin|"
+    r"cantonese|japanese|korean|arabic|hindi|urdu|bengali|turkish|greek|swedish|norwegian|danish|finnish|"
+    r"hebrew|persian|farsi|vietnamese|thai|indonesian|malay|tagalog|swahili|czech|romanian|hungarian|catalan"
+)
+DIETS = r"(?:a )?(?:vegetarian|vegan|pescatarian)|gluten[- ]free|lactose intolerant|teetotal|kosher|halal"
+
+
+def at_most_words(value: str, most: int) -> bool:
+    return 0 < len(value.split()) <= most
+
+S = r"(?:'m|’m| am)"  # "I'm" and "I am"
+ADV = (
+    r"(?:(?:really|absolutely|totally|just|also|do|truly|kind of|kinda|genuinely|honestly|actually|so|still)"
+    r"\s+)*"
+)
+V = r"(?P<v>[^,;!?]+)"  # up to the end of the clause: a full stop inside is an abbreviation ("St. Mary's")
+CAPITALISED = r"(?P<name>(?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+)?)"
+# a person named after a relation, titles allowed: "Sarah", "Mrs. Jansen", "Dr. Ines Vos"
+TITLED_NAME = r"(?P<name>(?:(?-i:Mr|Mrs|Ms|Dr|Prof)\.? )?(?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+)?)"
+# when a plan happens: "in August", "on June 3rd", "next weekend", "tomorrow"
+PLAN_WHEN = (
+    r"(?:in (?:january|february|march|april|may|june|july|august|september|october|november|december|\d{4}|"
+    r"the (?:spring|summer|autumn|fall|winter)|\d+ (?:days|weeks|months))|next \w+|this \w+|"
+    r"on (?:the )?(?:\w+ )?\d{1,2}(?:st|nd|rd|th)?|on \w+days?|tomorrow|tonight|soon|later this \w+)"
+)
+# a time said after a fact that is not part of it: "I moved to Rotterdam *last month*"
+TRAILING_TIME = re.compile(
+    r"\s+(?:(?:last|this|next) (?:week|weekend|month|year|spring|summer|autumn|fall|winter)|"
+    r"(?:a|one|two|three|a few|some) (?:days|weeks|months|years) ago|recently|yesterday|today|"
+    r"in (?:the )?(?:spring|summer|autumn|fall|winter))$", re.I)
+
+# how the user says they like something, in the third person, and how sure that is
+PREFERENCE_VERBS = {
+    "love": ("loves", 0.85),
+    "like": ("likes", 0.8),
+    "enjoy": ("enjoys", 0.85),
+    "adore": ("adores", 0.85),
+    "hate": ("hates", 0.85),
+    "dislike": ("dislikes", 0.85),
+    "detest": ("detests", 0.85),
+    "can't stand": ("can't stand", 0.85),
+    "cannot stand": ("can't stand", 0.85),
+    "don't like": ("does not like", 0.8),
+    "do not like": ("does not like", 0.8),
+    "don't enjoy": ("does not enjoy", 0.8),
+    "prefer": ("prefers", 0.85),
+    "really like": ("likes", 0.8),
+}
+
+# verbs after which "every Monday" ends a taste or a thought, not a habit
+NOT_HABITS = word_set(
+    """think guess hope wish was were will would could should might did said told asked want need feel
+felt forgot remember am love like hate get got mean know see wonder enjoy adore prefer dislike
+can't cannot don't"""
+)
