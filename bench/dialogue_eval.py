@@ -6,9 +6,11 @@ its knowledge items (waits until they are ready), a user with their memories, an
 list of questions, asked in order through `POST /v1/conversations/{id}/messages`. A reply is right when
 every `expect` pattern matches and no `forbid` pattern does; questions of kind 'unknown' must get an honest
 "I don't know", and no other question may. Prints right %, right % on memory questions and the median
-words per reply, per split (dev: the questions the answerer was tuned on; heldout: never tuned on).
+words per reply, per split: dev (tuned on), heldout1 (held out in round 1, then tuned on), heldout2 (written
+before round 2, never tuned on).
 
-    .venv/bin/python bench/dialogue_eval.py [--split dev|heldout|all] [--embedder auto|lexical] [--show wrong|all]
+    .venv/bin/python bench/dialogue_eval.py [--split dev|heldout1|heldout2|all] [--embedder auto|lexical]
+                                            [--show wrong|all|none]
 
 Targets with the offline engine: >= 90% right overall, >= 90% on memory questions, median reply <= 30 words.
 """
@@ -34,6 +36,7 @@ from typing import Any
 import httpx
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "dialogue_eval.json"
+SPLITS = ("dev", "heldout1", "heldout2")
 
 
 @dataclass
@@ -166,7 +169,7 @@ def report(results: list[Result], show: str) -> None:
     print()
     print(f"{'split':8} {'questions':>9}  {'right':>16}  {'memory questions':>16}  {'unknown':>14}  "
           f"{'follow-up/repeat':>16}  median words")
-    for split in ("dev", "heldout", "all"):
+    for split in (*SPLITS, "all"):
         chosen = [r for r in results if split in ("all", r.split)]
         if not chosen:
             continue
@@ -180,12 +183,12 @@ def report(results: list[Result], show: str) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--split", default="all", choices=["dev", "heldout", "all"])
+    parser.add_argument("--split", default="all", choices=[*SPLITS, "all"])
     parser.add_argument("--embedder", default="auto", choices=["auto", "lexical"])
     parser.add_argument("--show", default="wrong", choices=["wrong", "all", "none"])
     args = parser.parse_args()
     data = json.loads(DATA.read_text(encoding="utf-8"))
-    splits = {"dev", "heldout"} if args.split == "all" else {args.split}
+    splits = set(SPLITS) if args.split == "all" else {args.split}
     started = time.perf_counter()
     with serving(args.embedder) as (base, key):
         results = run(base, key, data, splits)

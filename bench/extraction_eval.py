@@ -10,7 +10,11 @@ extraction job run. Then the user's memories are read back:
 - precision: extracted memories that state one of the expected facts; a prior memory marked `outdated` that
   is still there unchanged counts as a wrong memory too (the contradiction was stored beside it).
 
-    .venv/bin/python bench/extraction_eval.py [--split dev|heldout|all] [--embedder auto|lexical] [--show wrong|all]
+Splits: dev (tuned on), heldout1 (held out in round 1, then tuned on), heldout2 (written before round 2,
+never tuned on).
+
+    .venv/bin/python bench/extraction_eval.py [--split dev|heldout1|heldout2|all] [--embedder auto|lexical]
+                                              [--show wrong|all|none]
 
 Targets: recall >= 90%, precision >= 90%.
 """
@@ -33,6 +37,7 @@ from avatar_service.core.model.memories import MemoryItem
 from avatar_service.core.pagination import PageRequest
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "extraction_eval.json"
+SPLITS = ("dev", "heldout1", "heldout2")
 
 
 @dataclass
@@ -96,7 +101,7 @@ async def one(avatars: Any, org: str, personality: str, item: dict[str, Any], in
 
 
 async def evaluate(items: list[dict[str, Any]], embedder: str) -> dict[str, Score]:
-    scores = {"dev": Score(), "heldout": Score()}
+    scores = {split: Score() for split in SPLITS}
     with tempfile.TemporaryDirectory() as tmp:
         async with avatar_service.open(f"sqlite+aiosqlite:///{tmp}/eval.db", worker=False, data_dir=tmp,
                                        embedder=embedder) as avatars:
@@ -109,7 +114,7 @@ async def evaluate(items: list[dict[str, Any]], embedder: str) -> dict[str, Scor
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--split", default="all", choices=["dev", "heldout", "all"])
+    parser.add_argument("--split", default="all", choices=[*SPLITS, "all"])
     parser.add_argument("--embedder", default="auto", choices=["auto", "lexical"])
     parser.add_argument("--show", default="wrong", choices=["wrong", "all", "none"])
     args = parser.parse_args()
