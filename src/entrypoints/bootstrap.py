@@ -32,6 +32,7 @@ from avatar_service.core.services.rooms import Rooms
 from avatar_service.core.services.users import Users
 from avatar_service.core.services.video_rendering import VideoRenderer
 from avatar_service.core.services.videos import Videos
+from avatar_service.core.services.voices import Voices
 from avatar_service.core.services.webhooks import Webhooks
 from avatar_service.entrypoints.settings import Settings
 from avatar_service.ports.blobs import BlobStore
@@ -47,7 +48,7 @@ from avatar_service.ports.renderer import AvatarRenderer
 from avatar_service.ports.request_guards import IdempotencyStore, RateLimiter
 from avatar_service.ports.rooms import RoomProvider, RoomTokens
 from avatar_service.ports.semantic import Semantic
-from avatar_service.ports.speech import AudioDecoder, SpeechEngines
+from avatar_service.ports.speech import AudioDecoder, SpeechEngines, VoiceCatalogue
 from avatar_service.ports.storage import Storage
 from avatar_service.ports.webhook_sender import WebhookSender
 
@@ -78,10 +79,19 @@ def _facts(settings: Settings) -> FactExtractor:
     return RuleFacts()
 
 
-def _speech(settings: Settings) -> SpeechEngines:
-    from avatar_service.adapters.speech.factory import build_speech
+def _voices() -> VoiceCatalogue:
+    from avatar_service.adapters.speech.catalogue_speech import CatalogueSpeech
 
-    return SpeechEngines(build_speech(settings.speech_credentials()))
+    return CatalogueSpeech()  # loads Piper on first use
+
+
+def _speech(settings: Settings, voices: VoiceCatalogue) -> SpeechEngines:
+    from avatar_service.adapters.speech.catalogue_speech import CatalogueSpeech
+    from avatar_service.adapters.speech.factory import build_offline_speech, build_speech
+
+    # One Piper for the catalogue's previews and every provider's offline voices.
+    offline = build_offline_speech(voices if isinstance(voices, CatalogueSpeech) else None)
+    return SpeechEngines(build_speech(settings.speech_credentials(), offline=offline))
 
 
 def _rooms(settings: Settings, hosted: HostedRooms, speech: SpeechEngines, offload: Offload) -> RoomProvider:
@@ -135,7 +145,8 @@ def assemble(settings: Settings, storage: Storage, clock: Clock | None = None, i
     http = GuardedHttp(allow_private=settings.allow_private_urls, max_bytes=settings.max_fetch_bytes)
     embedder = LexicalEmbedder() if settings.embedder == "lexical" else default_embedder()
     rooms = HostedRooms(settings.public_url, secret)
-    speech: SpeechEngines = overrides.pop("speech", None) or _speech(settings)  # type: ignore[assignment]
+    voices: VoiceCatalogue = overrides.pop("voices", None) or _voices()  # type: ignore[assignment]
+    speech: SpeechEngines = overrides.pop("speech", None) or _speech(settings, voices)  # type: ignore[assignment]
     avatar_renderer: AvatarRenderer = overrides.pop("renderer", None) or _renderer()  # type: ignore[assignment]
     portrait_analyzer: PortraitAnalyzer | None = overrides.pop("portraits", None)  # type: ignore[assignment]
     fetcher = GuardedFetcher(http)
@@ -146,7 +157,7 @@ def assemble(settings: Settings, storage: Storage, clock: Clock | None = None, i
         GuardedHttp: http, JobRunner: jobs, Fetcher: fetcher, WebhookSender: GuardedSender(http),
         Semantic: IndexedSemantic(embedder, offload), TextExtractor: DocumentTextExtractor(),
         FactExtractor: overrides.pop("facts", None) or _facts(settings),
-        AvatarRenderer: avatar_renderer, SpeechEngines: speech,
+        AvatarRenderer: avatar_renderer, SpeechEngines: speech, VoiceCatalogue: voices,
         AudioDecoder: decode_audio, DialogueEngine: overrides.pop("dialogue", None) or _dialogue(settings),
         RoomProvider: room_provider, RoomTokens: rooms, MediaSigner: MediaSigner(settings.public_url, secret),
         BlobStore: blobs,
@@ -174,6 +185,8 @@ def assemble(settings: Settings, storage: Storage, clock: Clock | None = None, i
     renderer = VideoRenderer(c.resolve(Deps), c.resolve(Videos), speech, decode_audio, avatar_renderer, fetcher,
                              blobs, offload, settings.data_path / "work", portraits=avatars)
     c.register(VideoRenderer, instance=renderer)
+    c.register(Voices, instance=Voices(voices, blobs, c.resolve(MediaSigner), offload, clock,
+                                       settings.data_path / "work" / "voices"))
     if hasattr(room_provider, "attach"):  # the room calls back into conversations, which needs the room
         room_provider.attach(c.resolve(Conversations), avatars)
     _register_jobs(c, jobs, settings)

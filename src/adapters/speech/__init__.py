@@ -18,7 +18,12 @@ from avatar_service.adapters.speech.factory import (
 from avatar_service.adapters.speech.fallback import FallbackSpeech
 from avatar_service.adapters.speech.openai_tts import OpenAISpeech
 from avatar_service.adapters.speech.piper_speech import PiperSpeech, VoiceUnavailable
-from avatar_service.adapters.speech.voices import OfflineVoice, nearest_offline_voice, provider_table
+from avatar_service.adapters.speech.voices import (
+    OfflineVoice,
+    nearest_offline_voice,
+    offline_voice_map,
+    provider_table,
+)
 
 __all__ = [
     "CATALOGUE",
@@ -42,5 +47,6 @@ __all__ = [
     "build_offline_speech",
     "build_speech",
     "nearest_offline_voice",
+    "offline_voice_map",
     "provider_table",
 ]

@@ -36,24 +36,24 @@ CATALOGUE: tuple[CatalogueVoice, ...] = (
     CatalogueVoice(
         "nora", "Nora", "female", "Bright, high and lively, a little quicker.",
         VoiceShape(pitch_hz=250.0, pitch_range=1.25, formant_scale=1.22, tilt_db_per_octave=1.5),
-        tempo=1.12,
+        tempo=1.18,
     ),
     CatalogueVoice(
         "wren", "Wren", "female", "Soft, low and calm, breathy, unhurried.",
         VoiceShape(pitch_hz=180.0, pitch_range=0.8, formant_scale=1.12, breathiness=0.4,
                    tilt_db_per_octave=-2.0),
-        tempo=0.9,
+        tempo=0.86,
     ),
     CatalogueVoice("joe", "Joe", "male", "Piper's en_US joe voice as shipped: low and relaxed.", None),
     CatalogueVoice(
         "hugo", "Hugo", "male", "Deep and resonant, slow and steady.",
-        VoiceShape(pitch_hz=78.0, pitch_range=0.9, formant_scale=0.91, tilt_db_per_octave=-1.0),
-        tempo=0.88,
+        VoiceShape(pitch_hz=78.0, pitch_range=0.9, formant_scale=0.91, tilt_db_per_octave=-1.0, low_fill_hz=180.0),
+        tempo=0.86,
     ),
     CatalogueVoice(
         "felix", "Felix", "male", "Lighter and younger, quick and animated.",
-        VoiceShape(pitch_hz=118.0, pitch_range=1.2, formant_scale=1.1, tilt_db_per_octave=2.0),
-        tempo=1.12,
+        VoiceShape(pitch_hz=118.0, pitch_range=1.2, formant_scale=1.1, tilt_db_per_octave=2.0, low_fill_hz=200.0),
+        tempo=1.18,
     ),
 )
 BY_ID = {voice.id: voice for voice in CATALOGUE}
@@ -63,4 +63,4 @@ MALE = tuple(voice.id for voice in CATALOGUE if voice.gender == "male")
 
 
 def preview_text(voice: CatalogueVoice) -> str:
-    return f"Hello, I'm {voice.name}. This is how I sound when I read to you."
+    return f"Hello, I'm {voice.name}, and this is how I sound."

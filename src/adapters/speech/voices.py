@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import re
 import zlib
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
-from avatar_service.adapters.speech.catalogue import BY_ID, DEFAULT_VOICE_ID, FEMALE, MALE
+from avatar_service.adapters.speech.catalogue import BY_ID, CATALOGUE, DEFAULT_VOICE_ID, FEMALE, MALE
 from avatar_service.ports.speech import VoiceChoice
 
 
@@ -116,13 +118,25 @@ def _spread(gender: str, name: str) -> str:
     return choices[zlib.crc32(name.lower().encode()) % len(choices)]
 
 
+def offline_voice_map(providers: Iterable[str]) -> dict[str, Any]:
+    """For /healthz: the offline voices, and which one speaks each provider's voice ids."""
+    return {
+        "voices": {voice.id: voice.gender for voice in CATALOGUE},
+        "default": DEFAULT_VOICE_ID,
+        "providers": {provider: provider_table(provider) for provider in providers},
+    }
+
+
 def provider_table(provider: str) -> dict[str, str]:
-    """What /healthz shows: the provider's stock voices -> catalogue voice, and what everything else gets."""
-    known = {"openai": OPENAI, "elevenlabs": {k: v for k, v in ELEVENLABS.items() if k[0].isupper()}}
-    table = dict(known.get(provider, {}))
+    """A provider's stock voices -> catalogue voice, and the rules for every other id."""
+    stock = {"openai": OPENAI, "elevenlabs": {k: v for k, v in ELEVENLABS.items() if not k.islower()}}
+    table = dict(stock.get(provider, {}))
+    if provider == "elevenlabs":
+        table["<premade name, e.g. rachel>"] = "as its id"
     if provider == "azure":
-        table["<lang>-<region>-<Name>Neural"] = "by the name's gender: " + ", ".join(FEMALE) + " or " + ", ".join(MALE)
+        table["<lang>-<region>-<Name>Neural"] = f"by the name's gender: one of {'/'.join(FEMALE)} or {'/'.join(MALE)}"
     table["<catalogue id>"] = "that voice"
+    table["<id containing female/male>"] = "a voice of that gender"
     table["<any other id>"] = DEFAULT_VOICE_ID
     return table
 

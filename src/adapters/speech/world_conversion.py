@@ -33,6 +33,7 @@ class VoiceShape:
     formant_scale: float = 1.0  # frequency-axis warp of the envelope: > 1 a shorter vocal tract
     breathiness: float = 0.0  # 0..1: share of the upper band's harmonics replaced by noise
     tilt_db_per_octave: float = 0.0  # above 500 Hz: > 0 brighter, < 0 darker
+    low_fill_hz: float = 0.0  # below this, the envelope is raised towards its level here (a full, chesty low end)
 
 
 def convert(samples: np.ndarray, sample_rate: int, shape: VoiceShape) -> np.ndarray:
@@ -58,6 +59,8 @@ def convert(samples: np.ndarray, sample_rate: int, shape: VoiceShape) -> np.ndar
     if shape.tilt_db_per_octave:
         octaves = np.log2(np.maximum(freqs, 500.0) / 500.0)
         envelope *= (10.0 ** (shape.tilt_db_per_octave * octaves / 10.0))[None, :]  # power spectrum: /10
+    if shape.low_fill_hz:
+        envelope = fill_low_end(envelope, freqs, shape.low_fill_hz)
     if shape.breathiness:
         band = np.clip((freqs - 1000.0) / 3000.0, 0.0, 1.0)[None, :]  # from 1 kHz up, full from 4 kHz
         aperiodicity = np.clip(aperiodicity + shape.breathiness * band * (1.0 - aperiodicity), 0.0, 1.0)
@@ -80,6 +83,19 @@ def warp_frequency_axis(frames: np.ndarray, factor: float) -> np.ndarray:
     high = np.minimum(low + 1, bins - 1)
     weight = (source - low)[None, :]
     return frames[:, low] * (1.0 - weight) + frames[:, high] * weight
+
+
+def fill_low_end(envelope: np.ndarray, freqs: np.ndarray, corner_hz: float) -> np.ndarray:
+    """Raise the envelope under `corner_hz` to at least its level there, falling by 6 dB towards 0 Hz.
+
+    Joe's recordings carry little below 150 Hz (30 dB under the 200 Hz band), so a voice moved lower has a
+    faint first harmonic: it sounds thin, and pitch trackers hear the second harmonic as the pitch.
+    """
+    corner = int(np.searchsorted(freqs, corner_hz))
+    ramp = 0.25 + 0.75 * freqs[:corner] / corner_hz  # power: 1 at the corner, a quarter (-6 dB) at 0 Hz
+    out = envelope.copy()
+    out[:, :corner] = np.maximum(envelope[:, :corner], envelope[:, corner : corner + 1] * ramp[None, :])
+    return out
 
 
 def repair_octaves(f0: np.ndarray, centre_hz: float, jump_cost: float = 4.0) -> np.ndarray:

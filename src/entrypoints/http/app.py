@@ -16,6 +16,7 @@ from litestar.openapi.spec import Components, SecurityScheme
 
 from avatar_service import __version__
 from avatar_service.adapters.guarded_http import GuardedHttp
+from avatar_service.adapters.speech.voices import offline_voice_map
 from avatar_service.core.media_urls import MediaSigner
 from avatar_service.core.services.api_keys import ApiKeys
 from avatar_service.core.services.avatars import Avatars
@@ -27,6 +28,7 @@ from avatar_service.core.services.personalities import Personalities
 from avatar_service.core.services.rooms import Rooms
 from avatar_service.core.services.users import Users
 from avatar_service.core.services.videos import Videos
+from avatar_service.core.services.voices import Voices
 from avatar_service.core.services.webhooks import Webhooks
 from avatar_service.entrypoints.http import public, rooms
 from avatar_service.entrypoints.http.auth import authenticate, current_caller
@@ -46,6 +48,7 @@ from avatar_service.entrypoints.http.routes import (
     personalities,
     users,
     videos,
+    voices,
     webhooks,
 )
 from avatar_service.entrypoints.http.static_files import docs_ui, static_routes
@@ -71,7 +74,7 @@ INJECTED: dict[str, Any] = {
     "api_keys": ApiKeys, "avatars": Avatars, "personalities": Personalities, "users": Users, "memory_service": Memories,
     "knowledge": Knowledge, "conversations": Conversations, "rooms": Rooms, "videos": Videos, "games": GameSessions,
     "webhooks": Webhooks, "renderer": AvatarRenderer, "signer": MediaSigner, "blobs": BlobStore, "clock": Clock,
-    "storage": Storage,
+    "storage": Storage, "voices": Voices,
 }
 
 
@@ -80,6 +83,7 @@ def engines(container: punq.Container) -> dict[str, Any]:
     speech: SpeechEngines = container.resolve(SpeechEngines)
     return {
         "voice": {provider: engine.name for provider, engine in speech.engines.items()},
+        "offline_voices": offline_voice_map(speech.engines),
         "embedder": container.resolve(Semantic).embedder_name,
         "speech_to_text": "faster-whisper:tiny.en",
         "dialogue": container.resolve(DialogueEngine).name,
@@ -144,7 +148,8 @@ def create_app(container: punq.Container, *, run_worker: bool | None = None) -> 
         route_handlers=[api_keys.router, personalities.router, knowledge.router,
                         knowledge.knowledge_uploads(settings.max_upload_bytes), users.router, memories.router,
                         conversations.router, videos.router, games.router, webhooks.router,
-                        avatars.router(settings.max_upload_bytes)],
+                        avatars.router(settings.max_upload_bytes),
+                        voices.list_voices],
         dependencies={"caller": Provide(current_caller, sync_to_thread=False)},
     )
     app = Litestar(

@@ -99,6 +99,11 @@ def _cross_field_rules(components: dict[str, Schema], avatar_ids: list[str]) -> 
         avatar.enum = list(avatar_ids)
         avatar.description = ("One of the avatars `GET /v1/avatars` lists: a drawn one (listed here) or one of the "
                               "organization's photo avatars (`avatar_...`).")
+    voice = components.get("Voice")
+    voice_id = (voice.properties or {}).get("voice_id") if voice is not None else None
+    if isinstance(voice_id, Schema):
+        voice_id.description = ("The provider's own voice id, or an offline voice `GET /v1/voices` lists; without the "
+                                "provider's credentials the nearest offline voice speaks.")
     video = components.get("VideoCreate")
     if video is not None:
         video.one_of = [

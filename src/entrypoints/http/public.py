@@ -11,11 +11,13 @@ from litestar.response import Stream
 
 from avatar_service.core.errors import Forbidden, NotFound
 from avatar_service.core.media_urls import MediaSigner
+from avatar_service.core.services.voices import Voices
 from avatar_service.ports.blobs import BlobStore
 from avatar_service.ports.clock import Clock
 from avatar_service.ports.storage import Storage
 
-CONTENT_TYPES = {".mp4": "video/mp4", ".webm": "video/webm", ".jpg": "image/jpeg", ".png": "image/png"}
+CONTENT_TYPES = {".mp4": "video/mp4", ".webm": "video/webm", ".jpg": "image/jpeg", ".png": "image/png",
+                 ".wav": "audio/wav"}
 
 
 @get("/healthz", include_in_schema=True, tags=["Health"])
@@ -41,12 +43,15 @@ def _range(header: str | None, size: int) -> tuple[int, int] | None:
 @get("/media/{key:path}", tags=["Media"])
 async def media(key: FromPath[str], request: Request[Any, Any, Any], signer: NamedDependency[MediaSigner],
                 blobs: NamedDependency[SkipValidation[BlobStore]], clock: NamedDependency[SkipValidation[Clock]],
-                expires: FromQuery[int] = 0, signature: FromQuery[str] = "") -> Response[Any]:
-    """A finished video or thumbnail. The URL's signature is the only credential; ranges work for seeking."""
+                voices: NamedDependency[Voices], expires: FromQuery[int] = 0, signature: FromQuery[str] = ""
+                ) -> Response[Any]:
+    """A finished video, thumbnail or voice preview. The URL's signature is the only credential; ranges work."""
     key = key.lstrip("/")
     if not signer.valid(key, expires, signature, clock.now()):
         raise Forbidden("This media URL is invalid or has expired", code="url_expired")
     size = await blobs.size(key)
+    if size is None and await voices.render_preview(key):  # a voice's preview is made on its first play
+        size = await blobs.size(key)
     if size is None:
         raise NotFound("No such media")
     headers = {"Accept-Ranges": "bytes", "Cache-Control": "private, max-age=3600"}
