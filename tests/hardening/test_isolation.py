@@ -227,7 +227,7 @@ SCOPE_TABLE: list[tuple[str, str, tuple[str, ...]]] = [
     ("GET", "/v1/video/generations", ("video|read",)), ("POST", "/v1/video/generations", ("video",)),
     ("GET", f"/v1/video/generations/{MISSING}", ("video|read",)),
     ("POST", f"/v1/video/generations/{MISSING}/cancel", ("video",)),
-    ("GET", "/v1/games", ("read",)), ("GET", "/v1/avatars", ("read",)), ("GET", "/v1/voices", ("read",)), ("GET", "/v1/voices", ("read",)),
+    ("GET", "/v1/games", ("read",)), ("GET", "/v1/avatars", ("read",)), ("GET", "/v1/voices", ("read",)),
     ("GET", "/v1/game-sessions", ("read",)), ("POST", "/v1/game-sessions", ("chat",)),
     ("GET", f"/v1/game-sessions/{MISSING}", ("read",)), ("POST", f"/v1/game-sessions/{MISSING}/move", ("chat",)),
     ("POST", f"/v1/game-sessions/{MISSING}/abandon", ("chat",)),
