@@ -15,18 +15,21 @@ import contextlib
 import logging
 import math
 import threading
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, get_args
 
 import anyio
-from sqlalchemy import event, update
+from sqlalchemy import and_, event, func, not_, select, update
 
+from avatar_service.adapters.prometheus_metrics import observe_job
 from avatar_service.core.model import Job
 from avatar_service.core.model.jobs import JobKind
 from avatar_service.ports.clock import Clock, Ids
 from avatar_service.ports.jobs import JobHandler
+from avatar_service.ports.metrics import QueueFigures
 from avatar_service.ports.storage import Storage, UnitOfWork
 
 log = logging.getLogger(__name__)
@@ -144,9 +147,11 @@ class DatabaseJobQueue:
         return claimed
 
     async def _run(self, kind: _Kind, job: Job) -> None:
+        started = time.perf_counter()
         try:
             await kind.handler(job.payload)
         except Exception as error:
+            observe_job(job.kind, "failed", time.perf_counter() - started)
             log.exception("job %s (%s) failed on attempt %d", job.id, job.kind, job.attempts)
             async with self.storage(None) as uow:
                 if job.attempts >= MAX_ATTEMPTS:
@@ -156,6 +161,7 @@ class DatabaseJobQueue:
                     await uow.jobs.retry(job.id, self.clock.now() + delay, repr(error))
                 await uow.commit()
         else:
+            observe_job(job.kind, "succeeded", time.perf_counter() - started)
             async with self.storage(None) as uow:
                 await uow.jobs.finish(job.id)
                 await uow.commit()
@@ -185,6 +191,40 @@ class DatabaseJobQueue:
                 if kind.running:
                     await conn.execute(update(tables.jobs).where(tables.jobs.c.id.in_(list(kind.running)))
                                        .values(locked_until=now + timedelta(seconds=kind.lock_seconds)))
+
+    async def queue_figures(self, now: datetime) -> list[QueueFigures]:
+        """Each kind's queued, running and scheduled jobs and the oldest queued one's wait (QueueStats):
+        read from the jobs table, so every process sees every process's jobs."""
+        engine = getattr(self.storage, "engine", None)
+        found = await (self._figures_in_sql(engine, now) if engine is not None else self._figures_in_memory(now))
+        return [found.get(kind) or QueueFigures(kind, 0, 0, 0, 0.0) for kind in get_args(JobKind)]
+
+    @staticmethod
+    async def _figures_in_sql(engine: Any, now: datetime) -> dict[str, QueueFigures]:
+        from avatar_service.adapters.sqlalchemy import tables
+
+        c = tables.jobs.c
+        running = and_(c.locked_until.is_not(None), c.locked_until >= now)
+        queued = and_(c.run_at <= now, not_(running))
+        statement = (select(c.kind, func.count().filter(queued), func.count().filter(running),
+                            func.count().filter(and_(c.run_at > now, not_(running))), func.min(c.run_at).filter(queued))
+                     .group_by(c.kind))
+        async with engine.connect() as conn:
+            rows = (await conn.execute(statement)).all()
+        return {kind: QueueFigures(kind, waiting, held, later, (now - oldest).total_seconds() if oldest else 0.0)
+                for kind, waiting, held, later, oldest in rows}
+
+    async def _figures_in_memory(self, now: datetime) -> dict[str, QueueFigures]:
+        """Storage without an engine (the in-memory one of the unit tests)."""
+        found: dict[str, QueueFigures] = {}
+        async with self.storage(None) as uow:
+            for kind in get_args(JobKind):
+                jobs = await uow.jobs.queued(kind)
+                held = [j for j in jobs if j.locked_until is not None and j.locked_until >= now]
+                waiting = [j.run_at for j in jobs if j not in held and j.run_at <= now]
+                found[kind] = QueueFigures(kind, len(waiting), len(held), len(jobs) - len(held) - len(waiting),
+                                           (now - min(waiting)).total_seconds() if waiting else 0.0)
+        return found
 
     async def _listen(self) -> None:
         """PostgreSQL only: wakes on `NOTIFY avatar_work` from any process's commit."""

@@ -14,9 +14,10 @@ in every worker too (its claims are safe across processes), woken by `NOTIFY ava
 """
 
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from datetime import datetime
-from typing import Any
+from typing import Any, get_args
 
 import anyio
 from msgspec import json
@@ -24,9 +25,11 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
 from avatar_service.adapters.database_jobs import DatabaseJobQueue
+from avatar_service.adapters.prometheus_metrics import observe_job
 from avatar_service.core.model.jobs import JobKind
 from avatar_service.ports.clock import Clock, Ids
 from avatar_service.ports.jobs import JobHandler
+from avatar_service.ports.metrics import QueueFigures
 from avatar_service.ports.storage import Storage, UnitOfWork
 
 log = logging.getLogger(__name__)
@@ -37,6 +40,21 @@ _DEFER = text(
     "SELECT unnest(procrastinate_defer_jobs_v1(ARRAY[ROW(:queue, :task, 0, :lock, NULL, CAST(:args AS jsonb), "
     ":scheduled_at)::procrastinate_job_to_defer_v1])) AS id")
 _SCHEMA_LOCK = 7_341_501  # an advisory lock id: two workers starting together apply the schema once
+# Per task: due, running and later jobs, and when the oldest due one became due (its scheduled time, else its
+# `deferred` event: procrastinate_jobs keeps no creation time; the oldest unscheduled job is the lowest id).
+_FIGURES = text("""
+WITH due AS (SELECT *, status = 'todo' AND (scheduled_at IS NULL OR scheduled_at <= CAST(:now AS timestamptz)) AS ready
+             FROM procrastinate_jobs WHERE status IN ('todo', 'doing')),
+     figures AS (SELECT task_name, count(*) FILTER (WHERE ready) AS queued,
+                        count(*) FILTER (WHERE status = 'doing') AS running,
+                        count(*) FILTER (WHERE status = 'todo' AND NOT ready) AS scheduled,
+                        min(scheduled_at) FILTER (WHERE ready) AS oldest_scheduled,
+                        min(id) FILTER (WHERE ready AND scheduled_at IS NULL) AS oldest_id
+                 FROM due GROUP BY task_name)
+SELECT task_name, queued, running, scheduled,
+       LEAST(oldest_scheduled, (SELECT min(at) FROM procrastinate_events
+                                WHERE job_id = oldest_id AND type = 'deferred')) AS oldest
+FROM figures""")
 
 
 def queue_of(kind: JobKind) -> str:
@@ -79,7 +97,13 @@ class ProcrastinateJobQueue:
         import procrastinate
 
         async def task(**payload: Any) -> None:
-            await handler(payload)
+            started = time.perf_counter()
+            try:
+                await handler(payload)
+            except Exception:
+                observe_job(kind, "failed", time.perf_counter() - started)
+                raise
+            observe_job(kind, "succeeded", time.perf_counter() - started)
 
         queue = queue_of(kind)
         if concurrency is not None and queue != DEFAULT_QUEUE:
@@ -164,6 +188,19 @@ class ProcrastinateJobQueue:
                 await self.local.run_due()
                 if before == 0 and await self._pending() == 0:
                     return
+
+    async def queue_figures(self, now: datetime) -> list[QueueFigures]:
+        """QueueStats from procrastinate's own table (its task names are the job kinds)."""
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(_FIGURES, {"now": now})).all()
+        found = {row.task_name: row for row in rows}
+        figures = []
+        for kind in get_args(JobKind):
+            row = found.get(kind)
+            figures.append(QueueFigures(kind, 0, 0, 0, 0.0) if row is None else QueueFigures(
+                kind, row.queued, row.running, row.scheduled,
+                max(0.0, (now - row.oldest).total_seconds()) if row.oldest is not None else 0.0))
+        return figures
 
     async def _pending(self) -> int:
         async with self.engine.connect() as conn:

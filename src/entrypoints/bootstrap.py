@@ -10,6 +10,7 @@ from avatar_service.adapters.guarded_http import GuardedFetcher, GuardedHttp, Gu
 from avatar_service.adapters.hosted_rooms import HostedRooms
 from avatar_service.adapters.local_rate_limit import LocalRateLimiter
 from avatar_service.adapters.procrastinate_jobs import ProcrastinateJobQueue
+from avatar_service.adapters.prometheus_metrics import PrometheusMetrics
 from avatar_service.adapters.semantic_index import IndexedSemantic
 from avatar_service.adapters.sqlalchemy import SqlStorage
 from avatar_service.adapters.sqlalchemy.request_guards import SqlIdempotencyStore, SqlRateLimiter
@@ -42,6 +43,7 @@ from avatar_service.ports.extractor import TextExtractor
 from avatar_service.ports.fact_extractor import FactExtractor
 from avatar_service.ports.fetcher import Fetcher
 from avatar_service.ports.jobs import JobQueue, JobRunner
+from avatar_service.ports.metrics import Metrics, QueueStats
 from avatar_service.ports.offload import Offload
 from avatar_service.ports.portraits import PortraitAnalyzer
 from avatar_service.ports.renderer import AvatarRenderer
@@ -154,6 +156,7 @@ def assemble(settings: Settings, storage: Storage, clock: Clock | None = None, i
     room_provider = _rooms(settings, rooms, speech, offload)
     ports: dict[object, object] = {
         Settings: settings, Storage: storage, Clock: clock, Ids: ids, Offload: offload, JobQueue: jobs,
+        QueueStats: jobs, Metrics: PrometheusMetrics(),
         GuardedHttp: http, JobRunner: jobs, Fetcher: fetcher, WebhookSender: GuardedSender(http),
         Semantic: IndexedSemantic(embedder, offload), TextExtractor: DocumentTextExtractor(),
         FactExtractor: overrides.pop("facts", None) or _facts(settings),

@@ -3,6 +3,7 @@
 import os
 import secrets
 from pathlib import Path
+from typing import Literal
 
 import msgspec
 
@@ -38,6 +39,9 @@ class Settings(msgspec.Struct, kw_only=True, frozen=True):
     azure_speech_region: str = ""
     azure_base_url: str = ""
     log_level: str = "INFO"
+    log_format: Literal["text", "json"] = "text"  # "json": one object per line (entrypoints/logs.py)
+    metrics_token: str = ""  # set: GET /metrics wants `Authorization: Bearer <token>`; empty: /metrics is open
+    metrics_dir: str = ""  # the CLI's prometheus multiprocess folder; empty: data_dir/metrics
     room_host_addresses: str = ""  # comma-separated extra ICE host addresses, e.g. "127.0.0.1" (aioice skips loopback)
     livekit_url: str = ""  # set: rooms are issued on this LiveKit server instead of the service's own aiortc room
     livekit_api_key: str = ""
@@ -57,6 +61,10 @@ class Settings(msgspec.Struct, kw_only=True, frozen=True):
     @property
     def data_path(self) -> Path:
         return Path(self.data_dir)
+
+    @property
+    def metrics_path(self) -> Path:
+        return Path(self.metrics_dir) if self.metrics_dir else self.data_path / "metrics"
 
     def signing_secret(self) -> bytes:
         if self.secret_key:

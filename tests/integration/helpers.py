@@ -71,7 +71,8 @@ def assert_error(
     body = response.json()
     assert set(body) == {"error"}, body
     error = body["error"]
-    assert set(error) == {"type", "code", "message", "param"}, error
+    assert set(error) == {"type", "code", "message", "param", "request_id"}, error
+    assert error["request_id"] == response.headers["request-id"], (error, response.headers)
     assert isinstance(error["type"], str) and error["type"]
     assert isinstance(error["code"], str) and error["code"]
     assert isinstance(error["message"], str) and error["message"]

@@ -2,6 +2,8 @@
 
 import asyncio
 import logging
+import os
+import sys
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -9,6 +11,7 @@ import punq
 
 from avatar_service.adapters.sqlalchemy.migrate import upgrade
 from avatar_service.entrypoints import bootstrap
+from avatar_service.entrypoints.logs import configure_logging
 from avatar_service.entrypoints.settings import Settings, load_settings
 from avatar_service.ports.jobs import JobRunner
 
@@ -17,9 +20,24 @@ T = TypeVar("T")
 
 def settings(**overrides: Any) -> Settings:
     config = load_settings(**{k: v for k, v in overrides.items() if v is not None})
-    logging.basicConfig(level=config.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
-    logging.getLogger("alembic").setLevel(logging.WARNING)  # migrations are routine, not news
+    configure_logging(config.log_level, config.log_format)
     return config
+
+
+def share_metrics(config: Settings) -> None:
+    """`avatar serve` (each of its --workers) and `avatar worker`: metrics go to files in one folder
+    (prometheus-client's multiprocess mode), so the /metrics of any API process on this machine reports every
+    process's requests, jobs and deliveries. Files are never removed here: counters keep adding up across
+    restarts, which Prometheus reads as it should; empty the folder only while every process is stopped."""
+    folder = os.environ.get("PROMETHEUS_MULTIPROC_DIR") or str(config.metrics_path.resolve())
+    os.makedirs(folder, exist_ok=True)
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = folder  # inherited by uvicorn's worker processes
+    if "prometheus_client" in sys.modules:  # its storage was chosen at import: too late for files
+        from avatar_service.adapters.prometheus_metrics import multiprocess
+
+        if not multiprocess():
+            logging.getLogger(__name__).warning("prometheus_client was imported before %s was set: this "
+                                                "process's metrics stay in memory", folder)
 
 
 def container(config: Settings) -> punq.Container:

@@ -23,11 +23,14 @@ def serve(host: str = typer.Option("127.0.0.1", help="Address to listen on."),
     config = runtime.settings(public_url=None)
     if "AVATAR_PUBLIC_URL" not in os.environ:
         config = runtime.settings(public_url=f"http://{host}:{port}")
+    runtime.share_metrics(config)
     runtime.run(lambda: runtime.migrate_and_close(config))
     typer.echo(f"avatar_service on http://{host}:{port}  (API under /v1, docs at /schema)", err=True)
     typer.echo("No key yet? In another shell: avatar keys create --name me --scopes '*'", err=True)
     # No access log: at the warning level it is never printed, but uvicorn would still format every line.
-    options: dict[str, Any] = {"host": host, "port": port, "log_level": "warning", "access_log": False}
+    # log_config=None: uvicorn's loggers keep the format set up by runtime.settings() (entrypoints/logs.py).
+    options: dict[str, Any] = {"host": host, "port": port, "log_level": "warning", "access_log": False,
+                               "log_config": None}
     if workers == 1:
         uvicorn.run(create_app(runtime.container(config)), **options)
         return
@@ -66,6 +69,7 @@ def worker(once: bool = typer.Option(False, help="Run the work that is due now, 
     from avatar_service.ports.jobs import JobRunner
 
     config = runtime.settings()
+    runtime.share_metrics(config)
 
     async def stop_on_sigterm(scope: anyio.CancelScope) -> None:
         """SIGTERM (systemd, Kubernetes) stops the worker as Ctrl-C does: the running passes end, the pools

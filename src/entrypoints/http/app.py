@@ -30,7 +30,7 @@ from avatar_service.core.services.users import Users
 from avatar_service.core.services.videos import Videos
 from avatar_service.core.services.voices import Voices
 from avatar_service.core.services.webhooks import Webhooks
-from avatar_service.entrypoints.http import public, rooms
+from avatar_service.entrypoints.http import metrics, public, rooms
 from avatar_service.entrypoints.http.auth import authenticate, current_caller
 from avatar_service.entrypoints.http.dependency_order import resolve_in_order
 from avatar_service.entrypoints.http.errors import HANDLERS
@@ -38,6 +38,7 @@ from avatar_service.entrypoints.http.idempotency import IdempotencyMiddleware
 from avatar_service.entrypoints.http.openapi_doc import document
 from avatar_service.entrypoints.http.options import answer_options
 from avatar_service.entrypoints.http.rate_limit import RateLimitMiddleware
+from avatar_service.entrypoints.http.request_ids import RequestIdMiddleware
 from avatar_service.entrypoints.http.routes import (
     api_keys,
     avatars,
@@ -58,6 +59,7 @@ from avatar_service.ports.blobs import BlobStore
 from avatar_service.ports.clock import Clock
 from avatar_service.ports.dialogue import DialogueEngine
 from avatar_service.ports.jobs import JobRunner
+from avatar_service.ports.metrics import QueueStats
 from avatar_service.ports.renderer import AvatarRenderer
 from avatar_service.ports.request_guards import IdempotencyStore, RateLimiter
 from avatar_service.ports.rooms import RoomProvider
@@ -153,7 +155,8 @@ def create_app(container: punq.Container, *, run_worker: bool | None = None) -> 
         dependencies={"caller": Provide(current_caller, sync_to_thread=False)},
     )
     app = Litestar(
-        route_handlers=[v1, *public.ROUTES, *rooms.ROUTES, *static_routes()],
+        route_handlers=[v1, *public.ROUTES, *rooms.ROUTES, *static_routes(),
+                        metrics.route(settings.metrics_token, container.resolve(QueueStats), container.resolve(Clock))],
         dependencies={name: provider(kind) for name, kind in INJECTED.items()},
         exception_handlers=HANDLERS,
         middleware=guards(container),  # app level: a router's middleware is deep-copied with its arguments
@@ -167,7 +170,11 @@ def create_app(container: punq.Container, *, run_worker: bool | None = None) -> 
             security=[{"bearer": []}],
         ),
         debug=False,
+        logging_config=None,  # Litestar's own would replace the root logger's handlers (entrypoints/logs.py)
     )
+    # Request ids, then metrics, outside everything else: the app-level middleware above runs only for requests
+    # that found a route, while these must also see 404s, 405s and what the exception handlers answer.
+    app.asgi_handler = RequestIdMiddleware(metrics.HttpMetricsMiddleware(app.asgi_handler))
     resolve_in_order(app)
     document(app, [avatar.id for avatar in container.resolve(AvatarRenderer).list_avatars()])
     app.state.api_keys = container.resolve(ApiKeys)

@@ -1,8 +1,11 @@
-"""The one place where failures become the contract's envelope: {"error": {type, code, message, param}}."""
+"""The one place where failures become the contract's envelope: {"error": {type, code, message, param}}.
+
+The envelope also carries `request_id`, the `Request-Id` of the request that failed (request_ids.py), which
+finds the failure's log lines.
+"""
 
 import logging
 import re
-import uuid
 from typing import Any
 
 from litestar import MediaType, Request, Response
@@ -10,6 +13,7 @@ from litestar.exceptions import HTTPException, ValidationException
 from msgspec import json
 
 from avatar_service.core import errors as e
+from avatar_service.entrypoints.logs import current_request_id
 
 log = logging.getLogger("avatar_service.http")
 
@@ -26,7 +30,7 @@ HTTP_CODES = {400: "parameter_invalid", 401: "invalid_api_key", 403: "insufficie
 def error_body(status: int, code: str, message: str, param: str | None = None) -> dict[str, Any]:
     """The envelope itself: every response, and every stream event, that reports a failure carries this."""
     return {"error": {"type": TYPES.get(status, "invalid_request_error"), "code": code, "message": message,
-                      "param": param}}
+                      "param": param, "request_id": current_request_id()}}
 
 
 def status_of(exc: e.AvatarError) -> int:
@@ -95,9 +99,12 @@ def http_error(_: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
 
 
 def server_error(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
-    request_id = f"req_{uuid.uuid4().hex[:16]}"
-    log.error("unhandled error %s on %s %s", request_id, request.method, request.url.path, exc_info=exc)
-    return envelope(500, "internal_error", f"Something went wrong on our side (request {request_id})")
+    """A bug: the traceback goes to the log (with the request id, as every line of the request), the caller
+    gets the id to report and nothing of the internals."""
+    request_id = current_request_id()
+    log.error("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
+    return envelope(500, "internal_error", f"Something went wrong on our side (request {request_id}); "
+                    "quote the request id when reporting it")
 
 
 HANDLERS: dict[int | type[Exception], Any] = {

@@ -24,16 +24,18 @@ ERROR_SCHEMA = Schema(
     properties={
         "error": Schema(
             type=OpenAPIType.OBJECT,
-            required=["type", "code", "message", "param"],
+            required=["type", "code", "message", "param", "request_id"],
             properties={
                 "type": Schema(type=OpenAPIType.STRING),
                 "code": Schema(type=OpenAPIType.STRING),
                 "message": Schema(type=OpenAPIType.STRING),
                 "param": Schema(one_of=[Schema(type=OpenAPIType.STRING), Schema(type=OpenAPIType.NULL)]),
+                "request_id": Schema(type=OpenAPIType.STRING, description="The response's `Request-Id` header: "
+                                     "quote it when reporting a failure"),
             },
         )
     },
-    description="Every failure: {error: {type, code, message, param}}",
+    description="Every failure: {error: {type, code, message, param, request_id}}",
 )
 DESCRIPTIONS = {
     400: "Invalid request: body, query, path or a limit (`param` names the field)",
