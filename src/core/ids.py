@@ -18,6 +18,7 @@ PREFIXES = {
     "webhook_delivery": "whd_",
     "chunk": "chunk_",
     "job": "job_",
+    "tool_call": "call_",
     "avatar": "avatar_",
 }
 

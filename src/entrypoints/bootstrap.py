@@ -6,7 +6,7 @@ from avatar_service.adapters.audio_decode import decode_audio
 from avatar_service.adapters.database_jobs import DatabaseJobQueue
 from avatar_service.adapters.embedders import LexicalEmbedder, default_embedder
 from avatar_service.adapters.filesystem_blobs import FilesystemBlobs
-from avatar_service.adapters.guarded_http import GuardedFetcher, GuardedHttp, GuardedSender
+from avatar_service.adapters.guarded_http import GuardedFetcher, GuardedHttp, GuardedSender, GuardedToolCaller
 from avatar_service.adapters.hosted_rooms import HostedRooms
 from avatar_service.adapters.local_rate_limit import LocalRateLimiter
 from avatar_service.adapters.procrastinate_jobs import ProcrastinateJobQueue
@@ -30,6 +30,7 @@ from avatar_service.core.services.memories import Memories
 from avatar_service.core.services.memory_extraction import MemoryExtractor
 from avatar_service.core.services.personalities import Personalities
 from avatar_service.core.services.rooms import Rooms
+from avatar_service.core.services.tool_calls import ToolRunner
 from avatar_service.core.services.users import Users
 from avatar_service.core.services.video_rendering import VideoRenderer
 from avatar_service.core.services.videos import Videos
@@ -52,10 +53,11 @@ from avatar_service.ports.rooms import RoomProvider, RoomTokens
 from avatar_service.ports.semantic import Semantic
 from avatar_service.ports.speech import AudioDecoder, SpeechEngines, VoiceCatalogue
 from avatar_service.ports.storage import Storage
+from avatar_service.ports.tools import ToolCaller
 from avatar_service.ports.webhook_sender import WebhookSender
 
 USE_CASES = (Deps, ApiKeys, Personalities, Users, Memories, Knowledge, KnowledgeProcessor, Conversations, Rooms,
-             Videos, GameSessions, Webhooks, Dispatcher, MemoryExtractor)
+             Videos, GameSessions, Webhooks, Dispatcher, MemoryExtractor, ToolRunner)
 
 
 def _dialogue(settings: Settings) -> DialogueEngine:
@@ -144,7 +146,8 @@ def assemble(settings: Settings, storage: Storage, clock: Clock | None = None, i
     secret = settings.signing_secret()
     offload = ThreadOffload(threads=4)
     jobs = _jobs(settings, storage, clock, ids)
-    http = GuardedHttp(allow_private=settings.allow_private_urls, max_bytes=settings.max_fetch_bytes)
+    http: GuardedHttp = overrides.pop("http", None) or GuardedHttp(  # type: ignore[assignment]
+        allow_private=settings.allow_private_urls, max_bytes=settings.max_fetch_bytes)
     embedder = LexicalEmbedder() if settings.embedder == "lexical" else default_embedder()
     rooms = HostedRooms(settings.public_url, secret)
     voices: VoiceCatalogue = overrides.pop("voices", None) or _voices()  # type: ignore[assignment]
@@ -158,6 +161,7 @@ def assemble(settings: Settings, storage: Storage, clock: Clock | None = None, i
         Settings: settings, Storage: storage, Clock: clock, Ids: ids, Offload: offload, JobQueue: jobs,
         QueueStats: jobs, Metrics: PrometheusMetrics(),
         GuardedHttp: http, JobRunner: jobs, Fetcher: fetcher, WebhookSender: GuardedSender(http),
+        ToolCaller: GuardedToolCaller(http),
         Semantic: IndexedSemantic(embedder, offload), TextExtractor: DocumentTextExtractor(),
         FactExtractor: overrides.pop("facts", None) or _facts(settings),
         AvatarRenderer: avatar_renderer, SpeechEngines: speech, VoiceCatalogue: voices,

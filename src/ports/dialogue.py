@@ -1,6 +1,6 @@
 """Dialogue engine port: the personality's next reply (conversations, game commentary)."""
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -42,12 +42,48 @@ class GameSituation:
 
 
 @dataclass(frozen=True, slots=True)
+class ToolSpec:
+    """A tool the personality may call: offered to a language model in the OpenAI `tools` form."""
+
+    name: str
+    description: str
+    parameters: Mapping[str, object]  # a JSON Schema object: the call's arguments
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    id: str  # the engine's own id for the call, which pairs its result with it
+    name: str
+    arguments: str  # JSON text as the model wrote it (it may be malformed)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCalls:
+    """What `stream` yields, after any text, when the model calls tools instead of finishing its reply."""
+
+    calls: tuple[ToolCall, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolRound:
+    """One round of tool calls earlier in this turn: what the model wrote with them, and each call's result
+    (JSON text, in the calls' order), for the model to go on from."""
+
+    text: str
+    calls: tuple[ToolCall, ...]
+    results: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class DialogueRequest:
     persona: Persona
     history: Sequence[Turn]  # oldest first; the last item is the user's new turn
     knowledge: Sequence[str] = ()  # best knowledge chunks, best first
     memories: Sequence[str] = ()  # the user's best memories, best first
     user_name: str | None = None
+    tools: Sequence[ToolSpec] = ()  # engines that cannot call tools ignore them (the offline engine does)
+    tool_rounds: Sequence[ToolRound] = ()  # this turn's calls so far, oldest first
+    tools_final: bool = False  # no more calls this turn: the model must answer with what it has
     situation: GameSituation | None = None  # a game move to comment on instead of a user turn to answer
     # Embedding relevance (0..1) of each knowledge chunk and each memory to the turn, in the same order;
     # empty when unknown. The offline engine blends it with its own lexical evidence per sentence.
@@ -64,8 +100,10 @@ class DialogueFailed(RuntimeError):
 class DialogueEngine(Protocol):
     name: str  # shown by /healthz, e.g. "offline-grounded" or "openai-compatible:gpt-4o-mini"
 
-    def stream(self, request: DialogueRequest) -> AsyncIterator[str]:
-        """Yields the reply in pieces as they are produced."""
+    def stream(self, request: DialogueRequest) -> AsyncIterator[str | ToolCalls]:
+        """Yields the reply in pieces as they are produced; an engine that calls tools may end with one
+        `ToolCalls` (only when the request offers tools), after which the caller runs them and asks again
+        with the round added to `tool_rounds`."""
         ...
 
     async def reply(self, request: DialogueRequest) -> str: ...

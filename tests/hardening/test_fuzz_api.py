@@ -46,6 +46,13 @@ def map_case(context: Any, case: Any) -> Any:
     query = case.query or {}
     if case.meta is not None and case.meta.generation.mode == GenerationMode.POSITIVE and "cursor" in query:
         query["cursor"] = encode_cursor(datetime(2024, 1, 1, tzinfo=UTC), "personality_" + "x" * 24)
+    # A personality's tool names must differ from each other, which no schema can say of objects in a list.
+    body = case.body if isinstance(case.body, dict) else {}
+    if case.meta is not None and case.meta.generation.mode == GenerationMode.POSITIVE and \
+            isinstance(body.get("tools"), list):
+        for index, tool in enumerate(body["tools"]):
+            if isinstance(tool, dict) and isinstance(tool.get("name"), str):
+                tool["name"] = f"t{index}_{tool['name']}"[:64]
     return case
 
 

@@ -9,7 +9,7 @@ USER = {"id", "object", "created_at", "updated_at", "external_id", "metadata", "
 MEMORY = {"id", "object", "user_id", "personality_id", "content", "created_at", "category", "confidence", "source",
           "last_used_at"}
 PERSONALITY = {"id", "object", "name", "created_at", "updated_at", "description", "system_prompt", "voice",
-               "appearance", "traits", "metadata"}
+               "appearance", "traits", "metadata", "tools"}
 KNOWLEDGE_ITEM = {"id", "object", "type", "status", "created_at", "name", "source_url", "content_preview",
                   "chunk_count", "token_count", "error", "updated_at", "refresh_interval"}
 CONVERSATION = {"id", "object", "personality_id", "status", "created_at", "user_id", "mode", "room_url", "room_token",

@@ -1,4 +1,10 @@
-"""Dialogue through any OpenAI-compatible chat-completions server (OpenAI, vLLM, llama.cpp, Ollama...)."""
+"""Dialogue through any OpenAI-compatible chat-completions server (OpenAI, vLLM, llama.cpp, Ollama...).
+
+Replies stream (`"stream": true`, server-sent events); a personality's tools are offered in the `tools` form, and
+the model's calls come back as `ToolCalls` once its stream ends (their `delta.tool_calls` fragments put
+together). Earlier rounds of the turn go back as the assistant's `tool_calls` message and one `tool` message per
+result; on the last allowed round `tool_choice` is `none`, so the model answers in words.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +16,7 @@ import anyio
 import httpx
 
 from avatar_service.adapters.dialogue.persona_prompt import system_message
-from avatar_service.ports.dialogue import DialogueFailed, DialogueRequest
+from avatar_service.ports.dialogue import DialogueFailed, DialogueRequest, ToolCall, ToolCalls
 
 _RETRY_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504})
 _MAX_HISTORY = 40  # turns sent back to the model; older ones cost tokens and rarely change the reply
@@ -72,12 +78,23 @@ class OpenAICompatibleDialogue:
         return self._client
 
     def payload(self, request: DialogueRequest, stream: bool) -> dict[str, Any]:
-        messages: list[dict[str, str]] = [{"role": "system", "content": system_message(request)}]
+        messages: list[dict[str, Any]] = [{"role": "system", "content": system_message(request)}]
         for turn in list(request.history)[-_MAX_HISTORY:]:
-            role = turn.role if turn.role in ("user", "assistant", "system") else "user"
-            if turn.content.strip():
-                messages.append({"role": role, "content": turn.content})
+            if turn.role in ("user", "assistant", "system") and turn.content.strip():
+                messages.append({"role": turn.role, "content": turn.content})
+        for done in request.tool_rounds:
+            messages.append({"role": "assistant", "content": done.text or None, "tool_calls": [
+                {"id": call.id, "type": "function", "function": {"name": call.name, "arguments": call.arguments}}
+                for call in done.calls]})
+            messages += [{"role": "tool", "tool_call_id": call.id, "content": result}
+                         for call, result in zip(done.calls, done.results, strict=True)]
         body: dict[str, Any] = {"model": self.model, "messages": messages, "stream": stream}
+        if request.tools:
+            body["tools"] = [{"type": "function", "function": {"name": tool.name, "description": tool.description,
+                                                               "parameters": dict(tool.parameters)}}
+                             for tool in request.tools]
+            if request.tools_final:
+                body["tool_choice"] = "none"
         if self._temperature is not None:
             body["temperature"] = self._temperature
         if self._max_tokens is not None:
@@ -95,7 +112,7 @@ class OpenAICompatibleDialogue:
                 await self._wait_or_give_up(exc, attempt)
         raise AssertionError("unreachable")  # the loop either returns or raises
 
-    async def stream(self, request: DialogueRequest) -> AsyncIterator[str]:
+    async def stream(self, request: DialogueRequest) -> AsyncIterator[str | ToolCalls]:
         body = self.payload(request, stream=True)
         for attempt in range(self._max_retries + 1):
             started = False
@@ -113,6 +130,9 @@ class OpenAICompatibleDialogue:
                         if text:
                             started = True
                             yield text
+                        calls = _message_calls(response)
+                        if calls:
+                            yield calls
                         return
                     async for piece in _sse_pieces(response):
                         started = True
@@ -144,14 +164,16 @@ class OpenAICompatibleDialogue:
         await anyio.sleep(delay)
 
 
-async def _sse_pieces(response: httpx.Response) -> AsyncIterator[str]:
+async def _sse_pieces(response: httpx.Response) -> AsyncIterator[str | ToolCalls]:
     finished = False  # a finish_reason came: a server that then closes without [DONE] still finished
+    calls: dict[int, dict[str, str]] = {}  # tool calls by index, put together from their fragments
     async for line in response.aiter_lines():
         if not line.startswith("data:"):
             continue  # comments (": keep-alive"), event:/id: fields and blank separators
         data = line[5:].strip()
         if data == "[DONE]":
-            return
+            finished = True
+            break
         try:
             event = json.loads(data)
         except json.JSONDecodeError as exc:
@@ -159,12 +181,41 @@ async def _sse_pieces(response: httpx.Response) -> AsyncIterator[str]:
         if isinstance(event, dict) and event.get("error"):
             raise DialogueUnavailable(f"server error in stream: {str(event['error'])[:200]}")
         for choice in event.get("choices") or []:
-            content = (choice.get("delta") or {}).get("content")
-            if content:
-                yield content
+            delta = choice.get("delta") or {}
+            if delta.get("content"):
+                yield delta["content"]
+            for fragment in delta.get("tool_calls") or []:
+                _add_fragment(calls, fragment)
             finished = finished or bool(choice.get("finish_reason"))
     if not finished:  # the connection closed mid-reply: what came is not the whole reply
         raise DialogueUnavailable("the stream ended before the reply was finished")
+    if calls:
+        yield ToolCalls(tuple(ToolCall(c["id"] or f"call_{i}", c["name"], c["arguments"])
+                              for i, c in sorted(calls.items())))
+
+
+def _add_fragment(calls: dict[int, dict[str, str]], fragment: Any) -> None:
+    """One `delta.tool_calls` item: the first of a call brings its id and name, the rest its arguments."""
+    if not isinstance(fragment, dict):
+        raise DialogueUnavailable(f"malformed tool call in stream: {str(fragment)[:100]!r}")
+    index = fragment.get("index", len(calls))
+    call = calls.setdefault(index if isinstance(index, int) else len(calls), {"id": "", "name": "", "arguments": ""})
+    function = fragment.get("function") or {}
+    call["id"] = call["id"] or str(fragment.get("id") or "")
+    call["name"] = call["name"] or str(function.get("name") or "")
+    call["arguments"] += str(function.get("arguments") or "")
+
+
+def _message_calls(response: httpx.Response) -> ToolCalls | None:
+    """The tool calls of a whole (not streamed) answer, if it made any."""
+    try:
+        found = response.json()["choices"][0]["message"].get("tool_calls") or []
+        calls = tuple(ToolCall(str(c.get("id") or f"call_{i}"), str(c["function"]["name"]),
+                               str(c["function"].get("arguments") or ""))
+                      for i, c in enumerate(found))
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError) as exc:
+        raise DialogueUnavailable(f"unexpected tool calls in the answer: {response.text[:200]!r}") from exc
+    return ToolCalls(calls) if calls else None
 
 
 def _message_text(response: httpx.Response) -> str:

@@ -38,8 +38,8 @@ injectable so tests can map a fake public name to a local server (and trust its 
 
 The layers, one file each, from the bottom: ``addresses.py`` (which IPs are allowed), ``backend.py`` (the
 httpcore network backend that resolves and vets), ``pool.py`` (the delivery pool), ``transport.py`` (httpx's
-transport on the vetting backend), ``client.py`` (``GuardedHttp``); ``fetcher.py`` and ``sender.py`` put the
-Fetcher and WebhookSender ports on it.
+transport on the vetting backend), ``client.py`` (``GuardedHttp``); ``fetcher.py``, ``sender.py`` and
+``tools.py`` put the Fetcher, WebhookSender and ToolCaller ports on it.
 """
 
 from avatar_service.adapters.guarded_http.addresses import (
@@ -54,6 +54,7 @@ from avatar_service.adapters.guarded_http.client import Fetched, GuardedHttp, Po
 from avatar_service.adapters.guarded_http.errors import FetchRefused
 from avatar_service.adapters.guarded_http.fetcher import GuardedFetcher
 from avatar_service.adapters.guarded_http.sender import GuardedSender
+from avatar_service.adapters.guarded_http.tools import GuardedToolCaller
 
 __all__ = [
     "AddressPolicy",
@@ -62,6 +63,7 @@ __all__ = [
     "GuardedFetcher",
     "GuardedHttp",
     "GuardedSender",
+    "GuardedToolCaller",
     "IPAddress",
     "PostResult",
     "Resolver",

@@ -46,6 +46,8 @@ class PostResult:
     status: int
     body_excerpt: str
     duration_ms: int
+    body: bytes = b""  # the answer's first `keep_bytes` bytes
+    truncated: bool = False  # the answer went on past `keep_bytes` (and was not read further)
 
 
 class GuardedHttp:
@@ -194,8 +196,11 @@ class GuardedHttp:
         content: bytes,
         headers: Mapping[str, str],
         timeout: float | None = None,  # noqa: ASYNC109 - the per-attempt limit the delivery log records
+        *,
+        keep_bytes: int = _EXCERPT_BYTES,
     ) -> PostResult:
-        """POST once, never following redirects; any HTTP status is returned, not raised.
+        """POST once, never following redirects; any HTTP status is returned, not raised. At most `keep_bytes`
+        of the answer are read (a delivery keeps an excerpt for its log; a tool call needs its whole answer).
 
         Straight on the pooled httpcore connections: a delivery needs none of httpx's client layer (redirects,
         cookies, auth, content decoding), which cost about as much CPU as the HTTP exchange itself.
@@ -220,7 +225,7 @@ class GuardedHttp:
             with anyio.fail_after(limit):
                 response = await self._pooled().handle_async_request(request)
                 try:
-                    excerpt = await self._excerpt(response)
+                    body = await self._read_up_to(response, keep_bytes)
                 finally:
                     await response.aclose()
         except TimeoutError:
@@ -231,16 +236,18 @@ class GuardedHttp:
             raise FetchRefused("fetch_failed", f"{type(exc).__name__}: {exc}") from None
         return PostResult(
             status=response.status,
-            body_excerpt=excerpt,
+            body_excerpt=body[:_EXCERPT_BYTES].decode("utf-8", errors="replace"),
             duration_ms=round((time.perf_counter() - started) * 1000),
+            body=body[:keep_bytes],
+            truncated=len(body) > keep_bytes,
         )
 
     @staticmethod
-    async def _excerpt(response: httpcore.Response) -> str:
-        # Receivers' bodies are only kept for the delivery log; never read more than the excerpt.
+    async def _read_up_to(response: httpcore.Response, limit: int) -> bytes:
+        """At most `limit` + 1 bytes of the answer (one more tells that it went on); never more is read."""
         buffer = b""
         async for chunk in response.aiter_stream():
             buffer += chunk
-            if len(buffer) >= _EXCERPT_BYTES:
+            if len(buffer) > limit:
                 break
-        return buffer[:_EXCERPT_BYTES].decode("utf-8", errors="replace")
+        return buffer[: limit + 1]

@@ -6,6 +6,7 @@ from typing import Annotated, Any, Literal
 from msgspec import Meta, field
 
 from avatar_service.core.model.common import UNSET, Metadata, Request, Resource, UnsetType
+from avatar_service.core.model.tools import Tool, Tools
 
 VoiceProvider = Literal["elevenlabs", "cartesia", "openai", "azure"]
 Unit = Annotated[float, Meta(ge=0, le=1)]
@@ -62,10 +63,19 @@ class Personality(Resource, kw_only=True):
     appearance: Appearance = field(default_factory=Appearance)
     traits: Traits = field(default_factory=Traits)
     metadata: dict[str, Any] = {}
+    tools: list[Tool] = []  # functions a language model may call during a turn (the offline engine calls none)
+
+
+class PersonalityWithSecret(Personality, kw_only=True):
+    """What create and update answer: `tools_secret` is shown once, by the request that first gave the
+    personality tools (null otherwise); tool calls are signed with it (Standard Webhooks)."""
+
+    tools_secret: str | None = None
 
 
 class PersonalityRecord(Personality, kw_only=True):
     organization_id: str
+    tool_signing_secret: str | None = None  # whsec_...: made when the personality first gets tools
 
 
 Name = Annotated[str, Meta(min_length=1, max_length=255)]
@@ -81,6 +91,7 @@ class PersonalityCreate(Request, kw_only=True):
     appearance: Appearance = field(default_factory=Appearance)
     traits: Traits = field(default_factory=Traits)
     metadata: Metadata = {}
+    tools: Tools = []
 
 
 class PersonalityPatch(Request, kw_only=True):
@@ -93,3 +104,4 @@ class PersonalityPatch(Request, kw_only=True):
     appearance: dict[str, Any] | UnsetType = UNSET
     traits: dict[str, Any] | UnsetType = UNSET
     metadata: Metadata | UnsetType = UNSET
+    tools: Tools | UnsetType = UNSET  # replaces the list whole ([] removes every tool)

@@ -24,6 +24,7 @@ from avatar_service.core.services.filters import given
 from avatar_service.core.services.knowledge import Knowledge
 from avatar_service.core.services.memories import Memories
 from avatar_service.core.services.text_turns import TextTurn
+from avatar_service.core.services.tool_calls import Toolbox, ToolRunner
 from avatar_service.core.services.turn_grounding import TurnGrounding
 from avatar_service.core.states import check_move, is_final
 from avatar_service.ports.dialogue import DialogueEngine, Persona
@@ -48,8 +49,8 @@ def persona(p: PersonalityRecord) -> Persona:
 
 class Conversations:
     def __init__(self, deps: Deps, jobs: JobQueue, rooms: RoomProvider, dialogue: DialogueEngine,
-                 knowledge: Knowledge, memories: Memories, limits: ConversationLimits) -> None:
-        self.deps, self.jobs, self.rooms, self.dialogue = deps, jobs, rooms, dialogue
+                 knowledge: Knowledge, memories: Memories, limits: ConversationLimits, tools: ToolRunner) -> None:
+        self.deps, self.jobs, self.rooms, self.dialogue, self.tools = deps, jobs, rooms, dialogue, tools
         self.knowledge, self.memories, self.limits = knowledge, memories, limits
         self.grounding = TurnGrounding(knowledge, memories)
 
@@ -211,7 +212,7 @@ class Conversations:
         request = grounding.request(persona(personality), history, content)
         started = record
         return TextTurn(self.deps, self.dialogue, request, record, self._view(record), message,
-                        lambda at: _since(started, at))
+                        lambda at: _since(started, at), self.tools, _toolbox(personality, record))
 
     async def voice_turn(self, organization_id: str, conversation_id: str, content: str) -> str:
         """One spoken turn in the room: the same retrieval and transcript as a text turn; the reply to speak."""
@@ -236,6 +237,14 @@ class Conversations:
     def _open_for_turns(record: ConversationRecord) -> None:
         if is_final("conversation", record.status):
             raise Conflict(f"The conversation is {record.status}: it takes no more messages")
+
+
+def _toolbox(personality: PersonalityRecord, record: ConversationRecord) -> Toolbox | None:
+    """The tools this turn may call: the personality's, with their signing secret (none: no toolbox)."""
+    if not personality.tools or personality.tool_signing_secret is None:
+        return None
+    return Toolbox({tool.name: tool for tool in personality.tools}, personality.tool_signing_secret, record.id,
+                   personality.id, record.user_id)
 
 
 def _since(record: ConversationRecord, now: datetime) -> float:

@@ -8,11 +8,17 @@ yields the reply's pieces in order. However the iteration ends, the reply is sto
   midway: what had been produced by then, marked ``interrupted``, so a half reply never looks whole.
 
 An engine failure surfaces as `Unavailable` (HTTP 503) after the partial reply is stored.
+
+With a toolbox (the personality has tools), the request offers them; when the engine answers with tool calls,
+they are run (`tool_calls.ToolRunner`), each becomes a `tool` transcript item, and the engine is asked again
+with the round's results, at most `MAX_ROUNDS` times; the last time it must answer in words. The text of every
+round is the reply (rounds joined by a space, sent as a piece of its own so the pieces still join to it).
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -21,7 +27,8 @@ from datetime import datetime
 from avatar_service.core.errors import Unavailable
 from avatar_service.core.model import Conversation, ConversationRecord, MessageResult, TranscriptItem
 from avatar_service.core.services.base import Deps
-from avatar_service.ports.dialogue import DialogueEngine, DialogueFailed, DialogueRequest
+from avatar_service.core.services.tool_calls import MAX_ROUNDS, Toolbox, ToolRunner
+from avatar_service.ports.dialogue import DialogueEngine, DialogueFailed, DialogueRequest, ToolCalls, ToolRound
 
 log = logging.getLogger(__name__)
 
@@ -30,11 +37,15 @@ class TextTurn:
     """One turn's reply in the making. Iterate it once for the pieces; `result` is set when it is stored."""
 
     def __init__(self, deps: Deps, dialogue: DialogueEngine, request: DialogueRequest, record: ConversationRecord,
-                 view: Conversation, message: TranscriptItem, since: Callable[[datetime], float]) -> None:
-        self.deps, self.dialogue, self.request = deps, dialogue, request
+                 view: Conversation, message: TranscriptItem, since: Callable[[datetime], float],
+                 tools: ToolRunner | None = None, toolbox: Toolbox | None = None) -> None:
+        self.deps, self.dialogue = deps, dialogue
+        self.request = dataclasses.replace(request, tools=toolbox.specs()) if toolbox and tools else request
         self.record, self.view, self.message = record, view, message
         self._since = since
+        self.tools, self.toolbox = tools, toolbox
         self._text: list[str] = []
+        self._tool_items: list[TranscriptItem] = []  # this turn's calls, stored with the reply
         self._pieces: AsyncIterator[str] | None = None
         self._stored: asyncio.Future[MessageResult] | None = None
         self.result: MessageResult | None = None
@@ -79,11 +90,31 @@ class TextTurn:
 
     async def _run(self) -> AsyncIterator[str]:
         try:
-            async with _closing(self.dialogue.stream(self.request)) as pieces:
-                async for piece in pieces:
-                    if piece:
-                        self._text.append(piece)
-                        yield piece
+            rounds: list[ToolRound] = []
+            for index in range(MAX_ROUNDS + 1):
+                request = self.request
+                if rounds:
+                    request = dataclasses.replace(request, tool_rounds=tuple(rounds), tools_final=index == MAX_ROUNDS)
+                written: list[str] = []
+                calls = None
+                async with _closing(self.dialogue.stream(request)) as pieces:
+                    async for piece in pieces:
+                        if isinstance(piece, ToolCalls):
+                            calls = piece.calls
+                        elif piece:
+                            if not written and _runs_into(self._text, piece):
+                                self._text.append(" ")  # a new round's text: a word apart from the last
+                                yield " "
+                            written.append(piece)
+                            self._text.append(piece)
+                            yield piece
+                if not calls or self.tools is None or self.toolbox is None or index == MAX_ROUNDS:
+                    break  # (calls after the last allowed round are not run: the reply ends with its words)
+                outcomes = await self.tools.run(self.toolbox, calls)
+                when = self._since(self.deps.clock.now())
+                self._tool_items += [TranscriptItem(role="tool", content=o.transcript_content(), timestamp=when)
+                                     for o in outcomes]
+                rounds.append(ToolRound("".join(written), calls, tuple(o.for_model() for o in outcomes)))
         except DialogueFailed as error:
             await self._finish(interrupted=True)
             log.warning("conversation %s: the dialogue engine failed midway: %s", self.record.id, error)
@@ -103,10 +134,15 @@ class TextTurn:
         reply = TranscriptItem(role="assistant", content=self.text(), timestamp=self._since(self.deps.clock.now()),
                                interrupted=interrupted)
         async with self.deps.storage(self.record.organization_id) as uow:
-            await uow.transcripts.append(self.record.id, [reply])
+            await uow.transcripts.append(self.record.id, [*self._tool_items, reply])
             await uow.commit()
         self.result = MessageResult(conversation=self.view, message=self.message, reply=reply)
         return self.result
+
+
+def _runs_into(before: list[str], piece: str) -> bool:
+    """Whether `piece` would stick to the end of the text before it (no space on either side)."""
+    return bool(before) and not before[-1][-1:].isspace() and not piece[:1].isspace()
 
 
 @asynccontextmanager

@@ -20,6 +20,7 @@ from avatar_service.core.model import (
     MemoryPatch,
     MemorySearch,
     MoveCreate,
+    Personality,
     PersonalityCreate,
     PersonalityPatch,
     UserCreate,
@@ -27,6 +28,7 @@ from avatar_service.core.model import (
     VideoCreate,
     WebhookCreate,
     WebhookPatch,
+    public,
 )
 from avatar_service.core.pagination import page_request
 from avatar_service.core.services.api_keys import ApiKeys
@@ -54,7 +56,8 @@ async def test_personality_create_get_list(core: Core) -> None:
     assert created.id.startswith("personality_") and created.object == "personality"
     assert created.traits.warmth == 0.9 and created.traits.humor == 0.5
     assert created.created_at == created.updated_at == core.clock.now()
-    assert await core.personalities.get(ORG, created.id) == created
+    assert created.tools == [] and created.tools_secret is None  # no tools: no secret to show
+    assert await core.personalities.get(ORG, created.id) == public(created, Personality)
     [row] = core.storage.rows("personalities")
     assert row["organization_id"] == ORG and row["appearance"]["avatar_id"] == "mia"
     assert [p.id for p in (await core.personalities.list(ORG, page_request(None, None))).data] == [created.id]

@@ -4,7 +4,14 @@ from litestar import Router, delete, get, patch, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
-from avatar_service.core.model import Deleted, Page, Personality, PersonalityCreate, PersonalityPatch
+from avatar_service.core.model import (
+    Deleted,
+    Page,
+    Personality,
+    PersonalityCreate,
+    PersonalityPatch,
+    PersonalityWithSecret,
+)
 from avatar_service.core.services.api_keys import Caller
 from avatar_service.core.services.personalities import Personalities
 from avatar_service.entrypoints.http.auth import scopes
@@ -14,7 +21,8 @@ from avatar_service.entrypoints.http.routes.common import Cursor, Limit, page
 @post("/", status_code=201, opt=scopes("write"))
 async def create_personality(
     data: JSONBody[PersonalityCreate], personalities: NamedDependency[Personalities], caller: NamedDependency[Caller]
-) -> Personality:
+) -> PersonalityWithSecret:
+    """`tools_secret` is set when the personality is created with tools, and shown only here."""
     return await personalities.create(caller.organization_id, data)
 
 
@@ -41,7 +49,8 @@ async def update_personality(
     data: JSONBody[PersonalityPatch],
     personalities: NamedDependency[Personalities],
     caller: NamedDependency[Caller],
-) -> Personality:
+) -> PersonalityWithSecret:
+    """`tools_secret` is set when this update gives the personality its first tools, and shown only here."""
     return await personalities.update(caller.organization_id, personality_id, data)
 
 
