@@ -19,7 +19,9 @@ HOLDS = {
         re.I),
     "price": re.compile(rf"\b(?:\d+(?:[.,]\d\d)?|{_NUMBER_WORD})\s?(?:euros?|eur|dollars?|pounds?|usd|gbp|francs?)\b|"
                         r"[€$£]\s?\d|\bfree\b|\bno charge\b", re.I),
-    "place": re.compile(r"(?<!^)\b(?:at|on|in|to|near) (?-i:[A-Z])\w+|\b(?:street|road|lane|avenue|square|piazza|"
+    # a preposition and a name that is not a day or a month ("at Birch Lane", not "to Friday"), or a place word
+    "place": re.compile(rf"(?<!^)\b(?:at|on|in|to|near) (?!{_DAY}\b|{_MONTH}\b)(?-i:[A-Z])\w+|"
+                        r"\b(?:street|road|lane|avenue|square|piazza|"
                         r"via|plaza|floor|station|next to|behind|opposite|in front of|located|corner)\b", re.I),
     "person": re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Prof)\.? (?-i:[A-Z])|(?<!^)(?<![.!?] )\b(?-i:[A-Z][a-z]+) "
                          r"(?-i:[A-Z][a-z]+)|\b(?:chef|manager|curator|mechanic|surgeon|owner|director|doctor|vet|"

@@ -18,6 +18,7 @@ from avatar_service.adapters.dialogue.style import Bank, Style
 from avatar_service.adapters.dialogue.terms import GENERIC_TERMS, RELATED, is_question, terms, words
 from avatar_service.adapters.dialogue.user_facts import (
     about_user,
+    addresses_the_place,
     asks_permission,
     name_in_turn,
     second_person,
@@ -44,7 +45,7 @@ _ALL_ABOUT_ME = re.compile(r"\b(what do you (know|remember) about me|do you reme
                            r"tell me about (me|myself)|what have i told you)")
 _NEGATIVE = re.compile(r"\b(not|no|never|closed|cannot|can't|don't|doesn't|isn't|aren't|won't|without)\b", re.I)
 _PRONOUN_START = re.compile(r"^(It|Its|They|Their|This|These|He|She|His|Her)\b")
-_PROPER = re.compile(r"\b[A-Z][a-z]+\b")
+_PROPER = re.compile(r"(?<![.!?] )(?<!^)\b[A-Z][a-z]+\b")  # a name: capitalised, not as a sentence's first word
 # light verbs and words of asking that a yes needs not find in the answer ("can I *bring* my dog")
 _LIGHT = frozenset(terms("bring take get go come use make need put leave allow allowed possible there"))
 # sentence openers that are not names, so "Yes, " may put them in lower case
@@ -270,7 +271,7 @@ class _Reply:
         more = bool(_MORE.search(self.lowered))
         asking = is_question(text) or more
         ranking = rank(self.query(text, more), self.candidates(exclude=self.previous_reply if more else ""))
-        best = _answer(ranking, more, asking, about_user(text))
+        best = _answer(ranking, more, asking, about_user(text), addresses_the_place(text))
         if best is None:
             if self.follow_feeling():
                 return None
@@ -292,7 +293,8 @@ class _Reply:
         kinds = answer_types.wanted(text)
         weights = _weights(text, kinds, asked_ages)
         weights.pop("more", None)
-        follow = more or is_follow_up(text) or not weights
+        # a question without words of its own leans on the one before, unless it asks for a kind of answer
+        follow = more or is_follow_up(text) or not (weights or kinds)
         context = self.previous_user if follow else ""
         if context:
             for t, w in _weights(context, answer_types.wanted(context), answer_types.ages(context)).items():
@@ -305,7 +307,7 @@ class _Reply:
             asked_ages = self.ages_of_relatives(text)
         mine = max(about_user(text), 0.6 * about_user(context) if context else 0.0)
         return Query(text=text, weights=weights, kinds=kinds, yes_no=answer_types.is_yes_no(text), about_user=mine,
-                     permission=asks_permission(text), ages=asked_ages,
+                     permission=asks_permission(text), to_place=addresses_the_place(text), ages=asked_ages,
                      child=answer_types.mentions_child(text) or bool(asked_ages))
 
     def ages_of_relatives(self, text: str) -> list[int]:
@@ -384,7 +386,7 @@ def _weights(text: str, kinds: Sequence[str], ages: Sequence[int]) -> dict[str, 
     return {t: (0.3 if t in GENERIC_TERMS else 1.0) for t in terms(text) if t not in skip}
 
 
-def _answer(ranking: Ranking, more: bool, asking: bool, about_user: float) -> Scored | None:
+def _answer(ranking: Ranking, more: bool, asking: bool, about_user: float, to_place: bool) -> Scored | None:
     """The best candidate when it answers the question; None when nothing does (say so honestly)."""
     ranked = ranking.ranked
     if about_user >= 1.0:  # "where do I live?" is answered by what the user said, or not at all
@@ -395,7 +397,7 @@ def _answer(ranking: Ranking, more: bool, asking: bool, about_user: float) -> Sc
     if more:
         return best if best.coverage > 0 or best.candidate.kind == "knowledge" else None
     if ranking.terms == 0:  # "where are you?": only the kind of answer can choose
-        return best if best.fits and best.candidate.relevance >= 0.2 else None
+        return best if best.fits and (best.candidate.relevance >= 0.2 or to_place) else None
     if ranking.unmatched >= 0.45 and best.coverage < 0.6:
         return None  # the question's main words are nowhere in what is known ("do you sell skateboards?")
     needed = 0.3 if asking else 0.5

@@ -44,6 +44,7 @@ class Query:
     yes_no: bool = False
     about_user: float = 0.0  # 0..1 (user_facts.about_user)
     permission: bool = False  # asks about the place's rules (user_facts.asks_permission)
+    to_place: bool = False  # asked of the personality itself: "where are you?" (user_facts.addresses_the_place)
     ages: Sequence[int] = ()
     child: bool = False  # asks about a child (a son, kids...)
 
@@ -100,7 +101,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
         if (case := _CASE.match(candidate.text)) and not _asked(case.group(1), weights):
             score -= 0.08  # "On Fridays it stays open until 10pm" answers "when do you open?" only on Fridays
         # the chunk retrieval put first, and a chunk's opening sentences (which state its main facts) win ties
-        score += 0.01 / (1 + candidate.group) + max(0.0, 0.04 - 0.02 * candidate.position)
+        score += 0.01 / (1 + candidate.group) + max(0.0, 0.02 - 0.01 * candidate.position)
         scored.append(Scored(candidate, score, coverage, fits))
     scored.sort(key=lambda s: -s.score)
     return Ranking(scored, unmatched, len(weights))
@@ -124,6 +125,7 @@ def _asked(word: str, weights: dict[str, float]) -> bool:
 
 def _who(query: Query, kind: str) -> float:
     """Memories for questions about the user, knowledge for questions about the place."""
+    place = query.permission or query.to_place
     if kind == "memory":
-        return 0.3 * query.about_user - (0.2 if query.permission else 0.0) - (0.1 if query.ages else 0.0)
-    return (0.1 if query.permission else 0.0) - 0.1 * query.about_user
+        return 0.3 * query.about_user - (0.2 if place else 0.0) - (0.1 if query.ages else 0.0)
+    return (0.1 if place else 0.0) - 0.1 * query.about_user

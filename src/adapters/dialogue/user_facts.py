@@ -19,7 +19,8 @@ _SERVED = re.compile(r"\b(?:for|with|bring|take|brings|taking|bringing|to|about)
 _MINE = re.compile(r"\b(?:my|our|mine)\b", re.I)
 _REMEMBER = re.compile(r"\b(?:do you (?:know|remember)|what (?:do|did) you (?:know|remember)|"
                        r"what have i told you|tell me about (?:me|myself))\b", re.I)
-_PERMISSION = re.compile(r"^\s*(?:and\s+)?(?:can|could|may|must|should)\s+(?:i|we)\b|"
+_PERMISSION = re.compile(r"^\s*(?:and\s+)?(?:can|could|may|must|should)\s+(?:i|we)\b|^\s*what if\b|"
+                         r"\bwhat (?:should|do|can) (?:i|we) do\b|"
                          r"\b(?:do|will)\s+i\s+(?:have|need)\s+to\b|"
                          r"\bhow (?:do|can|should) (?:i|we) (?:get|book|find|reach|pay|contact|order|reserve|go)\b",
                          re.I)
@@ -35,6 +36,15 @@ def about_user(question: str) -> float:
             return 1.0
     mine = len(_MINE.findall(question)) - len(_SERVED.findall(question))
     return 0.6 if mine > 0 else 0.0
+
+
+_YOU = re.compile(r"\b(?:you|your|yours|here)\b", re.I)
+_ME = re.compile(r"\b(?:i|my|me|mine|our|we)\b", re.I)
+
+
+def addresses_the_place(question: str) -> bool:
+    """"Where are you?", "What is your address?": asked of the personality (the place), not of the user."""
+    return bool(_YOU.search(question)) and not _ME.search(question)
 
 
 def asks_permission(question: str) -> bool:

@@ -43,7 +43,8 @@ _CLAUSE_SPLIT = re.compile(
 _LEADING = re.compile(
     r"^(?:(?:well|so|oh|ah|yeah|yes|yep|yup|ok|okay|actually|honestly|btw|by the way|also|and|but|anyway|"
     r"hey|hi|hello|um|uh|hmm|fun fact|just so you know|for the record|in fact|as you know|you know|"
-    r"for context|fyi|right|sure|cool|nice|great|oh and)\b[\s,!:.-]*)+",
+    r"for context|fyi|right|sure|cool|nice|great|oh and|these days|nowadays|lately|at the moment|right now)"
+    r"\b[\s,!:.-]*)+",
     re.I,
 )
 _HEDGE = re.compile(r"^(?:i think|i guess|i believe|i suppose|probably|pretty sure)\b[\s,]*", re.I)
@@ -64,13 +65,26 @@ _JOKE = re.compile(r"\b(?:jk|j/k|just kidding|kidding|joking)\b|/s\b", re.I)
 _GREETING = re.compile(r"^(?:hi|hello|hey|hiya|good (?:morning|afternoon|evening))\b", re.I)
 # "my wife Sarah", "our neighbour Mrs. Jansen": a relation and their name, wherever the sentence says it
 _NAMED_RELATION = re.compile(rf"\b(?:my|our) {REL_MOD}(?P<rel>{RELATIONS})(?:,)? {TITLED_NAME}", re.I)
-_RELATION = re.compile(rf"\b(?:my|our) {REL_MOD}(?P<rel>{RELATIONS})\b", re.I)
+# "my twins, Noor and Sami,": several people of one relation
+_NAMED_RELATIONS = re.compile(rf"\b(?:my|our) {REL_MOD}(?P<rel>(?:{RELATIONS})s?),? (?P<names>(?-i:[A-Z])[\w'’-]+"
+                              r"(?:,? (?:and )?(?-i:[A-Z])[\w'’-]+)*,? and (?-i:[A-Z])[\w'’-]+)", re.I)
+_RELATION = re.compile(rf"\b(?:my|our|a|an) {REL_MOD}(?P<rel>{RELATIONS})\b", re.I)
+# "we named him Pixel", "her name is Luna": the name of the one just mentioned
+_NAMING = re.compile(r"^(?:(?:we|i) (?:named|called|call) (?:him|her|it)|(?:his|her|its) name is) "
+                     r"(?P<name>(?-i:[A-Z])[\w'’-]+)$", re.I)
+# "I'm 62 and retired": two short things said of oneself
+_TWO_STATES = re.compile(r"^(?P<subject>i(?:'m|’m| am)) (?P<a>[^,]{1,25}?) and (?P<b>[^,]{1,25})$", re.I)
 # "he works as a pilot" after "my husband's name is Tom": he is the husband
 _PRONOUN_SUBJECT = re.compile(r"^(?:he|she)(?=\s)|^(?:his|her)(?=\s)", re.I)
 
 
 def _named_relations(sentence: str) -> list[tuple[str, str]]:
     out = []
+    for m in _NAMED_RELATIONS.finditer(sentence):
+        relation = f"{(m.group('mod') or '').strip()} {m.group('rel')}".strip().lower()
+        out.append((relation, m.group("names").replace(", and", " and")))
+    if out:
+        return out
     for m in _NAMED_RELATION.finditer(sentence):
         name = m.group("name").strip()
         if name.split()[-1].lower() in ("and", "is", "i"):
@@ -78,6 +92,31 @@ def _named_relations(sentence: str) -> list[tuple[str, str]]:
         relation = f"{(m.group('mod') or '').strip()} {m.group('rel')}".strip().lower()
         out.append((relation, name))
     return out
+
+
+def _clauses(sentence: str) -> list[str]:
+    out = []
+    for clause in _CLAUSE_SPLIT.split(sentence.rstrip(".!")):
+        if m := _TWO_STATES.match(clause.strip()):
+            out += [f"{m.group('subject')} {m.group('a')}", f"{m.group('subject')} {m.group('b')}"]
+        else:
+            out.append(clause)
+    return out
+
+
+def _name_the_last(facts: list[Fact], seen: set[str], relation: str, name: str, sentence: str) -> None:
+    """"we named him Pixel" after "I got a kitten": "User has a kitten" becomes "... a kitten named Pixel"."""
+    relation = relation.split()[-1]
+    for i, fact in enumerate(facts):
+        if fact.content.startswith("User has ") and fact.content.endswith(f" {relation}"):
+            seen.discard(fact.content.casefold())
+            facts[i] = Fact(f"{fact.content} named {name}", fact.category, fact.confidence, fact.extracted_from)
+            seen.add(facts[i].content.casefold())
+            return
+    content = f"User's {relation} is named {name}"
+    if content.casefold() not in seen:
+        seen.add(content.casefold())
+        facts.append(Fact(content, "relationship", 0.85, sentence))
 
 
 def _clause_facts(clause: str, sentence: str, greeting: bool) -> list[Fact]:
@@ -127,8 +166,13 @@ def extract_facts(user_turns: Sequence[str]) -> list[Fact]:
             if sentence.endswith("?") or _UNREAL.search(sentence):
                 continue
             for relation, name in _named_relations(sentence):
-                add(Fact(f"User's {relation} is named {name}", "relationship", 0.85, sentence))
-            for clause in _CLAUSE_SPLIT.split(sentence.rstrip(".!")):
+                verb = "are" if " and " in name else "is"
+                add(Fact(f"User's {relation} {verb} named {name}", "relationship", 0.85, sentence))
+            for clause in _clauses(sentence):
+                naming = _NAMING.match(clause.strip().rstrip(".!"))
+                if naming and last_relation:
+                    _name_the_last(facts, seen, last_relation, naming.group("name"), sentence)
+                    continue
                 if last_relation and _PRONOUN_SUBJECT.match(clause.strip()):
                     clause = _PRONOUN_SUBJECT.sub(f"my {last_relation}", clause.strip(), count=1)
                 for fact in _clause_facts(clause, sentence, greeting):

@@ -196,7 +196,7 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     (rf"^(?:you can |please |just )?call me {NAME}", _nickname),
     (rf"^(?:people|everyone|my friends|friends) call me {NAME}", _nickname),
     (rf"^i go by {NAME}", _nickname),
-    (rf"^i{S} (?P<age>\d{{1,3}})(?: years? old| y/?o)?(?=$|[,;])", _age),
+    (rf"^i{S} (?P<age>\d{{1,3}})(?: years? old| y/?o)?(?=$|[,;]| and )", _age),
     (r"^i (?:just )?turned (?P<age>\d{1,3})(?: years old)?(?: (?:last|this) \w+)?(?=$|[,;])", _age),
     (r"^my birthday is (?:on )?(?P<v>[^,;.!?]+)", _birthday),
     (
@@ -214,7 +214,7 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
         _phrase("User grew up {prep} {v}", "location", 0.85, 8, places=True),
     ),
     (
-        rf"^(?:i|we) (?:just |recently |finally )?moved to {V}",
+        rf"^(?:i|we) (?:just |recently |finally )?(?:moved|relocated|moved house) to {V}",
         _phrase("User moved to {v}", "location", 0.85, 8, places=True),
     ),
     (
@@ -246,7 +246,7 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
         r"^(?:i|we) (?:just |recently |finally )?(?:adopted|got|bought|rescued|have) "
         r"(?P<art>an?|a new|two|three) (?P<what>(?:[\w-]+ )?(?:puppy|kitten|dog|cat|parrot|hamster|rabbit|bunny|"
         r"horse|turtle|tortoise|fish|guinea pig|bird|budgie|ferret|gecko|snake|pony))"
-        rf"(?:,? (?:(?:her|his|its|their) name is|named|called) {CAPITALISED})?(?=$|,| and | last | this )",
+        rf"(?:,? (?:(?:her|his|its|their) name is|named|called) {CAPITALISED})?(?=$|[\s,])",
         _pet,
     ),
     (
@@ -276,7 +276,11 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     ),
     (
         rf"^i (?:currently )?work (?P<prep>at|for|in) {V}",
-        _phrase("User works {prep} {v}", "personal", 0.85, 6),
+        _phrase("User works {prep} {v}", "personal", 0.85, 10),
+    ),
+    (
+        r"^i (?:currently )?teach (?P<v>[^,;!?]+)",
+        _phrase("User teaches {v}", "personal", 0.85, 10, chat=True),
     ),
     (
         rf"^i (?:also )?speak (?P<v>(?:fluent )?(?:{LANGUAGES})(?:(?:,| and| &) (?:{LANGUAGES}))*)\b",

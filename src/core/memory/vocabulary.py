@@ -78,7 +78,8 @@ LANGUAGES = (
     r"cantonese|japanese|korean|arabic|hindi|urdu|bengali|turkish|greek|swedish|norwegian|danish|finnish|"
     r"hebrew|persian|farsi|vietnamese|thai|indonesian|malay|tagalog|swahili|czech|romanian|hungarian|catalan"
 )
-DIETS = r"(?:a )?(?:vegetarian|vegan|pescatarian)|gluten[- ]free|lactose intolerant|teetotal|kosher|halal"
+DIETS = (r"(?:a )?(?:vegetarian|vegan|pescatarian)|gluten[- ]free|(?:gluten|lactose|\w+) intolerant|coeliac|celiac|"
+         r"diabetic|teetotal|kosher|halal")
 
 
 def at_most_words(value: str, most: int) -> bool:

@@ -14,8 +14,10 @@ from avatar_service.core.text.follow_ups import with_context
 from avatar_service.ports.dialogue import DialogueRequest, Persona, Turn
 from avatar_service.ports.storage import UnitOfWork
 
-KNOWLEDGE_CHUNKS, KNOWLEDGE_MIN = 5, 0.05  # a low bar: the answerer decides what answers
-MEMORIES, MEMORIES_MIN = 6, 0.1  # memories are one sentence each: a low bar, the answerer ranks them again
+# The nearest chunks and memories whatever their similarity: a short question can score near zero against
+# the paragraph that answers it; the answerer ranks their sentences again and decides what answers.
+KNOWLEDGE_CHUNKS, KNOWLEDGE_MIN = 6, 0.0
+MEMORIES, MEMORIES_MIN = 8, 0.0
 HISTORY_TURNS = 20
 TOPICS = 6
 

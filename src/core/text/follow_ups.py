@@ -12,7 +12,8 @@ from avatar_service.core.text.lexicon import STOPWORDS
 
 _WORD = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
 # "and with wine?", "what about kids?", "how about on Sundays?"
-_CONNECTIVE = re.compile(r"^\s*(and|also|or|but|so|then|what about|how about|what if|same for|and what about)\b", re.I)
+# ("what if my dog gets sick?" is a question of its own)
+_CONNECTIVE = re.compile(r"^\s*(and|also|or|but|so|then|what about|how about|same for|and what about)\b", re.I)
 # Words that point back at something named earlier. "it" also opens plenty of standalone questions
 # ("how much does it cost to rent a bike?"), so it only counts in short turns.
 _BACK = frozenset(["he", "she", "him", "his", "her", "hers", "they", "them", "their", "those", "that", "then"])
