@@ -6,11 +6,11 @@ its knowledge items (waits until they are ready), a user with their memories, an
 list of questions, asked in order through `POST /v1/conversations/{id}/messages`. A reply is right when
 every `expect` pattern matches and no `forbid` pattern does; questions of kind 'unknown' must get an honest
 "I don't know", and no other question may. Prints right %, right % on memory questions and the median
-words per reply, per split: dev (tuned on), heldout1 (held out in round 1, then tuned on), heldout2 (written
-before round 2, never tuned on).
+words per reply, per split: dev (tuned on), heldout1 (held out in round 1, then tuned on), heldout2 (held out in
+round 2, then tuned on), heldout3 (written before round 3, never tuned on).
 
-    .venv/bin/python bench/dialogue_eval.py [--split dev|heldout1|heldout2|all] [--embedder auto|lexical]
-                                            [--show wrong|all|none]
+    .venv/bin/python bench/dialogue_eval.py [--split dev|heldout1|heldout2|heldout3|all]
+                                            [--embedder auto|lexical] [--show wrong|all|none]
 
 Targets with the offline engine: >= 90% right overall, >= 90% on memory questions, median reply <= 30 words.
 """
@@ -36,7 +36,7 @@ from typing import Any
 import httpx
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "dialogue_eval.json"
-SPLITS = ("dev", "heldout1", "heldout2")
+SPLITS = ("dev", "heldout1", "heldout2", "heldout3")
 
 
 @dataclass

@@ -10,11 +10,11 @@ extraction job run. Then the user's memories are read back:
 - precision: extracted memories that state one of the expected facts; a prior memory marked `outdated` that
   is still there unchanged counts as a wrong memory too (the contradiction was stored beside it).
 
-Splits: dev (tuned on), heldout1 (held out in round 1, then tuned on), heldout2 (written before round 2,
-never tuned on).
+Splits: dev (tuned on), heldout1 (held out in round 1, then tuned on), heldout2 (held out in round 2, then
+tuned on), heldout3 (written before round 3, never tuned on).
 
-    .venv/bin/python bench/extraction_eval.py [--split dev|heldout1|heldout2|all] [--embedder auto|lexical]
-                                              [--show wrong|all|none]
+    .venv/bin/python bench/extraction_eval.py [--split dev|heldout1|heldout2|heldout3|all]
+                                              [--embedder auto|lexical] [--show wrong|all|none]
 
 Targets: recall >= 90%, precision >= 90%.
 """
@@ -37,7 +37,7 @@ from avatar_service.core.model.memories import MemoryItem
 from avatar_service.core.pagination import PageRequest
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "extraction_eval.json"
-SPLITS = ("dev", "heldout1", "heldout2")
+SPLITS = ("dev", "heldout1", "heldout2", "heldout3")
 
 
 @dataclass
