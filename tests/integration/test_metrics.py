@@ -2,12 +2,23 @@
 webhook deliveries by outcome, a token when one is set, and no series for a path nobody routes."""
 
 import uuid
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
 from litestar.testing import AsyncTestClient
 from prometheus_client.parser import text_string_to_metric_families
+from sqlalchemy import text
 
+from avatar_service.adapters.procrastinate_jobs import ProcrastinateJobQueue
+from avatar_service.entrypoints import bootstrap
+from avatar_service.entrypoints.settings import load_settings
+from avatar_service.ports.jobs import JobRunner
+from avatar_service.ports.metrics import QueueStats
+from avatar_service.ports.storage import Storage
+
+from .conftest import _truncate_all
 from .helpers import Receiver, Service, assert_error, auth, create_personality
 
 TOKEN = "scrape-secret"
@@ -111,3 +122,32 @@ async def test_open_without_a_token(client: AsyncTestClient[Any]) -> None:
     openmetrics = await client.get("/metrics", headers={"Accept": "application/openmetrics-text; version=1.0.0"})
     assert openmetrics.headers["content-type"].startswith("application/openmetrics-text")
     assert openmetrics.text.rstrip().endswith("# EOF")
+
+
+async def test_procrastinate_queue_figures(postgres_database: str, tmp_path: Path) -> None:
+    """AVATAR_JOBS=procrastinate: the gauges come from procrastinate's own table."""
+    await _truncate_all(postgres_database)
+    settings = load_settings({}, database_url=postgres_database, data_dir=str(tmp_path), jobs="procrastinate",
+                             embedder="lexical")
+    container = bootstrap.server(settings)
+    queue: ProcrastinateJobQueue = container.resolve(JobRunner)
+    engine: Any = container.resolve(Storage).engine  # type: ignore[attr-defined]
+    try:
+        await queue.prepare()
+        async with queue.app.open_async():
+            for ident in ("kb_1", "kb_2"):
+                await queue.app.tasks["knowledge.process"].defer_async(organization_id="org", id=ident)
+            await queue.app.tasks["game.timer"].configure(schedule_in={"hours": 1}).defer_async(id="game_1")
+            running = await queue.app.tasks["video.render"].defer_async(id="video_1")
+        async with engine.begin() as conn:
+            await conn.execute(text("UPDATE procrastinate_jobs SET status = 'doing' WHERE id = :id"), {"id": running})
+        figures = {figure.kind: figure for figure in await container.resolve(QueueStats).queue_figures(
+            datetime.now(UTC) + timedelta(seconds=5))}
+        knowledge, timer, render = figures["knowledge.process"], figures["game.timer"], figures["video.render"]
+        assert (knowledge.queued, knowledge.running, knowledge.scheduled) == (2, 0, 0)
+        assert 5 <= knowledge.oldest_seconds < 60  # since the first was deferred
+        assert (timer.queued, timer.scheduled, timer.oldest_seconds) == (0, 1, 0.0)
+        assert (render.queued, render.running) == (0, 1)
+        assert figures["memory.extract"].queued == 0
+    finally:
+        await container.resolve(Storage).close()

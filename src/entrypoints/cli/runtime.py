@@ -24,6 +24,15 @@ def settings(**overrides: Any) -> Settings:
     return config
 
 
+def tell(config: Settings, message: str) -> None:
+    """A note for whoever started the command, on stderr: plain text, or a log line when the logs are JSON
+    (so stderr stays one JSON object per line for a log collector)."""
+    if config.log_format == "json":
+        logging.getLogger("avatar_service.cli").info(message)
+    else:
+        print(message, file=sys.stderr)
+
+
 def share_metrics(config: Settings) -> None:
     """`avatar serve` (each of its --workers) and `avatar worker`: metrics go to files in one folder
     (prometheus-client's multiprocess mode), so the /metrics of any API process on this machine reports every

@@ -25,8 +25,8 @@ def serve(host: str = typer.Option("127.0.0.1", help="Address to listen on."),
         config = runtime.settings(public_url=f"http://{host}:{port}")
     runtime.share_metrics(config)
     runtime.run(lambda: runtime.migrate_and_close(config))
-    typer.echo(f"avatar_service on http://{host}:{port}  (API under /v1, docs at /schema)", err=True)
-    typer.echo("No key yet? In another shell: avatar keys create --name me --scopes '*'", err=True)
+    runtime.tell(config, f"avatar_service on http://{host}:{port}  (API under /v1, docs at /schema)")
+    runtime.tell(config, "No key yet? In another shell: avatar keys create --name me --scopes '*'")
     # No access log: at the warning level it is never printed, but uvicorn would still format every line.
     # log_config=None: uvicorn's loggers keep the format set up by runtime.settings() (entrypoints/logs.py).
     options: dict[str, Any] = {"host": host, "port": port, "log_level": "warning", "access_log": False,
@@ -54,8 +54,9 @@ def migrate() -> None:
     """Apply the database migrations and exit."""
     from avatar_service.entrypoints.cli import runtime
 
-    runtime.run(lambda: runtime.migrate_and_close(runtime.settings()))
-    typer.echo("database is up to date", err=True)
+    config = runtime.settings()
+    runtime.run(lambda: runtime.migrate_and_close(config))
+    runtime.tell(config, "database is up to date")
 
 
 def worker(once: bool = typer.Option(False, help="Run the work that is due now, then exit.")) -> None:
