@@ -1,5 +1,6 @@
 """Room provider port: where a conversation's WebRTC room lives and how a client joins it."""
 
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
@@ -43,6 +44,19 @@ class RoomMedia:
     interruption_enabled: bool = True
 
 
+class ReplyStream(Protocol):
+    """A reply being written (a streamed text turn): its pieces in order as the dialogue engine writes them.
+    `aclose` stops it, the engine's generation too; the reply is then kept as far as it got, marked interrupted."""
+
+    def __aiter__(self) -> AsyncIterator[str]: ...
+
+    def text(self) -> str:
+        """The reply as written so far."""
+        ...
+
+    async def aclose(self) -> None: ...
+
+
 class RoomHost(Protocol):
     """The conversation side of a room, called by the media pipeline (the Conversations use case)."""
 
@@ -50,7 +64,9 @@ class RoomHost(Protocol):
 
     async def joined(self, organization_id: str, conversation_id: str) -> Any: ...
 
-    async def voice_turn(self, organization_id: str, conversation_id: str, content: str) -> str: ...
+    async def voice_turn(self, organization_id: str, conversation_id: str, content: str) -> ReplyStream:
+        """Stores the user's spoken turn and starts the reply (same retrieval and transcript as a text turn)."""
+        ...
 
     async def end(self, organization_id: str, conversation_id: str, status: str = "ended") -> Any: ...
 

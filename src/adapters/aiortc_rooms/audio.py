@@ -63,13 +63,56 @@ def sentences(text: str) -> list[str]:
     """
     parts = [part.strip() for part in _SENTENCE_END.split(text) if part.strip()]
     if parts and len(parts[0]) > _QUICK_START_CHARS:
-        first = parts[0]
-        for comma in re.finditer(r",\s+", first):
-            head, tail = first[: comma.start() + 1], first[comma.end() :]
-            if len(head.split()) >= 3 and len(tail.split()) >= 2:
-                parts[:1] = [head, tail]
-                break
+        head = _quick_start(parts[0])
+        if head is not None:
+            parts[:1] = [head, parts[0][len(head):].strip()]
     return parts
+
+
+def _quick_start(first: str) -> str | None:
+    """The head of a long first sentence up to its first comma with 3+ words before and 2+ after, if any."""
+    for comma in re.finditer(r",\s+", first):
+        head, tail = first[: comma.start() + 1], first[comma.end() :]
+        if len(head.split()) >= 3 and len(tail.split()) >= 2:
+            return head
+    return None
+
+
+class SentenceCutter:
+    """`sentences` for a reply that is still being written: `feed` each piece as it comes and get the sentences
+    it completed, at once, so the first can be synthesised and played while the model writes the rest; `end`
+    gives what is left. For any cut of a text into pieces the sentences are those `sentences` gives the whole."""
+
+    def __init__(self) -> None:
+        self._pending = ""  # text after the last sentence given out
+        self._first = True
+
+    def feed(self, piece: str) -> list[str]:
+        self._pending += piece
+        done: list[str] = []
+        while (end := _SENTENCE_END.search(self._pending)) is not None:
+            sentence, self._pending = self._pending[: end.start()].strip(), self._pending[end.end() :]
+            if sentence:
+                done += self._give(sentence)
+        lead = self._pending.lstrip()
+        if self._first and len(lead.rstrip()) > _QUICK_START_CHARS:
+            head = _quick_start(lead.rstrip())  # a long first sentence: out at its comma already
+            if head is not None:
+                self._first = False
+                self._pending = lead[len(head):]
+                done.append(head)
+        return done
+
+    def end(self) -> list[str]:
+        rest, self._pending = self._pending.strip(), ""
+        return self._give(rest) if rest else []
+
+    def _give(self, sentence: str) -> list[str]:
+        if self._first:
+            self._first = False
+            if len(sentence) > _QUICK_START_CHARS and (head := _quick_start(sentence)) is not None:
+                return [head, sentence[len(head):].strip()]
+        return [sentence]
 
 
 class ReplyAudioTrack(MediaStreamTrack):

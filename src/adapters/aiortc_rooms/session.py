@@ -1,4 +1,9 @@
-"""One participant's peer connection and media pipeline: microphone -> VAD -> Whisper -> dialogue -> voice."""
+"""One participant's peer connection and media pipeline: microphone -> VAD -> Whisper -> dialogue -> voice.
+
+The reply streams: each sentence is synthesised and played as soon as the dialogue engine has written it, while
+the rest is still being written. An interruption cancels the reply's writing as well as its voice, so a
+language model stops generating (the reply is kept as far as it got, marked interrupted).
+"""
 
 from __future__ import annotations
 
@@ -19,15 +24,16 @@ from avatar_service.adapters.aiortc_rooms.audio import (
     OUT_RATE,
     MicrophoneResampler,
     ReplyAudioTrack,
+    SentenceCutter,
     resample,
     sentences,
 )
 from avatar_service.adapters.aiortc_rooms.early import EarlyTranscription
 from avatar_service.adapters.aiortc_rooms.video import AvatarVideoTrack, LiveAvatar
 from avatar_service.adapters.vad import VoiceActivityDetector
-from avatar_service.core.errors import Conflict
+from avatar_service.core.errors import Conflict, Unavailable
 from avatar_service.ports.offload import Offload
-from avatar_service.ports.rooms import RoomHost, RoomMedia
+from avatar_service.ports.rooms import ReplyStream, RoomHost, RoomMedia
 from avatar_service.ports.speech import SpeechSynthesizer
 from avatar_service.ports.transcriber import Transcriber
 
@@ -64,13 +70,15 @@ class RoomSession:
         self._utterances: asyncio.Queue[tuple[np.ndarray | asyncio.Future[str], float]] = asyncio.Queue()
         self.early = EarlyTranscription(self._transcribe_soon) if self.vad is not None else None
         self._talking: list[np.ndarray] | None = None  # push to talk: audio since "start"
-        self._generation = 0  # bumped by an interruption; a reply of an older generation stops
+        self._replying: set[asyncio.Task[Any]] = set()  # the reply's writing and speaking: an interruption ends them
+        self._writer: asyncio.Task[Any] | None = None  # the reply being written: the next turn waits for it
         self._channel: Any = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._joined = False
         self._closed = False
         self.heard: list[str] = []  # what the transcriber made of each utterance (tests, debugging)
         self.turn_latencies: list[float] = []  # end of speech -> first reply audio queued, seconds
+        self.reply_latencies: list[float] = []  # end of speech -> the whole reply written, seconds
 
     # --- signaling -------------------------------------------------------------------------------------
 
@@ -90,7 +98,9 @@ class RoomSession:
         return pc.localDescription
 
     def _spawn(self, coroutine: Awaitable[Any]) -> None:
-        task = asyncio.ensure_future(coroutine)
+        self._spawn_task(asyncio.ensure_future(coroutine))
+
+    def _spawn_task(self, task: asyncio.Task[Any]) -> None:
         self._tasks.add(task)
         task.add_done_callback(self._task_done)
 
@@ -190,12 +200,21 @@ class RoomSession:
         return asyncio.ensure_future(self.offload(self.transcriber.transcribe, samples, IN_RATE))
 
     def interrupt(self) -> None:
-        """The user speaks: with interruption enabled, the reply being spoken stops (within a frame)."""
+        """The user speaks: with interruption enabled, the reply being spoken stops (within a frame), and so does
+        the writing of the rest of it."""
         if not self.media.interruption_enabled:
             return
-        self._generation += 1
+        for task in list(self._replying):
+            task.cancel()
         if self.voice is not None and self.voice.cut():
             self.send({"type": "interrupted"})
+
+    def _reply_task(self, coroutine: Awaitable[Any]) -> asyncio.Task[Any]:
+        task = asyncio.ensure_future(coroutine)
+        self._spawn_task(task)
+        self._replying.add(task)
+        task.add_done_callback(self._replying.discard)
+        return task
 
     async def _turns(self) -> None:
         org, ident = self.media.organization_id, self.media.conversation_id
@@ -211,38 +230,74 @@ class RoomSession:
                 continue
             self.heard.append(text)
             self.send({"type": "transcript", "role": "user", "content": text})
+            if self._writer is not None:  # one reply is written at a time, so the transcript keeps its order
+                await asyncio.wait([self._writer])
             try:
-                reply = await self.host.voice_turn(org, ident, text)
+                turn = await self.host.voice_turn(org, ident, text)
             except Conflict as error:  # ended, or the transcript is full: nothing more to say here
                 self.send({"type": "error", "message": str(error)})
                 await self.close()
                 return
-            answered = time.monotonic()
-            self.send({"type": "transcript", "role": "assistant", "content": reply})
-            log.info("room %s: queued %.0f ms, speech-to-text %.0f ms (%s), turn %.0f ms", ident,
+            log.info("room %s: queued %.0f ms, speech-to-text %.0f ms (%s), turn begun %.0f ms", ident,
                      1000 * (started - ended), 1000 * (heard - started),
                      "begun early" if not isinstance(utterance, np.ndarray) else "after the hang-over",
-                     1000 * (answered - heard))
-            # Spoken in a task of its own: the next utterance is transcribed while this reply still plays.
-            self._spawn(self.say(reply, ended))
+                     1000 * (time.monotonic() - heard))
+            # Written and spoken in tasks of their own: the next utterance is transcribed meanwhile.
+            lines: asyncio.Queue[str | None] = asyncio.Queue()
+            if self.voice is not None:
+                self._reply_task(self._speak(lines, ended))
+            self._writer = self._reply_task(self._write(turn, lines, ended, heard))
 
-    async def say(self, text: str, since: float | None = None) -> None:
-        """Speaks `text` sentence by sentence: the first plays while the next one is synthesised."""
-        if self.voice is None:
-            return
-        generation = self._generation
-        for index, sentence in enumerate(sentences(text)):
-            samples = await self.offload(_synthesize_48k, self.speech, sentence, self.media)
-            if generation != self._generation or self._closed:
-                return  # interrupted: the rest of the reply is dropped
+    async def _write(self, turn: ReplyStream, lines: asyncio.Queue[str | None], ended: float, heard: float) -> None:
+        """Takes the reply's pieces as they are written and hands each sentence on to be spoken once complete."""
+        cutter, whole = SentenceCutter(), False
+        try:
+            async for piece in turn:
+                for line in cutter.feed(piece):
+                    lines.put_nowait(line)
+            for line in cutter.end():
+                lines.put_nowait(line)
+            whole = True
+        except Unavailable as error:  # the engine broke off: what it said is spoken and kept; the room goes on
+            self.send({"type": "error", "message": error.message})
+        finally:
+            lines.put_nowait(None)
+            await turn.aclose()  # cut short (interrupted, hung up): the model stops; the part is kept, marked
+            written = time.monotonic()
+            event: dict[str, Any] = {"type": "transcript", "role": "assistant", "content": turn.text()}
+            if not whole:
+                event["interrupted"] = True
+            self.send(event)
+            if whole:
+                self.reply_latencies.append(written - ended)
+                log.info("room %s: turn %.0f ms, whole reply written %.0f ms after the end of speech",
+                         self.media.conversation_id, 1000 * (written - heard), 1000 * (written - ended))
+
+    async def _speak(self, lines: asyncio.Queue[str | None], since: float | None = None) -> None:
+        """Speaks sentences as they come: each is synthesised while the one before plays."""
+        first = True
+        while (line := await lines.get()) is not None:
+            samples = await self.offload(_synthesize_48k, self.speech, line, self.media)
+            if self._closed or self.voice is None:
+                return
             self.voice.play(samples)
-            if index == 0 and since is not None:
+            if first and since is not None:
                 self.turn_latencies.append(time.monotonic() - since)
                 log.info("room %s: first reply audio queued %.0f ms after the end of speech",
                          self.media.conversation_id, 1000 * self.turn_latencies[-1])
+            first = False
+
+    async def say(self, text: str, since: float | None = None) -> None:
+        """Speaks a whole text (a typed turn's reply) sentence by sentence; an interruption stops it too."""
+        if self.voice is None:
+            return
+        lines: asyncio.Queue[str | None] = asyncio.Queue()
+        for line in [*sentences(text), None]:
+            lines.put_nowait(line)
+        await self._speak(lines, since)
 
     def speak_soon(self, text: str) -> None:
-        self._spawn(self.say(text))
+        self._reply_task(self.say(text))
 
     async def close(self) -> None:
         if self._closed:

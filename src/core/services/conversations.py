@@ -214,9 +214,10 @@ class Conversations:
         return TextTurn(self.deps, self.dialogue, request, record, self._view(record), message,
                         lambda at: _since(started, at), self.tools, _toolbox(personality, record))
 
-    async def voice_turn(self, organization_id: str, conversation_id: str, content: str) -> str:
-        """One spoken turn in the room: the same retrieval and transcript as a text turn; the reply to speak."""
-        return (await self.say(organization_id, conversation_id, content)).reply.content
+    async def voice_turn(self, organization_id: str, conversation_id: str, content: str) -> TextTurn:
+        """One spoken turn in the room: the same retrieval, tools and transcript as a text turn; the reply streams
+        so the room can speak its first sentence while the rest is written."""
+        return await self.start_turn(organization_id, conversation_id, content)
 
     async def room_media(self, organization_id: str, conversation_id: str) -> RoomMedia:
         """What the room's media pipeline needs: the conversation's config, the personality's voice and look."""

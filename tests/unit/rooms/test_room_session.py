@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from fractions import Fraction
 from typing import Any
 
@@ -12,7 +12,14 @@ import numpy as np
 import pytest
 from aiortc.mediastreams import MediaStreamError, MediaStreamTrack
 
-from avatar_service.adapters.aiortc_rooms.audio import FRAME_SAMPLES, OUT_RATE, ReplyAudioTrack, resample, sentences
+from avatar_service.adapters.aiortc_rooms.audio import (
+    FRAME_SAMPLES,
+    OUT_RATE,
+    ReplyAudioTrack,
+    SentenceCutter,
+    resample,
+    sentences,
+)
 from avatar_service.adapters.aiortc_rooms.early import EarlyTranscription
 from avatar_service.adapters.aiortc_rooms.session import RoomSession
 from avatar_service.adapters.speech.piper_speech import PiperSpeech
@@ -20,10 +27,39 @@ from avatar_service.ports.rooms import RoomMedia
 from avatar_service.ports.speech import Audio, VoiceChoice
 
 
+class Reply:
+    """A reply being written: its pieces, each once `gate` lets it through (all at once without a gate)."""
+
+    def __init__(self, pieces: list[str], gate: asyncio.Queue[None] | None = None) -> None:
+        self.pieces, self.gate = pieces, gate
+        self.written: list[str] = []
+        self.closed = False  # aclose() came (the reply was stopped, or stored after its end)
+        self.finished = False  # every piece was written
+
+    async def _pieces(self) -> AsyncIterator[str]:
+        for piece in self.pieces:
+            if self.gate is not None:
+                await self.gate.get()
+            self.written.append(piece)
+            yield piece
+        self.finished = True
+
+    def __aiter__(self) -> AsyncIterator[str]:
+        return self._pieces()
+
+    def text(self) -> str:
+        return "".join(self.written)
+
+    async def aclose(self) -> None:
+        self.closed = True
+
+
 class Host:
     def __init__(self) -> None:
         self.turns: list[str] = []
         self.ended: list[str] = []
+        self.replies: list[Reply] = []
+        self.next_reply: Reply | None = None
 
     async def room_media(self, organization_id: str, conversation_id: str) -> RoomMedia:
         raise NotImplementedError
@@ -31,9 +67,11 @@ class Host:
     async def joined(self, organization_id: str, conversation_id: str) -> None:
         return None
 
-    async def voice_turn(self, organization_id: str, conversation_id: str, content: str) -> str:
+    async def voice_turn(self, organization_id: str, conversation_id: str, content: str) -> Reply:
         self.turns.append(content)
-        return "Nice to hear you. I am listening."
+        reply, self.next_reply = self.next_reply or Reply(["Nice to hear you.", " I am listening."]), None
+        self.replies.append(reply)
+        return reply
 
     async def end(self, organization_id: str, conversation_id: str, status: str = "ended") -> None:
         self.ended.append(status)
@@ -215,3 +253,155 @@ async def test_early_transcription_starts_at_a_pause_and_is_dropped_if_speech_go
     guess = early.take()
     assert guess is not None and await guess == "guess 2"
     assert early.take() is None
+
+
+def test_a_reply_still_being_written_is_cut_into_the_same_sentences() -> None:
+    text = "The museum opens at nine on Sundays, and it closes at five. Tickets cost 12.50 euros! Anything else?"
+    for size in (1, 2, 3, 7, 40, len(text)):
+        cutter, said = SentenceCutter(), []
+        for start in range(0, len(text), size):
+            said += cutter.feed(text[start:start + size])
+        assert said + cutter.end() == sentences(text)
+    cutter = SentenceCutter()
+    assert cutter.feed("Hello there. How") == ["Hello there."]  # out as soon as it is complete
+    assert cutter.feed(" are") == [] and cutter.end() == ["How are"]
+
+
+async def _talk(session: RoomSession) -> None:
+    """One push-to-talk utterance: start, half a second of sound, stop."""
+    session._on_message('{"type": "talk", "state": "start"}')
+    await session._listen(Feed(np.full(OUT_RATE // 2, 2000, np.int16)))
+    session._on_message('{"type": "talk", "state": "stop"}')
+
+
+async def _until(condition: Any, seconds: float = 5.0) -> bool:
+    for _ in range(int(seconds / 0.01)):
+        if condition():
+            return True
+        await asyncio.sleep(0.01)
+    return condition()
+
+
+async def test_the_first_sentence_plays_while_the_rest_is_still_being_written() -> None:
+    session, host, _ = _session(vad_enabled=False)
+    gate: asyncio.Queue[None] = asyncio.Queue()
+    host.next_reply = Reply(["Nice to ", "hear you.", " I am", " listening."], gate)
+    session._spawn(session._turns())
+    await _talk(session)
+    for _ in range(3):  # "Nice to hear you." and the start of the next sentence; the rest is held back
+        gate.put_nowait(None)
+    assert await _until(lambda: session.voice.playing)  # type: ignore[union-attr]
+    [reply] = host.replies
+    assert reply.written == ["Nice to ", "hear you.", " I am"] and not reply.finished
+    assert len(session.turn_latencies) == 1 and session.reply_latencies == []
+    gate.put_nowait(None)
+    assert await _until(lambda: bool(session.reply_latencies))
+    assert reply.finished and reply.closed
+    assert session.reply_latencies[0] > session.turn_latencies[0]
+    await session.close()
+
+
+async def test_an_interruption_stops_the_writing_too() -> None:
+    session, host, _ = _session(vad_enabled=False)
+    gate: asyncio.Queue[None] = asyncio.Queue()
+    host.next_reply = Reply(["Let me tell you.", " It goes", " on", " and on."], gate)
+    sent: list[dict[str, Any]] = []
+    session.send = sent.append  # type: ignore[method-assign]
+    session._spawn(session._turns())
+    await _talk(session)
+    for _ in range(2):  # a sentence is known to be over when the next piece begins
+        gate.put_nowait(None)
+    assert await _until(lambda: session.voice.playing)  # type: ignore[union-attr]
+    [reply] = host.replies
+    session._on_message('{"type": "talk", "state": "start"}')  # the user talks over the reply
+    assert not session.voice.playing  # type: ignore[union-attr]
+    assert await _until(lambda: reply.closed)
+    for _ in range(3):
+        gate.put_nowait(None)  # the model would go on; nobody asks it for more
+    await asyncio.sleep(0.05)
+    assert reply.written == ["Let me tell you.", " It goes"] and not reply.finished
+    assert {"type": "transcript", "role": "assistant", "content": "Let me tell you. It goes",
+            "interrupted": True} in sent
+    await session.close()
+
+
+async def test_an_engine_failing_midway_leaves_the_room_open() -> None:
+    from avatar_service.core.errors import Unavailable
+
+    class Failing(Reply):
+        async def _pieces(self) -> AsyncIterator[str]:
+            self.written.append("We open at")
+            yield "We open at"
+            raise Unavailable("The dialogue engine failed: gone")
+
+    session, host, _ = _session(vad_enabled=False)
+    host.next_reply = Failing([])
+    sent: list[dict[str, Any]] = []
+    session.send = sent.append  # type: ignore[method-assign]
+    session._spawn(session._turns())
+    await _talk(session)
+    assert await _until(lambda: any(e.get("role") == "assistant" for e in sent))
+    assert {"type": "error", "message": "The dialogue engine failed: gone"} in sent
+    assert not session._closed and host.ended == []
+    await session.close()
+
+
+async def test_an_interruption_in_the_room_stops_the_model_and_keeps_the_reply_marked(tmp_path: Any) -> None:
+    """With the real Conversations use case (in-memory store) and an engine writing one word every 20 ms: the
+    first sentence is spoken while the engine writes on, talking over it stops the engine, and the transcript
+    keeps what was written, marked interrupted."""
+    from avatar_service.adapters.in_memory import MemoryStorage
+    from avatar_service.core.model import ConversationCreate, PersonalityCreate
+    from avatar_service.core.services.conversations import Conversations
+    from avatar_service.core.services.personalities import Personalities
+    from avatar_service.entrypoints import bootstrap
+    from avatar_service.entrypoints.settings import load_settings
+    from avatar_service.ports.dialogue import DialogueRequest
+    from avatar_service.ports.speech import SpeechEngines
+
+    class SlowEngine:
+        name = "slow"
+        stopped = False
+
+        async def stream(self, request: DialogueRequest) -> AsyncIterator[str]:
+            try:
+                for word in ("Hello there.", *(f" word{i}" for i in range(200))):
+                    await asyncio.sleep(0.02)
+                    yield word
+            except (GeneratorExit, asyncio.CancelledError):
+                SlowEngine.stopped = True
+                raise
+
+        async def reply(self, request: DialogueRequest) -> str:
+            return ""
+
+    class Renderer:
+        name = "none"
+
+        def list_avatars(self) -> list[Any]:
+            from avatar_service.ports.renderer import AvatarInfo
+
+            return [AvatarInfo("ava", "Ava", "cartoon")]
+
+    storage = MemoryStorage()
+    settings = load_settings({}, embedder="lexical", data_dir=str(tmp_path), secret_key="unit-test-secret")
+    speech = SpeechEngines({p: Beeps() for p in ("elevenlabs", "cartesia", "openai", "azure")})
+    container = bootstrap.test(settings, storage, renderer=Renderer(), dialogue=SlowEngine(), speech=speech)
+    conversations: Conversations = container.resolve(Conversations)
+    ava = await container.resolve(Personalities).create("org", PersonalityCreate(name="Ava"))
+    conversation = await conversations.create("org", ConversationCreate(personality_id=ava.id, mode="voice"))
+    media = RoomMedia(organization_id="org", conversation_id=conversation.id, voice=VoiceChoice(provider="openai"),
+                      video_enabled=False, vad_enabled=False)
+    session = RoomSession(media, conversations, Beeps(), Transcriber(), inline, None, lambda s: None)
+    session._spawn(session._turns())
+    await _talk(session)
+    assert await _until(lambda: session.voice.playing)  # type: ignore[union-attr]  # the first sentence, early
+    assert session._writer is not None and not session._writer.done()  # the engine is still writing
+    session._on_message('{"type": "talk", "state": "start"}')  # the user talks over it
+    assert await _until(lambda: session._writer is not None and session._writer.done())
+    assert SlowEngine.stopped
+    transcript = (await conversations.get("org", conversation.id, include_transcript=True)).transcript or []
+    assert [(t.role, t.interrupted) for t in transcript] == [("user", False), ("assistant", True)]
+    assert transcript[1].content.startswith("Hello there. word0") and len(transcript[1].content.split()) < 100
+    await session.close()
+    await storage.close()
