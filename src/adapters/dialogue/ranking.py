@@ -45,6 +45,7 @@ class Query:
     about_user: float = 0.0  # 0..1 (user_facts.about_user)
     permission: bool = False  # asks about the place's rules (user_facts.asks_permission)
     to_place: bool = False  # asked of the personality itself: "where are you?" (user_facts.addresses_the_place)
+    mentions_user: bool = True  # "I", "my", "we" in it: memories may answer (user_facts.mentions_user)
     ages: Sequence[int] = ()
     child: bool = False  # asks about a child (a son, kids...)
 
@@ -126,6 +127,7 @@ def _asked(word: str, weights: dict[str, float]) -> bool:
 def _who(query: Query, kind: str) -> float:
     """Memories for questions about the user, knowledge for questions about the place."""
     place = query.permission or query.to_place
-    if kind == "memory":
-        return 0.3 * query.about_user - (0.2 if place else 0.0) - (0.1 if query.ages else 0.0)
+    if kind == "memory":  # "where is the gym?" is not answered by "you go to the gym before work"
+        stranger = 0.0 if query.mentions_user else 0.15
+        return 0.3 * query.about_user - (0.2 if place else 0.0) - (0.1 if query.ages else 0.0) - stranger
     return (0.1 if place else 0.0) - 0.1 * query.about_user

@@ -47,6 +47,11 @@ def addresses_the_place(question: str) -> bool:
     return bool(_YOU.search(question)) and not _ME.search(question)
 
 
+def mentions_user(question: str) -> bool:
+    """"I", "my", "we"...: the question involves the user, so what they told may answer it."""
+    return bool(_ME.search(question))
+
+
 def asks_permission(question: str) -> bool:
     """"Can I take pictures?", "Do I have to leave a deposit?": questions about the place's rules."""
     return bool(_PERMISSION.search(question)) and about_user(question) < 1.0

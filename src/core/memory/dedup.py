@@ -32,6 +32,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from avatar_service.core.memory.vocabulary import OCCUPATIONS
+
 Action = Literal["skip", "update", "new"]
 
 
@@ -74,10 +76,13 @@ _SLOTS: list[tuple[str, re.Pattern[str]]] = [
         ("birthday", r"birthday is (?P<v>.+)"),
         ("home", r"(?:currently |now )?lives (?:in|near|close to|outside|just outside|by) (?P<v>.+)"),
         ("home", r"(?:just |recently )?(?:moved|relocated) to (?P<v>.+)"),
+        ("home", r"(?:bought|rented|found) (?:an?|their) (?:new )?(?:house|flat|apartment|home|place|condo) "
+                 r"in (?P<v>.+)"),
         ("origin", r"is (?:originally )?from (?P<v>.+)"),
         ("hometown", r"hometown is (?P<v>.+)"),
         ("base", r"is based in (?P<v>.+)"),
         ("job", r"works as an? (?P<v>.+)"),
+        ("job", rf"is (?:now )?an? (?P<v>(?:[\w-]+ ){{0,3}}?(?:{OCCUPATIONS}))$"),
         ("marital", r"is (?P<v>married|engaged|single|divorced|widowed)\b.*"),
         ("favorite {kind}", r"favou?rite (?P<kind>[\w\s-]+?) (?:is|are) (?P<v>.+)"),
         ("{rel} name", rf"(?P<rel>{_UNIQUE_RELATIONS})(?:'s|’s)? (?:name is|is named|is called) (?P<v>.+)"),

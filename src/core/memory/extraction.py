@@ -43,7 +43,7 @@ _CLAUSE_SPLIT = re.compile(
 _LEADING = re.compile(
     r"^(?:(?:well|so|oh|ah|yeah|yes|yep|yup|ok|okay|actually|honestly|btw|by the way|also|and|but|anyway|"
     r"hey|hi|hello|um|uh|hmm|fun fact|just so you know|for the record|in fact|as you know|you know|"
-    r"for context|fyi|right|sure|cool|nice|great|oh and|these days|nowadays|lately|at the moment|right now)"
+    r"for context|fyi|right|sure|cool|nice|great|oh and|these days|nowadays|lately|at the moment|right now|now)"
     r"\b[\s,!:.-]*)+",
     re.I,
 )
@@ -76,6 +76,7 @@ _NAMING = re.compile(r"^(?:(?:we|i) (?:named|called|call) (?:him|her|it)|(?:his|
 _TWO_STATES = re.compile(r"^(?P<subject>i(?:'m|’m| am)) (?P<a>[^,]{1,25}?) and (?P<b>[^,]{1,25})$", re.I)
 # "he works as a pilot" after "my husband's name is Tom": he is the husband
 _PRONOUN_SUBJECT = re.compile(r"^(?:he|she)(?=\s)|^(?:his|her)(?=\s)", re.I)
+_PRONOUN_IS = re.compile(r"^(?:he|she)(?:'s|’s)\s", re.I)  # "she's a graphic designer"
 
 
 def _named_relations(sentence: str) -> list[tuple[str, str]]:
@@ -173,7 +174,9 @@ def extract_facts(user_turns: Sequence[str]) -> list[Fact]:
                 if naming and last_relation:
                     _name_the_last(facts, seen, last_relation, naming.group("name"), sentence)
                     continue
-                if last_relation and _PRONOUN_SUBJECT.match(clause.strip()):
+                if last_relation and _PRONOUN_IS.match(clause.strip()):
+                    clause = _PRONOUN_IS.sub(f"my {last_relation} is ", clause.strip(), count=1)
+                elif last_relation and _PRONOUN_SUBJECT.match(clause.strip()):
                     clause = _PRONOUN_SUBJECT.sub(f"my {last_relation}", clause.strip(), count=1)
                 for fact in _clause_facts(clause, sentence, greeting):
                     add(fact)

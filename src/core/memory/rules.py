@@ -231,6 +231,30 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     (rf"^(?P<when>{WHEN}),? i (?P<v>[^,;.!?]+)", _habit),
     (rf"^i (?P<v>[^,;.!?]+?) (?P<when>{WHEN}(?: [^,;.!?]{{1,30}})?)$", _habit),
     (
+        r"^i work (?P<when>nights|night shifts|weekends|evenings|mornings|part[- ]time|full[- ]time) "
+        rf"(?P<prep>at|for|in) {V}",
+        _phrase("User works {when} {prep} {v}", "personal", 0.85, 8),
+    ),
+    (
+        r"^i (?:can't|cannot|can not) (?P<verb>eat|drink|have) (?P<v>[^,;!?]+)",
+        _phrase("User cannot {verb} {v}", "personal", 0.85, 5),
+    ),
+    (
+        r"^(?:i|we) (?:just |recently |finally )?(?P<verb>bought|rented|found) (?P<art>an?|our) (?:new )?"
+        rf"(?P<what>house|flat|apartment|home|place|condo) in {V}",
+        _phrase("User {verb} {art} {what} in {v}", "location", 0.85, 6, places=True),
+    ),
+    (
+        rf"^i{S} (?:turning|going to be) (?P<v>\d{{1,3}}[^,;!?]*)",
+        _phrase("User turns {v}", "personal", 0.8, 6),
+    ),
+    (
+        rf"^i{S} (?P<verb>visiting|seeing|meeting) (?P<who>[^,;!?]+?) in "
+        rf"(?P<place>(?-i:[A-Z])[\w'’-]*(?: (?-i:[A-Z])[\w'’-]*)*) (?P<when>{PLAN_WHEN})$",
+        lambda m: (f"User is {m.group('verb').lower()} {third_person(m.group('who'))} in {m.group('place')} "
+                   f"{m.group('when')}", "schedule", 0.8),
+    ),
+    (
         r"^i work (?P<v>nights|night shifts|weekends|(?:from|on) weekdays|from home|remotely|part[- ]time|"
         r"full[- ]time|(?:from )?\d{1,2}(?::\d\d)?\s?(?:am|pm)? (?:to|till|until) "
         r"\d{1,2}(?::\d\d)?\s?(?:am|pm)?)",
@@ -266,8 +290,9 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     ),
     (rf"^i (?:currently )?work as (?P<art>an?) {V}", _phrase("User works as {art} {v}", "personal", 0.9, 6)),
     (
-        rf"^i{S} (?:currently |now )?(?P<art>an?) (?!(?:bit|little|lot|fan|kind|sort)\b)"
-        rf"(?P<v>(?:[\w-]+ ){{0,3}}?(?:{OCCUPATIONS}))(?=$|[,;]| at | in | for | with )",
+        rf"^i(?:{S}|'ve been|’ve been| have been) (?:currently |now )?(?P<art>an?) "
+        r"(?!(?:bit|little|lot|fan|kind|sort)\b)"
+        rf"(?P<v>(?:[\w-]+ ){{0,3}}?(?:{OCCUPATIONS}))(?=$|[,;]| at | in | for | with | now| since )",
         _phrase("User is {art} {v}", "personal", 0.9, 6),
     ),
     (

@@ -61,7 +61,8 @@ ABBREVIATIONS = words_of(
 )
 
 # Words a question uses for what the material says differently ("can I take pictures" / "photography";
-# "how much for my son" / "children"). One group per line; the offline answerer matches them by stem.
+# "how much for my son" / "children"). One group per line; the offline answerer matches them by stem. A day
+# and the weekend share a line each, so Saturday meets the weekend but not Sunday.
 RELATED_GROUPS = """
 people resident residents population inhabitant citizen
 build built construct constructed founded established
@@ -92,6 +93,13 @@ sick ill illness emergency emergencies injured
 night nights evening outside
 wifi internet password
 like likes love loves enjoy enjoys favourite favorite prefer prefers fan hobby hobbies passion
+saturday saturdays weekend weekends
+sunday sundays weekend weekends
+monday mondays weekday weekdays
+tuesday tuesdays weekday weekdays
+wednesday wednesdays weekday weekdays
+thursday thursdays weekday weekdays
+friday fridays weekday weekdays
 """
 
 # Words that questions use around what they ask for ("what *time* do you open", "who can *help* me with",
