@@ -1,56 +1,29 @@
-"""Exact in-process vector index: one normalised float32 matrix per namespace, cosine by dot product."""
+"""The in-process vector index: namespaces of normalised float32 rows (cosine by dot product), searched
+exactly, with an approximate index beside the rows of a namespace past `approximate_from` rows, and a memory
+bound that evicts the least recently used namespaces.
+
+A namespace past the threshold is searched exactly until its approximate index, built on a thread of its own
+from a copy of the rows, is ready; changes made meanwhile are replayed on it before it is used. An evicted
+namespace is simply gone: the Semantic adapter sees `has()` turn false and loads it again on next use.
+"""
 
 from __future__ import annotations
 
+import logging
 import threading
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from avatar_service.adapters.vector_space import Approximate, VectorSpace
 from avatar_service.ports.embedder import Vectors
 
-_INITIAL_ROWS = 64
+log = logging.getLogger(__name__)
 
-
-class _Namespace:
-    """Rows 0..size-1 of `matrix` are live; deletes move the last row into the hole so rows stay dense."""
-
-    def __init__(self, dimensions: int) -> None:
-        self.dimensions = dimensions
-        self.matrix = np.zeros((_INITIAL_ROWS, dimensions), dtype=np.float32)
-        # Groups as small integer codes, so a filtered search is one vectorised comparison.
-        self.group_codes = np.zeros(_INITIAL_ROWS, dtype=np.int32)
-        self.ids: list[str] = []
-        self.rows: dict[str, int] = {}
-        self.codes: dict[str, int] = {}
-        self.size = 0
-
-    def code(self, group: str) -> int:
-        return self.codes.setdefault(group, len(self.codes))
-
-    def reserve(self, extra: int) -> None:
-        need = self.size + extra
-        if need <= len(self.matrix):
-            return
-        capacity = max(need, 2 * len(self.matrix))  # doubling: amortised O(1) appends
-        matrix = np.zeros((capacity, self.dimensions), dtype=np.float32)
-        matrix[: self.size] = self.matrix[: self.size]
-        codes = np.zeros(capacity, dtype=np.int32)
-        codes[: self.size] = self.group_codes[: self.size]
-        self.matrix, self.group_codes = matrix, codes
-
-    def remove_row(self, row: int) -> None:
-        last = self.size - 1
-        removed = self.ids[row]
-        if row != last:
-            moved = self.ids[last]
-            self.matrix[row] = self.matrix[last]
-            self.group_codes[row] = self.group_codes[last]
-            self.ids[row] = moved
-            self.rows[moved] = row
-        self.ids.pop()
-        del self.rows[removed]
-        self.size = last
+DEFAULT_MEMORY_BYTES = 2048 * 1024 * 1024  # AVATAR_VECTOR_CACHE_MB
+DEFAULT_APPROXIMATE_FROM = 200_000  # AVATAR_VECTOR_ANN_THRESHOLD: rows of one namespace
+Builder = Callable[[int, np.ndarray, np.ndarray], Approximate]  # (dimensions, labels, matrix) -> index
 
 
 def _as_matrix(vectors: Vectors, dimensions: int | None = None) -> np.ndarray:
@@ -67,11 +40,19 @@ def _as_matrix(vectors: Vectors, dimensions: int | None = None) -> np.ndarray:
 
 
 class NumpyVectorIndex:
-    """Exact nearest neighbours; thread-safe (one lock; searches are a few milliseconds at 100k rows)."""
+    """Thread-safe: one lock around every call (an exact search is a few milliseconds at 100k rows)."""
 
-    def __init__(self) -> None:
-        self._spaces: dict[str, _Namespace] = {}
+    def __init__(self, memory_bytes: int = DEFAULT_MEMORY_BYTES, approximate_from: int = DEFAULT_APPROXIMATE_FROM,
+                 builder: Builder | None = None) -> None:
+        self.memory_bytes, self.approximate_from = memory_bytes, approximate_from
+        self.builder = builder
+        self.evictions = 0
+        self._spaces: OrderedDict[str, VectorSpace] = OrderedDict()  # least recently used first
+        self._bytes: dict[str, int] = {}  # each namespace's size when it last changed
         self._lock = threading.Lock()
+        self._building = threading.Semaphore(1)  # one build at a time: it takes a core for a while
+
+    # --- changes ------------------------------------------------------------------------------------------
 
     def upsert(self, namespace: str, ids: Sequence[str], vectors: Vectors, groups: Sequence[str]) -> None:
         self.update(namespace, (), ids, vectors, groups)
@@ -86,71 +67,106 @@ class NumpyVectorIndex:
         if len(matrix) != len(ids):
             raise ValueError("ids and vectors differ in length")
         with self._lock:
-            self._delete(namespace, removed)
+            space = self._spaces.get(namespace)
+            if space is not None:
+                space.delete(removed)
             if ids:
-                self._upsert(namespace, ids, matrix, groups)
-
-    def _upsert(self, namespace: str, ids: Sequence[str], matrix: np.ndarray, groups: Sequence[str]) -> None:
-        space = self._spaces.get(namespace)
-        if space is None:
-            space = self._spaces[namespace] = _Namespace(matrix.shape[1])
-        elif matrix.shape[1] != space.dimensions:
-            raise ValueError(f"vectors have {matrix.shape[1]} dimensions, the namespace has {space.dimensions}")
-        space.reserve(len(ids))
-        rows = np.empty(len(ids), dtype=np.int64)
-        for i, vector_id in enumerate(ids):
-            row = space.rows.get(vector_id)
-            if row is None:
-                row = space.size
-                space.ids.append(vector_id)
-                space.rows[vector_id] = row
-                space.size += 1
-            rows[i] = row
-        # One scatter each (a repeated id keeps its last vector, as sequential upserts would).
-        space.matrix[rows] = matrix
-        space.group_codes[rows] = [space.code(group) for group in groups]
+                if space is None:
+                    space = self._spaces[namespace] = VectorSpace(matrix.shape[1])
+                elif matrix.shape[1] != space.dimensions:
+                    raise ValueError(f"vectors have {matrix.shape[1]} dimensions, the namespace has "
+                                     f"{space.dimensions}")
+                space.upsert(ids, matrix, groups)
+            self._settle(namespace)
 
     def replace(self, namespace: str, ids: Sequence[str], vectors: Vectors, groups: Sequence[str]) -> None:
         """The namespace holds exactly these rows from now on. Built aside and swapped in under the lock, so
         a concurrent search sees the old rows or the new ones, never an empty or half-filled namespace."""
-        built = NumpyVectorIndex()
-        built.upsert(namespace, ids, vectors, groups)
+        matrix = _as_matrix(vectors)
+        if len(matrix) != len(ids) or len(ids) != len(groups):
+            raise ValueError("ids, vectors and groups differ in length")
+        built = VectorSpace(matrix.shape[1]) if ids else None
+        if built is not None:
+            built.upsert(ids, matrix, groups)
         with self._lock:
-            if namespace in built._spaces:
-                self._spaces[namespace] = built._spaces[namespace]
+            if built is not None:
+                self._spaces[namespace] = built
+                self._spaces.move_to_end(namespace)
+                self._settle(namespace)
             else:  # no rows: as after drop()
                 self._spaces.pop(namespace, None)
 
     def delete(self, namespace: str, ids: Sequence[str]) -> None:
         with self._lock:
-            self._delete(namespace, ids)
-
-    def _delete(self, namespace: str, ids: Sequence[str]) -> None:
-        space = self._spaces.get(namespace)
-        if space is None:
-            return
-        for vector_id in ids:
-            row = space.rows.get(vector_id)
-            if row is not None:
-                space.remove_row(row)
+            space = self._spaces.get(namespace)
+            if space is not None:
+                space.delete(ids)
 
     def drop_group(self, namespace: str, group: str) -> None:
         with self._lock:
             space = self._spaces.get(namespace)
-            if space is None or group not in space.codes:
-                return
-            rows = np.flatnonzero(space.group_codes[: space.size] == space.codes[group])
-            # Highest rows first: a removal moves the last row down, and every match above has gone already.
-            for row in rows[::-1]:
-                space.remove_row(int(row))
+            if space is not None:
+                space.drop_group(group)
 
     def drop(self, namespace: str) -> None:
         """Forget a whole namespace (e.g. a deleted user's memories)."""
         with self._lock:
             self._spaces.pop(namespace, None)
 
+    # --- the memory bound and approximate builds ----------------------------------------------------------
+
+    def _settle(self, namespace: str) -> None:
+        """Under the lock, after `namespace` grew: evict others past the bound, start a build if it is big."""
+        space = self._spaces.get(namespace)
+        self._bytes = {name: self._bytes.get(name, 0) for name in self._spaces}  # dropped ones go
+        if space is not None:
+            self._bytes[namespace] = space.nbytes
+        total = sum(self._bytes.values())
+        for name in list(self._spaces):
+            if total <= self.memory_bytes:
+                break
+            if name == namespace:  # the one in use stays, even alone past the bound
+                continue
+            del self._spaces[name]
+            total -= self._bytes.pop(name)
+            self.evictions += 1
+        if (space is not None and self.builder is not None and space.size >= self.approximate_from
+                and space.approximate is None and not space.building):
+            space.building = True
+            labels, matrix = space.live()
+            threading.Thread(target=self._build, args=(namespace, space, labels, matrix), daemon=True,
+                             name=f"approximate index {namespace}").start()
+
+    def _build(self, namespace: str, space: VectorSpace, labels: np.ndarray, matrix: np.ndarray) -> None:
+        assert self.builder is not None
+        try:
+            with self._building:
+                built = self.builder(space.dimensions, labels, matrix)
+        except Exception:
+            log.exception("approximate index for %s failed; it is searched exactly", namespace)
+            with self._lock:
+                space.building, space.pending = False, []
+            return
+        with self._lock:
+            current = self._spaces.get(namespace)
+            if current is space:  # not replaced, dropped or evicted meanwhile
+                current.attach(built)
+            else:
+                space.building, space.pending = False, []
+
+    def attach(self, namespace: str, approximate: Approximate) -> bool:
+        """An approximate index loaded from disk for the rows the namespace holds now."""
+        with self._lock:
+            space = self._spaces.get(namespace)
+            if space is None or space.approximate is not None or space.building:
+                return False
+            space.attach(approximate)
+            return True
+
+    # --- reads --------------------------------------------------------------------------------------------
+
     def has(self, namespace: str) -> bool:
-        """True once the namespace was written to, even if it is empty now: callers load it only once."""
+        """True once the namespace was written to, even if it is empty now, until it is dropped or evicted."""
         with self._lock:
             return namespace in self._spaces
 
@@ -159,6 +175,31 @@ class NumpyVectorIndex:
             space = self._spaces.get(namespace)
             return space.size if space else 0
 
+    def approximate(self, namespace: str) -> bool:
+        """Whether searches of the namespace use its approximate index now."""
+        with self._lock:
+            space = self._spaces.get(namespace)
+            return space is not None and space.approximate is not None
+
+    def memory(self) -> int:
+        with self._lock:
+            return sum(space.nbytes for space in self._spaces.values())
+
+    def namespaces(self) -> list[str]:
+        """The cached namespaces, least recently used first."""
+        with self._lock:
+            return list(self._spaces)
+
+    def snapshot(self, namespace: str) -> tuple[list[str], np.ndarray, list[str]] | None:
+        """(ids, matrix, groups) as they are now, copies, for a file on disk."""
+        with self._lock:
+            space = self._spaces.get(namespace)
+            if space is None:
+                return None
+            names = {code: group for group, code in space.codes.items()}
+            groups = [names[int(code)] for code in space.group_codes[: space.size]]
+            return list(space.ids), space.matrix[: space.size].copy(), groups
+
     def search(self, namespace: str, query: Vectors, k: int, group: str | None = None) -> list[tuple[str, float]]:
         if k <= 0:
             return []
@@ -166,23 +207,5 @@ class NumpyVectorIndex:
             space = self._spaces.get(namespace)
             if space is None or space.size == 0:
                 return []
-            q = _as_matrix(query, space.dimensions)[0]
-            if group is None:
-                candidates = None
-                scores = space.matrix[: space.size] @ q
-            else:
-                code = space.codes.get(group)
-                if code is None:
-                    return []
-                candidates = np.flatnonzero(space.group_codes[: space.size] == code)
-                if len(candidates) == 0:
-                    return []
-                if 4 * len(candidates) > space.size:
-                    # Scoring everything beats copying most of the matrix out to score a subset.
-                    scores = (space.matrix[: space.size] @ q)[candidates]
-                else:
-                    scores = space.matrix[candidates] @ q
-            top = np.argpartition(-scores, k - 1)[:k] if k < len(scores) else np.arange(len(scores))
-            top = top[np.argsort(-scores[top], kind="stable")]
-            rows = top if candidates is None else candidates[top]
-            return [(space.ids[int(r)], float(s)) for r, s in zip(rows, scores[top], strict=True)]
+            self._spaces.move_to_end(namespace)
+            return space.search(_as_matrix(query, space.dimensions)[0], k, group)

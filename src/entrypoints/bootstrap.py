@@ -9,6 +9,7 @@ from avatar_service.adapters.filesystem_blobs import FilesystemBlobs
 from avatar_service.adapters.guarded_http import GuardedFetcher, GuardedHttp, GuardedSender, GuardedToolCaller
 from avatar_service.adapters.hosted_rooms import HostedRooms
 from avatar_service.adapters.local_rate_limit import LocalRateLimiter
+from avatar_service.adapters.numpy_index import NumpyVectorIndex
 from avatar_service.adapters.procrastinate_jobs import ProcrastinateJobQueue
 from avatar_service.adapters.prometheus_metrics import PrometheusMetrics
 from avatar_service.adapters.semantic_index import IndexedSemantic
@@ -17,6 +18,7 @@ from avatar_service.adapters.sqlalchemy.request_guards import SqlIdempotencyStor
 from avatar_service.adapters.system_clock import RandomIds, SystemClock
 from avatar_service.adapters.text_extraction import DocumentTextExtractor
 from avatar_service.adapters.thread_offload import ThreadOffload
+from avatar_service.adapters.vector_files import VectorFiles
 from avatar_service.core.media_urls import MediaSigner
 from avatar_service.core.services.api_keys import ApiKeys
 from avatar_service.core.services.avatars import Avatars
@@ -40,6 +42,7 @@ from avatar_service.entrypoints.settings import Settings
 from avatar_service.ports.blobs import BlobStore
 from avatar_service.ports.clock import Clock, Ids
 from avatar_service.ports.dialogue import DialogueEngine
+from avatar_service.ports.embedder import Embedder
 from avatar_service.ports.extractor import TextExtractor
 from avatar_service.ports.fact_extractor import FactExtractor
 from avatar_service.ports.fetcher import Fetcher
@@ -111,6 +114,15 @@ def _rooms(settings: Settings, hosted: HostedRooms, speech: SpeechEngines, offlo
     return AiortcRooms(hosted, speech, offload, host_addresses=extra)
 
 
+def _semantic(settings: Settings, embedder: Embedder, offload: Offload) -> IndexedSemantic:
+    """Vectors cached per process within AVATAR_VECTOR_CACHE_MB, HNSW past AVATAR_VECTOR_ANN_THRESHOLD rows,
+    namespaces saved under the data directory so a restart loads them fast."""
+    from avatar_service.adapters.usearch_ann import build
+
+    index = NumpyVectorIndex(settings.vector_cache_mb * 1024 * 1024, settings.vector_ann_threshold, build)
+    return IndexedSemantic(embedder, offload, index, VectorFiles(settings.data_path / "vectors"))
+
+
 def _renderer() -> AvatarRenderer:
     from avatar_service.adapters.pyav_renderer import PyAVRenderer
 
@@ -162,7 +174,7 @@ def assemble(settings: Settings, storage: Storage, clock: Clock | None = None, i
         QueueStats: jobs, Metrics: PrometheusMetrics(),
         GuardedHttp: http, JobRunner: jobs, Fetcher: fetcher, WebhookSender: GuardedSender(http),
         ToolCaller: GuardedToolCaller(http),
-        Semantic: IndexedSemantic(embedder, offload), TextExtractor: DocumentTextExtractor(),
+        Semantic: _semantic(settings, embedder, offload), TextExtractor: DocumentTextExtractor(),
         FactExtractor: overrides.pop("facts", None) or _facts(settings),
         AvatarRenderer: avatar_renderer, SpeechEngines: speech, VoiceCatalogue: voices,
         AudioDecoder: decode_audio, DialogueEngine: overrides.pop("dialogue", None) or _dialogue(settings),

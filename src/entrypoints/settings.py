@@ -57,6 +57,11 @@ class Settings(msgspec.Struct, kw_only=True, frozen=True):
     job_lease_seconds: float = 30.0  # a dead worker's job runs again after this (live workers renew it)
     rate_limit_per_minute: int = 6000  # requests per API key per minute (a key may carry its own); 0: no limit
     rate_limit_storage: str = "auto"  # "auto": the database on PostgreSQL, else in-process; "database", "memory"
+    vector_cache_mb: int = 2048  # cached vector namespaces per process; the least recently used go past it
+    vector_ann_threshold: int = 200_000  # rows of one namespace from which an approximate (HNSW) index is used
+    max_in_flight: int = 64  # requests one process works on at once; more wait in its queue
+    max_queued: int = 256  # requests waiting past that; more are answered 503 `overloaded` with Retry-After
+    queue_timeout: float = 2.0  # seconds a request may wait in the queue before it is answered 503
 
     @property
     def data_path(self) -> Path:

@@ -32,7 +32,26 @@ class Semantic(Protocol):
     async def apply(self, namespace: str, version: int, *, ids: Sequence[str] = (), vectors: Sequence[bytes] = (),
                     groups: Sequence[str] = (), removed: Sequence[str] = ()) -> None:
         """A change this process committed as `version`: applied when the cache reflects `version - 1`
-        exactly; otherwise the cache is already stale or newer, and is left for the next search to reload."""
+        exactly; otherwise the cache is already stale or newer, and is left for the next search to catch up."""
+        ...
+
+    async def catch_up(self, namespace: str, since: int, version: int, *, ids: Sequence[str] = (),
+                       vectors: Sequence[bytes] = (), groups: Sequence[str] = (), removed: Sequence[str] = ()) -> None:
+        """The rows changed after `since` up to `version`, read from storage (by anyone): applied when the cache
+        still reflects `since`, and then it reflects `version`."""
+        ...
+
+    async def restore(self, namespace: str) -> int | None:
+        """Loads the namespace from a local file when there is one (fast after a restart); returns the version
+        it reflects, None when there was nothing to load."""
+        ...
+
+    def count(self, namespace: str) -> int:
+        """Vectors cached in the namespace."""
+        ...
+
+    def discard(self, namespace: str, ids: Sequence[str]) -> None:
+        """Drops vectors whose rows are gone although no version said so (deleted with their owner)."""
         ...
 
     def forget(self, namespace: str) -> None:

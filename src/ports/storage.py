@@ -61,6 +61,14 @@ class Repository(Protocol[R]):
         """Unpaged, newest first, for internal use on small sets."""
         ...
 
+    async def get_many(self, ids: Sequence[str]) -> list[R]:
+        """The records of these ids that exist, in no order (primary-key lookups: search hits)."""
+        ...
+
+    async def columns(self, names: Sequence[str], **equals: Any) -> list[tuple[Any, ...]]:
+        """A few columns of every matching row, in no order (a namespace's vectors, read fast)."""
+        ...
+
     async def due(self, column: str, before: datetime, limit: int, **equals: Any) -> list[R]:
         """Records whose `column` is set and not after `before`, oldest first (timers, refreshes, stalls)."""
         ...
@@ -109,14 +117,23 @@ class Jobs(Protocol):
 
 
 class VectorVersions(Protocol):
-    """A counter per vector namespace, bumped in the transaction that changes the namespace's vectors."""
+    """A counter per vector namespace, bumped in the transaction that changes the namespace's vectors, with
+    a log of the vector ids each version changed (inserted, updated or deleted)."""
 
-    async def bump(self, namespace: str) -> int:
-        """Adds one and returns the new version (the row lock orders concurrent writers)."""
+    async def bump(self, namespace: str, changed: Sequence[str]) -> int:
+        """Adds one, logs `changed` under the new version and returns it (the row lock orders writers)."""
         ...
 
     async def get(self, namespace: str) -> int:
         """The committed version; 0 for a namespace never written."""
+        ...
+
+    async def state(self, namespace: str) -> tuple[int, int]:
+        """(version, log floor): the log holds every change of the versions above the floor."""
+        ...
+
+    async def changed_since(self, namespace: str, version: int) -> list[str]:
+        """The vector ids changed by versions after `version` (each once)."""
         ...
 
 

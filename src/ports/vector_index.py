@@ -1,7 +1,7 @@
 """Vector index port: nearest neighbours by cosine similarity, in namespaces the Semantic adapter caches."""
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from avatar_service.ports.embedder import Vectors
 
@@ -25,6 +25,16 @@ class VectorIndex(Protocol):
 
     def drop(self, namespace: str) -> None:
         """Forgets the whole namespace."""
+        ...
+
+    def has(self, namespace: str) -> bool:
+        """Whether the namespace is held (false again once dropped, or evicted under a memory bound)."""
+        ...
+
+    def count(self, namespace: str) -> int: ...
+
+    def snapshot(self, namespace: str) -> tuple[list[str], Any, list[str]] | None:
+        """(ids, float32 matrix, groups) as they are now, copies; None when the namespace is not held."""
         ...
 
     def search(self, namespace: str, query: Vectors, k: int, group: str | None = None) -> list[tuple[str, float]]:

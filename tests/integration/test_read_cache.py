@@ -1,5 +1,5 @@
 """SQLite's read cache: reads by id are answered in-process, and any commit by anyone (another engine, another
-process) is seen by the very next read."""
+process) is seen by the very next read. PostgreSQL's: tests/integration/test_read_cache_postgres.py."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import pytest
 from sqlalchemy import event
 
 from avatar_service.adapters.sqlalchemy import SqlStorage
-from avatar_service.adapters.sqlalchemy.read_cache import ReadCache
+from avatar_service.adapters.sqlalchemy.read_cache import SqliteReadCache
 from avatar_service.core.model import PersonalityRecord, Traits
 
 T0 = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)
@@ -122,29 +122,29 @@ async def test_writers_never_read_the_cache(storage: SqlStorage, database: Path)
 
 
 def test_a_record_read_before_a_change_is_not_kept(storage: SqlStorage, database: Path) -> None:
-    cache = ReadCache(str(database))
+    cache = SqliteReadCache(str(database))
     read_at = cache.version()
     with sqlite3.connect(database) as conn:  # commits while the (slow) read of read_at was under way
         conn.execute("UPDATE personalities SET name = 'newer' WHERE id = 'personality_a'")
     assert cache.version() != read_at
-    cache.put(("personalities", ORG, "personality_a"), personality("a"), read_at)
-    assert cache.get(("personalities", ORG, "personality_a"), PersonalityRecord) is None
-    cache.put(("personalities", ORG, "personality_a"), personality("a"), cache.version())
-    assert cache.get(("personalities", ORG, "personality_a"), PersonalityRecord) == personality("a")
+    cache.put(("personalities", "personality_a"), ORG, personality("a"), read_at)
+    assert cache.get(("personalities", "personality_a"), ORG, PersonalityRecord) is None
+    cache.put(("personalities", "personality_a"), ORG, personality("a"), cache.version())
+    assert cache.get(("personalities", "personality_a"), ORG, PersonalityRecord) == personality("a")
     cache.close()
 
 
 def test_the_oldest_entry_goes_first_when_full(database: Path) -> None:
-    cache = ReadCache(str(database), capacity=2)
+    cache = SqliteReadCache(str(database), capacity=2)
     version = cache.version()
     for ident in ("a", "b", "c"):
-        cache.put(("personalities", ORG, ident), personality(ident), version)
-    assert [cache.get(("personalities", ORG, i), PersonalityRecord) is not None for i in "abc"] == [False, True, True]
+        cache.put(("personalities", ident), ORG, personality(ident), version)
+    assert [cache.get(("personalities", i), ORG, PersonalityRecord) is not None for i in "abc"] == [False, True, True]
     cache.close()
 
 
 def test_an_unreadable_database_turns_the_cache_off(tmp_path: Path) -> None:
-    cache = ReadCache(str(tmp_path / "missing-dir" / "a.db"))
+    cache = SqliteReadCache(str(tmp_path / "missing-dir" / "a.db"))
     assert cache.version() is None
-    cache.put(("personalities", ORG, "a"), personality("a"), None)
-    assert cache.get(("personalities", ORG, "a"), PersonalityRecord) is None
+    cache.put(("personalities", "a"), ORG, personality("a"), None)
+    assert cache.get(("personalities", "a"), ORG, PersonalityRecord) is None

@@ -109,13 +109,24 @@ class MemoryVectorVersions:
     def __init__(self, uow: MemoryUnitOfWork) -> None:
         self.uow = uow
 
-    async def bump(self, namespace: str) -> int:
+    async def bump(self, namespace: str, changed: Sequence[str]) -> int:
         await self.uow.lock()
         rows = dict(self.uow.read("vector_versions"))
         version = rows.get(namespace, {"version": 0})["version"] + 1
         rows[namespace] = {"namespace": namespace, "version": version}
         self.uow.replace("vector_versions", rows)
+        log = dict(self.uow.read("vector_changes"))
+        log.update({(namespace, version, ident): {"version": version, "vector_id": ident} for ident in changed})
+        self.uow.replace("vector_changes", log)
         return int(version)
 
     async def get(self, namespace: str) -> int:
         return int(self.uow.read("vector_versions").get(namespace, {"version": 0})["version"])
+
+    async def state(self, namespace: str) -> tuple[int, int]:
+        return await self.get(namespace), 0  # nothing is pruned in memory
+
+    async def changed_since(self, namespace: str, version: int) -> list[str]:
+        log = self.uow.read("vector_changes")
+        return list(dict.fromkeys(row["vector_id"] for (ns, v, _), row in sorted(log.items()) if ns == namespace
+                                  and v > version))

@@ -152,6 +152,13 @@ class MemoryRepository(Generic[R]):
         rows = self._newest_first(self._rows(equals))
         return [self._load(r) for r in rows[:limit]]
 
+    async def get_many(self, ids: Sequence[str]) -> list[R]:
+        return [self._load(r) for r in self._rows({"id": list(ids)})]
+
+    async def columns(self, names: Sequence[str], **equals: Any) -> list[tuple[Any, ...]]:
+        self._check_columns(names)
+        return [tuple(r[name] for name in names) for r in self._rows(equals)]
+
     async def due(self, column: str, before: datetime, limit: int, **equals: Any) -> list[R]:
         self._check_columns([column])
         rows = [r for r in self._rows(equals) if r[column] is not None and r[column] <= before]

@@ -36,6 +36,7 @@ TABLES = (
     "outbox",
     "jobs",
     "vector_versions",
+    "vector_changes",
 )
 Tables = dict[str, dict[Any, Row]]
 

@@ -5,7 +5,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 import msgspec
-from sqlalchemy import func, insert, or_, select, update
+from sqlalchemy import delete, func, insert, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
@@ -101,19 +101,41 @@ class SqlJobs:
 
 
 class SqlVectorVersions:
+    # Log entries are pruned in the writer's transaction, a batch at a time: past 2 * KEEP versions above the
+    # floor, those older than the newest KEEP go (a process that far behind reloads the namespace in full).
+    KEEP = 2000
+
     def __init__(self, conn: LazyConnection) -> None:
         self.conn = conn
 
-    async def bump(self, namespace: str) -> int:
+    async def bump(self, namespace: str, changed: Sequence[str]) -> int:
         c = t.vector_versions.c
         # An upsert: SQLite and PostgreSQL both take ON CONFLICT ... RETURNING (SQLite since 3.35).
         dialect_insert = pg_insert if self.conn.dialect.name == "postgresql" else sqlite_insert
-        upsert = dialect_insert(t.vector_versions).values(namespace=namespace, version=1)
+        upsert = dialect_insert(t.vector_versions).values(namespace=namespace, version=1, log_floor=0)
         statement = upsert.on_conflict_do_update(index_elements=[c.namespace],
-                                                 set_={"version": c.version + 1}).returning(c.version)
-        return int((await self.conn.execute(statement)).scalar_one())
+                                                 set_={"version": c.version + 1}).returning(c.version, c.log_floor)
+        version, floor = (await self.conn.execute(statement)).one()
+        if changed:
+            await self.conn.execute(insert(t.vector_changes), [
+                {"namespace": namespace, "version": version, "vector_id": ident} for ident in dict.fromkeys(changed)])
+        if version - floor > 2 * self.KEEP:
+            floor = version - self.KEEP
+            log = t.vector_changes.c
+            await self.conn.execute(delete(t.vector_changes).where(log.namespace == namespace, log.version <= floor))
+            await self.conn.execute(update(t.vector_versions).where(c.namespace == namespace).values(log_floor=floor))
+        return int(version)
 
     async def get(self, namespace: str) -> int:
+        return (await self.state(namespace))[0]
+
+    async def state(self, namespace: str) -> tuple[int, int]:
         c = t.vector_versions.c
-        found = (await self.conn.execute(select(c.version).where(c.namespace == namespace))).scalar()
-        return int(found or 0)
+        found = (await self.conn.execute(select(c.version, c.log_floor).where(c.namespace == namespace))).first()
+        return (int(found[0]), int(found[1])) if found else (0, 0)
+
+    async def changed_since(self, namespace: str, version: int) -> list[str]:
+        log = t.vector_changes.c
+        rows = await self.conn.execute(select(log.vector_id).where(log.namespace == namespace, log.version > version)
+                                       .distinct())
+        return [row[0] for row in rows]

@@ -10,7 +10,7 @@ from sqlalchemy import ColumnElement, Table, and_, bindparam, delete, insert, or
 from sqlalchemy.exc import IntegrityError
 
 from avatar_service.adapters.sqlalchemy.connection import LazyConnection
-from avatar_service.adapters.sqlalchemy.read_cache import ReadCache
+from avatar_service.adapters.sqlalchemy.read_cache import CacheSession
 from avatar_service.core.errors import Conflict
 from avatar_service.core.pagination import PageRequest
 
@@ -45,8 +45,9 @@ def to_values(values: dict[str, Any]) -> dict[str, Any]:
 
 class SqlRepository(Generic[R]):
     def __init__(self, conn: LazyConnection, table: Table, record: type[R], organization_id: str | None,
-                 cache: ReadCache | None = None) -> None:
-        self.conn, self.table, self.record, self.org, self.cache = conn, table, record, organization_id, cache
+                 cache: CacheSession | None = None) -> None:
+        self.conn, self.table, self.record, self.org = conn, table, record, organization_id
+        self.cache = cache if cache is not None and cache.caches(table.name) else None
         self._order = table.c.get("created_at")
         self._names = column_names(table)
         self._scoped = organization_id is not None and "organization_id" in table.c  # rows of one organization
@@ -84,12 +85,15 @@ class SqlRepository(Generic[R]):
     async def get(self, ident: str) -> R | None:
         if self.cache is None:
             return await self._read(ident)
-        key, version = (self.table.name, self.org, ident), self.cache.version()
-        record = self.cache.get(key, self.record)
+        token = await self.cache.token()
+        if token is None:  # the cache cannot tell whether it is exact now
+            return await self._read(ident)
+        key, cache = (self.table.name, ident), self.cache.cache
+        record = cache.get(key, self.org, self.record)
         if record is None:
             record = await self._read(ident)
             if record is not None:
-                self.cache.put(key, record, version)
+                cache.put(key, self.org, record, token)
         return record
 
     async def _read(self, ident: str) -> R | None:
@@ -130,6 +134,17 @@ class SqlRepository(Generic[R]):
         if limit is not None:
             statement = statement.limit(limit)
         return [self._load(r) for r in (await self.conn.execute(statement)).all()]
+
+    async def get_many(self, ids: Sequence[str]) -> list[R]:
+        # No ORDER BY: ordered, SQLite walked the newest-first index instead of looking each id up by key.
+        if not ids:
+            return []
+        rows = await self.conn.execute(select(self.table).where(*self._where({"id": list(ids)})))
+        return [self._load(r) for r in rows.all()]
+
+    async def columns(self, names: Sequence[str], **equals: Any) -> list[tuple[Any, ...]]:
+        statement = select(*(self.table.c[name] for name in names)).where(*self._where(equals))
+        return [tuple(row) for row in (await self.conn.execute(statement)).all()]
 
     async def due(self, column: str, before: datetime, limit: int, **equals: Any) -> list[R]:
         col = self.table.c[column]

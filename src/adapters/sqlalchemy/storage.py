@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from avatar_service.adapters.sqlalchemy import tables as t
 from avatar_service.adapters.sqlalchemy.connection import LazyConnection
+from avatar_service.adapters.sqlalchemy.pg_listener import PostgresReadCache
 from avatar_service.adapters.sqlalchemy.queues import (
     SqlApiKeys,
     SqlJobs,
@@ -19,7 +20,7 @@ from avatar_service.adapters.sqlalchemy.queues import (
     SqlTranscripts,
     SqlVectorVersions,
 )
-from avatar_service.adapters.sqlalchemy.read_cache import ReadCache
+from avatar_service.adapters.sqlalchemy.read_cache import CacheSession, SqliteReadCache
 from avatar_service.adapters.sqlalchemy.repository import SqlRepository
 from avatar_service.core import model as m
 
@@ -49,7 +50,7 @@ class SqlUnitOfWork:
         self.org, self.read_only = organization_id, read_only
         self.connection = LazyConnection(storage.engine, storage.read_only_options if read_only else None)
         # Reads of this unit of work by id may be answered from the cache; a writer reads the database
-        self._cache = storage.read_cache if read_only else None
+        self._cache = CacheSession(storage.read_cache) if read_only and storage.read_cache is not None else None
         self._write_lock = None if read_only else storage.write_lock
         self._committed = False
 
@@ -163,14 +164,16 @@ def _postgres_setup(engine: AsyncEngine) -> None:
 
 
 class SqlStorage:
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, read_cache: bool = True) -> None:
         self.url = url
         self.engine = create_engine(url)
         sqlite_file = sqlite_path(url)
         # SQLite has one writer at a time: writers of this process queue here, in order, instead of
         # sleeping in SQLite's busy handler (whose back-off sleeps made p99 latency explode under load).
         self.write_lock = anyio.Lock() if self.engine.dialect.name == "sqlite" else None
-        self.read_cache = ReadCache(sqlite_file) if sqlite_file else None
+        self.read_cache: SqliteReadCache | PostgresReadCache | None = (
+            SqliteReadCache(sqlite_file) if sqlite_file
+            else PostgresReadCache(url) if self.engine.dialect.name == "postgresql" and read_cache else None)
         # A reader takes no transaction: each SELECT reads its own snapshot (READ COMMITTED would take a new
         # one per statement anyway), and BEGIN and ROLLBACK were two of a read's round trips. SQLite's is the
         # BEGIN its `begin` listener leaves out; PostgreSQL's is autocommit, a setting of the driver's only.
@@ -189,6 +192,8 @@ class SqlStorage:
             return False
 
     async def close(self) -> None:
-        if self.read_cache is not None:
+        if isinstance(self.read_cache, PostgresReadCache):
+            await self.read_cache.aclose()
+        elif self.read_cache is not None:
             self.read_cache.close()
         await self.engine.dispose()

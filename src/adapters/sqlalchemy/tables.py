@@ -207,10 +207,18 @@ idempotency_keys = Table(
 )
 
 # One counter per vector namespace (a user's memories, a personality's chunks), bumped in the transaction
-# that changes the namespace's vectors: a process whose cached index is older reloads it before searching.
+# that changes the namespace's vectors; each bump logs the vector ids it changed in vector_changes, so a
+# process whose cached index is older applies just those rows. Entries up to `log_floor` are pruned: a
+# process holding an older version reloads the namespace in full.
 vector_versions = Table(
     "vector_versions", metadata, Column("namespace", String(160), primary_key=True),
     Column("version", BigInteger, nullable=False),
+    Column("log_floor", BigInteger, nullable=False, server_default="0"),
+)
+
+vector_changes = Table(
+    "vector_changes", metadata, Column("namespace", String(160), primary_key=True),
+    Column("version", BigInteger, primary_key=True), Column("vector_id", ID, primary_key=True),
 )
 
 rate_limits = Table(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from avatar_service.core.errors import Invalid, TooLarge
@@ -19,7 +20,7 @@ from avatar_service.core.model import (
 from avatar_service.core.pagination import PageRequest
 from avatar_service.core.services.base import Deps, fetch, fetch_owned, page_of
 from avatar_service.core.services.filters import given
-from avatar_service.core.services.vector_cache import Loader, Stored, fresh, reload
+from avatar_service.core.services.vector_cache import Source, Stored, fresh, stored
 from avatar_service.ports.jobs import JobQueue
 from avatar_service.ports.semantic import Semantic
 from avatar_service.ports.storage import UnitOfWork
@@ -93,17 +94,23 @@ class Knowledge:
             chunk_ids = [c.id for c in await uow.chunks.find(knowledge_item_id=record.id)]
             await uow.chunks.delete_where(knowledge_item_id=record.id)
             await uow.knowledge.delete(record.id)
-            version = await uow.vector_versions.bump(namespace(personality_id))
+            version = await uow.vector_versions.bump(namespace(personality_id), chunk_ids)
             await uow.commit()
         await self.semantic.apply(namespace(personality_id), version, removed=chunk_ids)
         return Deleted(id=record.id, object="knowledge_item")
 
-    def _loader(self, uow: UnitOfWork, personality_id: str) -> Loader:
-        async def load() -> Stored:
-            chunks = await uow.chunks.find(personality_id=personality_id, embedder=self.semantic.embedder_name)
-            return Stored([c.id for c in chunks], [c.embedding for c in chunks], [c.knowledge_item_id for c in chunks])
+    def _source(self, uow: UnitOfWork, personality_id: str) -> Source:
+        columns, embedder = ("id", "knowledge_item_id", "embedding"), self.semantic.embedder_name
 
-        return load
+        async def everything() -> Stored:
+            return stored(await uow.chunks.columns(columns, personality_id=personality_id,
+                                                   embedder=embedder))
+
+        async def some(ids: Sequence[str]) -> Stored:
+            return stored(await uow.chunks.columns(columns, id=list(ids), personality_id=personality_id,
+                                                   embedder=embedder))
+
+        return Source(everything, some)
 
     async def ranked(self, uow: UnitOfWork, personality_id: str, query: str, limit: int,
                      min_relevance: float = 0.0) -> Hits:
@@ -113,16 +120,17 @@ class Knowledge:
     async def ranked_by_vector(self, uow: UnitOfWork, personality_id: str, vector: bytes, limit: int,
                                min_relevance: float = 0.0) -> Hits:
         ns = namespace(personality_id)
-        await fresh(uow, self.semantic, ns, self._loader(uow, personality_id))
-        for attempt in range(2):
+        await fresh(uow, self.semantic, ns, self._source(uow, personality_id))
+        for attempt in range(3):
             hits = await self.semantic.search(ns, vector, limit)
             hits = [(ident, max(0.0, min(1.0, score))) for ident, score in hits]
             hits = [(ident, score) for ident, score in hits if score >= min_relevance]
-            chunks = {c.id: c for c in await uow.chunks.find(id=[i for i, _ in hits])} if hits else {}
-            if len(chunks) == len(hits) or attempt:
+            chunks = {c.id: c for c in await uow.chunks.get_many([i for i, _ in hits])} if hits else {}
+            if len(chunks) == len(hits) or attempt == 2:
                 break
-            # A vector whose row is gone without a version bump (its personality was deleted): rebuild once.
-            await reload(uow, self.semantic, ns, self._loader(uow, personality_id))
+            # A vector whose row is gone without a version bump (its personality was deleted): it leaves the
+            # cache and the search runs again.
+            self.semantic.discard(ns, [i for i, _ in hits if i not in chunks])
         return [KnowledgeHit(knowledge_item_id=chunks[i].knowledge_item_id, content=chunks[i].content,
                              relevance=round(score, 4)) for i, score in hits if i in chunks]
 

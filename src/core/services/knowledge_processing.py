@@ -159,7 +159,7 @@ class KnowledgeProcessor:
                     "feed_keys": content.feed_keys,
                 }
                 if added or removed:
-                    version = await uow.vector_versions.bump(ns)
+                    version = await uow.vector_versions.bump(ns, [*removed, *(c.id for c in added)])
             else:
                 changes = {"status": check_move("knowledge_item", current.status, "failed"), "error": error}
             interval = REFRESH_SECONDS.get(current.refresh_interval)

@@ -25,7 +25,7 @@ from avatar_service.core.model.common import UNSET
 from avatar_service.core.pagination import PageRequest
 from avatar_service.core.services.base import Deps, emit, fetch, fetch_owned, page_of
 from avatar_service.core.services.filters import given
-from avatar_service.core.services.vector_cache import Loader, Stored, fresh, reload
+from avatar_service.core.services.vector_cache import Source, Stored, fresh, stored
 from avatar_service.ports.semantic import Semantic
 from avatar_service.ports.storage import UnitOfWork
 
@@ -56,7 +56,7 @@ class Memories:
                 source: MemorySource, embedding: bytes, now: datetime, confidence: float = 1.0) -> MemoryRecord:
         return MemoryRecord(
             id=self.deps.ids.new("memory"), user_id=user_id, personality_id=personality_id, content=content,
-            created_at=now, updated_at=now, category=category, confidence=confidence,  # type: ignore[arg-type]
+            created_at=now, updated_at=now, category=category, confidence=confidence,
             source=source, organization_id=organization_id, embedding=embedding,
             embedder=self.semantic.embedder_name,
         )
@@ -67,9 +67,9 @@ class Memories:
         for record in records:
             await emit(uow, self.deps, record.organization_id, "memory.created", public(record, Memory))
 
-    async def bump(self, uow: UnitOfWork, user_id: str) -> int:
-        """Marks the user's vectors changed, inside the transaction that changes them."""
-        return await uow.vector_versions.bump(namespace(user_id))
+    async def bump(self, uow: UnitOfWork, user_id: str, changed: Sequence[str]) -> int:
+        """Marks these vectors of the user changed, inside the transaction that changes them."""
+        return await uow.vector_versions.bump(namespace(user_id), changed)
 
     async def publish(self, user_id: str, version: int, records: Sequence[MemoryRecord] = (),
                       removed: Sequence[str] = ()) -> None:
@@ -85,7 +85,7 @@ class Memories:
         async with self.deps.storage(organization_id) as uow:
             await self._owner(uow, user_id, data.personality_id)
             await self.add_records(uow, [record])
-            version = await self.bump(uow, user_id)
+            version = await self.bump(uow, user_id, [record.id])
             await uow.commit()
         await self.publish(user_id, version, [record])
         return public(record, Memory)
@@ -102,7 +102,7 @@ class Memories:
         async with self.deps.storage(organization_id) as uow:
             await self._owner(uow, user_id, data.personality_id)
             await self.add_records(uow, records)
-            version = await self.bump(uow, user_id)
+            version = await self.bump(uow, user_id, [r.id for r in records])
             await uow.commit()
         await self.publish(user_id, version, records)
         return MemoryBulkResult(created_count=len(records), data=[public(r, Memory) for r in records])
@@ -135,7 +135,7 @@ class Memories:
             record = await self._mine(uow, user_id, memory_id)
             record = replace(record, **changes, updated_at=self.deps.clock.now())
             await uow.memories.update(record)
-            version = await self.bump(uow, user_id) if "embedding" in changes else None
+            version = await self.bump(uow, user_id, [record.id]) if "embedding" in changes else None
             await uow.commit()
         if version is not None:
             await self.publish(user_id, version, [record])
@@ -145,22 +145,27 @@ class Memories:
         async with self.deps.storage(organization_id) as uow:
             record = await self._mine(uow, user_id, memory_id)
             await uow.memories.delete(record.id)
-            version = await self.bump(uow, user_id)
+            version = await self.bump(uow, user_id, [record.id])
             await uow.commit()
         await self.publish(user_id, version, removed=[record.id])
         return Deleted(id=record.id, object="memory")
 
-    def _loader(self, uow: UnitOfWork, user_id: str) -> Loader:
-        async def load() -> Stored:
-            # Only vectors of the current embedder: another model's vectors live in another space.
-            records = await uow.memories.find(user_id=user_id, embedder=self.semantic.embedder_name)
-            return Stored([r.id for r in records], [r.embedding for r in records], [r.personality_id for r in records])
+    def _source(self, uow: UnitOfWork, user_id: str) -> Source:
+        # Only vectors of the current embedder: another model's vectors live in another space.
+        columns, embedder = ("id", "personality_id", "embedding"), self.semantic.embedder_name
 
-        return load
+        async def everything() -> Stored:
+            return stored(await uow.memories.columns(columns, user_id=user_id, embedder=embedder))
+
+        async def some(ids: Sequence[str]) -> Stored:
+            return stored(await uow.memories.columns(columns, id=list(ids), user_id=user_id,
+                                                     embedder=embedder))
+
+        return Source(everything, some)
 
     async def ensure_loaded(self, uow: UnitOfWork, user_id: str) -> None:
-        """The user's cached vectors, as new as storage (loaded or reloaded when another process wrote)."""
-        await fresh(uow, self.semantic, namespace(user_id), self._loader(uow, user_id))
+        """The user's cached vectors, as new as storage (what another process changed is read again)."""
+        await fresh(uow, self.semantic, namespace(user_id), self._source(uow, user_id))
 
     async def ranked(self, uow: UnitOfWork, user_id: str, query: str, personality_id: str | None, limit: int,
                      min_relevance: float = 0.0) -> Ranked:
@@ -172,15 +177,15 @@ class Memories:
                                limit: int, min_relevance: float = 0.0) -> Ranked:
         ns = namespace(user_id)
         await self.ensure_loaded(uow, user_id)
-        for attempt in range(2):
+        for attempt in range(3):
             hits = await self.semantic.search(ns, vector, limit, personality_id)
             hits = [(ident, relevance(score)) for ident, score in hits if relevance(score) >= min_relevance]
-            records = {r.id: r for r in await uow.memories.find(id=[ident for ident, _ in hits])} if hits else {}
-            if len(records) == len(hits) or attempt:
+            records = {r.id: r for r in await uow.memories.get_many([ident for ident, _ in hits])} if hits else {}
+            if len(records) == len(hits) or attempt == 2:
                 break
-            # A vector whose row is gone without a version bump (a personality or user deleted with its
-            # memories): the cache is wrong, so it is rebuilt once rather than returning a short list.
-            await reload(uow, self.semantic, ns, self._loader(uow, user_id))
+            # A vector whose row is gone without a version bump (a personality deleted with its memories):
+            # it leaves the cache, and the search runs again rather than returning a short list.
+            self.semantic.discard(ns, [ident for ident, _ in hits if ident not in records])
         return [(records[ident], score) for ident, score in hits if ident in records]
 
     async def search(self, organization_id: str, user_id: str, data: MemorySearch) -> MemorySearchResult:

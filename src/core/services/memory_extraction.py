@@ -64,7 +64,8 @@ class MemoryExtractor:
             await self.memories.add_records(uow, created)
             for record in updated:
                 await uow.memories.update(record)
-            version = await self.memories.bump(uow, user.id) if created or updated else None
+            version = (await self.memories.bump(uow, user.id, [r.id for r in created + updated])
+                       if created or updated else None)
             await uow.commit()
         if version is not None:
             await self.memories.publish(user.id, version, created + updated)

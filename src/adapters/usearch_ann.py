@@ -1,0 +1,46 @@
+"""The approximate index of a large vector namespace: HNSW from usearch (Unum, Apache-2.0), inner product over
+unit vectors kept in float16 (half the memory of the rows; the caller scores the candidates again exactly
+from its float32 rows)."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+from usearch.index import Index
+
+CONNECTIVITY = 16  # HNSW's M
+EXPANSION_ADD = 128  # efConstruction
+EXPANSION_SEARCH = 128  # ef: recall@10 against exact search, see bench/retrieval.py --ann
+
+
+class UsearchIndex:
+    def __init__(self, dimensions: int, expansion_search: int = EXPANSION_SEARCH) -> None:
+        self.index = Index(ndim=dimensions, metric="ip", dtype="f16", connectivity=CONNECTIVITY,
+                           expansion_add=EXPANSION_ADD, expansion_search=expansion_search)
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.index.memory_usage)
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+    def add(self, labels: np.ndarray, matrix: np.ndarray, threads: int = 1) -> None:
+        if len(labels):
+            self.index.add(labels.astype(np.uint64), matrix, threads=threads)
+
+    def remove(self, labels: np.ndarray) -> None:
+        if len(labels):
+            self.index.remove(labels.astype(np.uint64))
+
+    def search(self, query: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        found = self.index.search(query, k, threads=1)
+        return found.keys.astype(np.int64), 1.0 - found.distances  # usearch's "ip" distance is 1 - dot
+
+
+def build(dimensions: int, labels: np.ndarray, matrix: np.ndarray) -> UsearchIndex:
+    """An index over these rows, built with every core (it runs on a thread of its own, once per namespace)."""
+    index = UsearchIndex(dimensions)
+    index.add(labels, matrix, threads=os.cpu_count() or 1)
+    return index
