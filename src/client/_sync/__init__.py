@@ -1,0 +1,1 @@
+"""The sync client, generated from `_async/` (scripts/unasync_client.py)."""
