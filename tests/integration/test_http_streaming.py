@@ -195,15 +195,3 @@ async def test_the_cli_http_backend_yields_pieces_as_they_arrive(live: Live, mod
         assert refused.value.code == "state_conflict"
     finally:
         await http.aclose()
-
-
-async def test_server_sent_events_are_parsed_as_the_format_says() -> None:
-    from avatar_service.entrypoints.cli.backends import server_sent_events
-
-    async def lines() -> AsyncIterator[str]:
-        for line in [": keep-alive", "", "event: delta", 'data: {"content":', 'data: "a"}', "", "data: 1", "",
-                     "event: done", "data: {}", ""]:
-            yield line
-
-    assert [event async for event in server_sent_events(lines())] == [
-        ("delta", {"content": "a"}), ("message", 1), ("done", {})]

@@ -1,9 +1,8 @@
 """The two ways the CLI reaches the service, behind one small interface: embedded use cases or HTTP."""
 
-import json
 import mimetypes
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import quote, unquote, urlsplit
@@ -118,114 +117,63 @@ class Embedded:
 
 
 class Http:
-    """A client of a running server: the same operations as requests under /v1."""
+    """A client of a running server: the same operations as requests under /v1, sent by avatar_service.client
+    (its retries on 429s, 5xx and lost connections, idempotency keys, errors and streamed turns)."""
 
     def __init__(self, api_url: str, api_key: str) -> None:
         import httpx
 
-        base = api_url.rstrip("/").removesuffix("/v1")
-        self.client = httpx.AsyncClient(base_url=f"{base}/v1", headers={"Authorization": f"Bearer {api_key}"},
-                                        timeout=httpx.Timeout(120.0, connect=10.0))
+        from avatar_service.client import AsyncAvatarClient
 
-    async def _send(self, method: str, path: str, **kwargs: Any) -> Any:
-        import httpx
-
-        try:
-            response = await self.client.request(method, path, **kwargs)
-        except httpx.HTTPError as error:
-            raise CliError(f"Cannot reach the API at {self.client.base_url}: {error}") from None
-        if response.is_success:
-            return response.json()
-        raise _error_of(response)
+        self.client = AsyncAvatarClient(api_url, api_key, timeout=httpx.Timeout(120.0, connect=10.0))
 
     async def call(self, op: str, *ids: str, body: Body | None = None, query: Body | None = None) -> Any:
         spec = OPS[op]
         path = spec.path.format(*(quote(i, safe="") for i in ids))
-        params = {k: v for k, v in (query or {}).items() if v is not None}
-        return await self._send(spec.method, path, params=params,
-                                json=body if spec.method in ("POST", "PATCH") else None)
+        with self._refusals("Cannot reach the API at {url}: {cause}"):
+            return await self.client.request(spec.method, path, params=query,
+                                             json=body if spec.method in ("POST", "PATCH") else None)
 
     async def upload(self, personality_id: str, file: Path, fields: dict[str, str]) -> Any:
-        content_type = mimetypes.guess_type(file.name)[0] or "application/octet-stream"
-        files = {"file": (file.name, await anyio.Path(file).read_bytes(), content_type)}
-        return await self._send("POST", f"/personalities/{quote(personality_id, safe='')}/knowledge",
-                                files=files, data=fields)
+        with self._refusals("Cannot reach the API at {url}: {cause}"):
+            item = await self.client.knowledge.upload(personality_id, file, name=fields.get("name"),
+                                                      refresh_interval=fields.get("refresh_interval"))
+        return msgspec.to_builtins(item)
 
     async def download(self, url: str, target: Path, progress: Progress) -> None:
-        import httpx
+        from avatar_service.client import APIConnectionError, APIError
 
-        # Media URLs are signed: fetched without the API key, as any player would.
         try:
-            async with httpx.AsyncClient(timeout=120.0) as plain, plain.stream("GET", url) as response:
-                if not response.is_success:
-                    raise CliError(f"Downloading {url} failed: HTTP {response.status_code}")
-                total = int(response.headers.get("content-length", 0)) or None
-                with target.open("wb") as out:
-                    async for chunk in response.aiter_bytes():
-                        out.write(chunk)
-                        progress(response.num_bytes_downloaded, total)
-        except httpx.HTTPError as error:
-            raise CliError(f"Downloading {url} failed: {error}") from None
+            await self.client.download(url, target, progress=progress)
+        except APIError as error:
+            raise CliError(f"Downloading {url} failed: HTTP {error.status}") from None
+        except APIConnectionError as error:
+            raise CliError(f"Downloading {url} failed: {error.cause or error.message}") from None
 
     async def settle(self) -> None:
         return None  # the server runs its own jobs
 
     async def say_streamed(self, conversation_id: str, content: str) -> AsyncIterator[str]:
-        import httpx
+        with self._refusals("The reply broke off: {cause}"):
+            async with self.client.conversations.stream(conversation_id, content) as turn:
+                async for piece in turn:
+                    yield piece
 
-        path = OPS["conversations.say"].path.format(quote(conversation_id, safe=""))
+    @contextmanager
+    def _refusals(self, unreachable: str) -> Iterator[None]:
+        """The client's errors as CliErrors: the API's message (and param), or what broke the connection."""
+        from avatar_service.client import APIConnectionError, APIError
+
         try:
-            async with self.client.stream("POST", path, json={"content": content, "stream": True}) as response:
-                if not response.is_success:
-                    await response.aread()
-                    raise _error_of(response)
-                async for name, data in server_sent_events(response.aiter_lines()):
-                    if name == "delta":
-                        yield data["content"]
-                    elif name == "error":
-                        envelope = data["error"]
-                        raise CliError(envelope["message"], envelope.get("param"), envelope.get("code"))
-                    elif name == "done":
-                        return
-        except httpx.HTTPError as error:
-            raise CliError(f"The reply broke off: {error}") from None
-        raise CliError("The reply broke off: the stream ended before it was done")
+            yield
+        except APIError as error:
+            raise CliError(error.message, error.param, error.code) from None
+        except APIConnectionError as error:
+            cause = error.cause or error.message
+            raise CliError(unreachable.format(url=f"{self.client.base_url}/", cause=cause)) from None
 
     async def aclose(self) -> None:
         await self.client.aclose()
-
-
-def _error_of(response: Any) -> CliError:
-    """The API's error envelope of a failed response, as a CliError."""
-    try:
-        envelope = response.json()["error"]
-        return CliError(envelope["message"], envelope.get("param"), envelope.get("code"))
-    except (ValueError, KeyError, TypeError):
-        return CliError(f"HTTP {response.status_code}: {response.text[:200]}")
-
-
-async def server_sent_events(lines: AsyncIterator[str]) -> AsyncIterator[tuple[str, Any]]:
-    """Server-sent events from a stream's lines, as (event name, decoded JSON data), in order.
-
-    Per the event-stream format: `event:` names the event (default "message"), `data:` lines are joined with
-    newlines, a blank line ends the event, lines starting with ':' are comments. Self-contained, so it can
-    move to a client package as it is.
-    """
-    name, data = "message", list[str]()
-    async for line in lines:
-        if not line:
-            if data:
-                yield name, json.loads("\n".join(data))
-            name, data = "message", []
-            continue
-        field, _, value = line.partition(":")
-        value = value.removeprefix(" ")
-        if field == "event":
-            name = value
-        elif field == "data":
-            data.append(value)
-    if data:
-        yield name, json.loads("\n".join(data))
 
 
 @asynccontextmanager
