@@ -12,10 +12,20 @@ from anyio.lowlevel import checkpoint
 
 from avatar_service.adapters.dialogue import answer_types
 from avatar_service.adapters.dialogue import phrases as P
+from avatar_service.adapters.dialogue.answering import (
+    as_sentence,
+    best_answer,
+    chunk_sentences,
+    indirect,
+    lower_name,
+    question_weights,
+    unknown_topic,
+    with_answer_word,
+)
 from avatar_service.adapters.dialogue.feelings import Emotion, detect_emotion
 from avatar_service.adapters.dialogue.ranking import Candidate, Query, Ranking, Scored, rank
 from avatar_service.adapters.dialogue.style import Bank, Style
-from avatar_service.adapters.dialogue.terms import GENERIC_TERMS, RELATED, is_question, terms, words
+from avatar_service.adapters.dialogue.terms import is_question, terms, words
 from avatar_service.adapters.dialogue.user_facts import (
     about_user,
     addresses_the_place,
@@ -26,8 +36,7 @@ from avatar_service.adapters.dialogue.user_facts import (
     user_name_in,
 )
 from avatar_service.core.text.follow_ups import is_follow_up
-from avatar_service.core.text.lexicon import words_of
-from avatar_service.core.text.sentences import sentence_spans, split_sentences
+from avatar_service.core.text.sentences import sentence_spans
 from avatar_service.ports.dialogue import DialogueRequest, Turn
 
 _GREETING = re.compile(
@@ -44,15 +53,8 @@ _JOKE = re.compile(r"\b(tell me a joke|make me laugh|say something funny|know an
 _MY_NAME = re.compile(r"\b(what'?s my name|what is my name|who am i\b|(know|remember) my name)")
 _ALL_ABOUT_ME = re.compile(r"\b(what do you (know|remember) about me|do you remember (me|anything)|"
                            r"tell me about (me|myself)|what have i told you)")
-_NEGATIVE = re.compile(r"\b(not|no|never|closed|cannot|can't|don't|doesn't|isn't|aren't|won't|without)\b", re.I)
 _PRONOUN_START = re.compile(r"^(It|Its|They|Their|This|These|He|She|His|Her)\b")
 _PROPER = re.compile(r"(?<![.!?] )(?<!^)\b[A-Z][a-z]+\b")  # a name: capitalised, not as a sentence's first word
-# light verbs and words of asking that a yes needs not find in the answer ("can I *bring* my dog")
-_LIGHT = frozenset(terms("bring take get go come use make need put leave allow allowed possible there"))
-# sentence openers that are not names, so "Yes, " may put them in lower case
-_LOWER_STARTERS = words_of("""The A An It This That These Those There In On At For Most Many Some Each Every Its
-    Their Our When If During After Before Since As By With Unlike Although While Today Now All Several Visitors
-    Children Tables Pets Dogs Cats We Photography Food""")
 
 
 def sentence_pieces(text: str) -> list[str]:
@@ -272,33 +274,33 @@ class _Reply:
         more = bool(_MORE.search(self.lowered))
         asking = is_question(text) or more
         ranking = rank(self.query(text, more), self.candidates(exclude=self.previous_reply if more else ""))
-        best = _answer(ranking, more, asking, about_user(text), addresses_the_place(text))
+        best = best_answer(ranking, more, asking, about_user(text), addresses_the_place(text))
         if best is None:
             if self.follow_feeling():
                 return None
             if not asking:
                 self.say(P.STATEMENT_ACK)
-                return self.say(P.TELL_ME_MORE, topic=_unknown_topic(text, ranking) or "that")
+                return self.say(P.TELL_ME_MORE, topic=unknown_topic(text, ranking) or "that")
             return self.dont_know(text, ranking)
         chosen = self.choose(ranking, best)
         s = self.style
         if s.warmth >= 0.67 and s.verbosity >= 0.34 and asking and not self.negative:
             self.say(P.SURE, name_comma=self.name_comma(0.8))
-        lead = _with_answer_word(chosen[0], text, ranking)
+        lead = with_answer_word(chosen[0], text, ranking)
         self.parts.append(lead)
-        self.parts.extend(_sentence(c.candidate.text) for c in chosen[1:])
+        self.parts.extend(as_sentence(c.candidate.text) for c in chosen[1:])
         self.quip("answer")
 
     def query(self, text: str, more: bool) -> Query:
         asked_ages = answer_types.ages(text)
         kinds = answer_types.wanted(text)
-        weights = _weights(text, kinds, asked_ages)
+        weights = question_weights(text, kinds, asked_ages)
         weights.pop("more", None)
         # a question without words of its own leans on the one before, unless it asks for a kind of answer
         follow = more or is_follow_up(text) or not (weights or kinds)
         context = self.previous_user if follow else ""
         if context:
-            for t, w in _weights(context, answer_types.wanted(context), answer_types.ages(context)).items():
+            for t, w in question_weights(context, answer_types.wanted(context), answer_types.ages(context)).items():
                 weights.setdefault(t, w if more else 0.5 * w)
             for name in _PROPER.findall(self.previous_reply):  # "how old is he?" after "...named Bruno"
                 for t in terms(name):
@@ -322,13 +324,13 @@ class _Reply:
         said = exclude.lower()
         for ci, chunk in enumerate(request.knowledge):
             relevance = request.knowledge_relevance[ci] if ci < len(request.knowledge_relevance) else 0.0
-            for si, sentence in enumerate(_sentences(chunk)):
+            for si, sentence in enumerate(chunk_sentences(chunk)):
                 if said and sentence.lower().rstrip(".!?") in said:
                     continue  # "tell me more": what the last reply said is not said again
                 out.append(Candidate(sentence, "knowledge", ci, si, relevance))
         for mi, memory in enumerate(request.memories):
             relevance = request.memory_relevance[mi] if mi < len(request.memory_relevance) else 0.0
-            out.append(Candidate(_sentence(second_person(memory, self.user_name)), "memory", mi, 0, relevance))
+            out.append(Candidate(as_sentence(second_person(memory, self.user_name)), "memory", mi, 0, relevance))
         return out
 
     def choose(self, ranking: Ranking, best: Scored) -> list[Scored]:
@@ -361,124 +363,12 @@ class _Reply:
 
     def dont_know(self, text: str, ranking: Ranking) -> None:
         if about_user(text) >= 0.6:
-            return self.say(P.NOT_TOLD, what=_indirect(text))
-        self.say(P.DONT_KNOW, topic=_unknown_topic(text, ranking) or "that")
-        topics = [_lower_name(t) for t in self.request.topics if t.strip()][:4]
+            return self.say(P.NOT_TOLD, what=indirect(text))
+        self.say(P.DONT_KNOW, topic=unknown_topic(text, ranking) or "that")
+        topics = [lower_name(t) for t in self.request.topics if t.strip()][:4]
         if topics:
             listed = topics[0] if len(topics) == 1 else ", ".join(topics[:-1]) + " and " + topics[-1]
             self.say(P.I_KNOW_ABOUT, topics=listed)
-
-
-# phrasings whose words mislead a word match: "for a living" is about work, not where one lives
-_PHRASES = [(re.compile(r"\bfor a living\b", re.I), "for work"), (re.compile(r"\b(?:is|are) called\b", re.I), "name"),
-            (re.compile(r"\b(do|did) (i|we) (?:like|love|enjoy)\b", re.I), r"\1 \2 love")]
-# words that only say which kind of answer is wanted: the kind itself is matched instead
-_KIND_WORDS = {"name": set(terms("name names called call")), "place": set(terms("address location located")),
-               "time": set(terms("time hours"))}
-
-
-def _weights(text: str, kinds: Sequence[str], ages: Sequence[int]) -> dict[str, float]:
-    """The question's terms and their weights: generic words count little, words of the kind asked for
-    ("name", "address") and of an age ("12 year old") not at all."""
-    for pattern, replacement in _PHRASES:
-        text = pattern.sub(replacement, text)
-    skip = {str(age) for age in ages} | (set(terms("year years old")) if ages else set())
-    for kind in kinds:
-        skip |= _KIND_WORDS.get(kind, set())
-    return {t: (0.3 if t in GENERIC_TERMS else 1.0) for t in terms(text) if t not in skip}
-
-
-def _answer(ranking: Ranking, more: bool, asking: bool, about_user: float, to_place: bool) -> Scored | None:
-    """The best candidate when it answers the question; None when nothing does (say so honestly)."""
-    ranked = ranking.ranked
-    if about_user >= 1.0:  # "where do I live?" is answered by what the user said, or not at all
-        ranked = [s for s in ranked if s.candidate.kind == "memory"]
-    if not ranked:
-        return None
-    best = ranked[0]
-    if more:
-        return best if best.coverage > 0 or best.candidate.kind == "knowledge" else None
-    if ranking.terms == 0:  # "where are you?": only the kind of answer can choose
-        return best if best.fits and (best.candidate.relevance >= 0.2 or to_place) else None
-    if ranking.unmatched >= 0.45 and best.coverage < 0.6:
-        return None  # the question's main words are nowhere in what is known ("do you sell skateboards?")
-    needed = 0.3 if asking else 0.5
-    if best.coverage >= needed or (best.coverage >= 0.2 and (best.fits or best.candidate.relevance >= 0.5)):
-        return best
-    return None
-
-
-def _with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
-    """The best sentence, with "Yes," or "No," in front when it plainly answers a yes/no question."""
-    text = _sentence(best.candidate.text)
-    if not answer_types.is_yes_no(question):
-        return text
-    negative = bool(_NEGATIVE.search(text)) and not re.search(r"\b(but|except|only)\b", text, re.I)
-    if _NEGATIVE.search(question):
-        return text  # "isn't it open?": a yes or no would be ambiguous
-    if negative:
-        return "No, " + _lower_first(text)
-    asked = {t for t in terms(question) if t not in _LIGHT}
-    have = set(terms(text))
-    if asked and all(t in have or RELATED.get(t, frozenset()) & have for t in asked):
-        return "Yes, " + _lower_first(text)
-    return text
-
-
-def _sentences(chunk: str) -> list[str]:
-    """A chunk's sentences, without list bullets and headings (fewer than three words)."""
-    out = []
-    for sentence in split_sentences(chunk):
-        sentence = re.sub(r"^\s*(?:[#>*\-•]+|\d+[.)])\s*", "", sentence).strip()
-        if len(words(sentence)) >= 3:
-            out.append(sentence)
-    return out
-
-
-def _sentence(text: str) -> str:
-    text = text.strip()
-    text = text[:1].upper() + text[1:]
-    return text if text[-1:] in ".!?\"')" else text + "."
-
-
-def _lower_first(sentence: str) -> str:
-    first = sentence.split(" ", 1)[0]
-    return sentence[:1].lower() + sentence[1:] if first in _LOWER_STARTERS or first in ("You", "Your") else sentence
-
-
-def _lower_name(topic: str) -> str:
-    """"Opening hours" -> "opening hours"; "Belem Tower" and "FAQ" keep their capitals."""
-    topic = topic.strip()
-    if topic[1:2].isupper() or any(w[:1].isupper() for w in topic.split()[1:]):
-        return topic
-    return topic[:1].lower() + topic[1:]
-
-
-def _unknown_topic(text: str, ranking: Ranking) -> str | None:
-    """The question's words that nothing known holds, as the user said them ("skateboards")."""
-    known = {t for s in ranking.ranked for t in terms(s.candidate.text)}
-    span: list[str] = []
-    for word in re.findall(r"[A-Za-z][\w'-]*", text):
-        stems = terms(word)
-        if stems and stems[0] not in known:
-            span.append(word)
-        elif span:
-            break
-    swap = {"my": "your", "i": "you", "me": "you", "mine": "yours"}
-    span = [swap.get(w.lower(), w) for w in span]
-    return " ".join(span) if 0 < len(span) <= 4 else None
-
-
-def _indirect(question: str) -> str:
-    """"Where do I live?" -> "where you live"; "What's my favourite colour?" -> "your favourite colour"."""
-    q = question.strip().rstrip("?!. ").lower().replace("’", "'")
-    m = re.match(r"^(where|what|when|who|how \w+|which \w+)\s+(?:do|did|does)\s+i\s+(.+)$", q)
-    if m:
-        return f"{m.group(1)} you {m.group(2)}"
-    m = re.match(r"^(?:what|who|when|where)(?:'s| is| are)\s+(my|our)\s+(.+)$", q)
-    if m:
-        return f"your {m.group(2)}"
-    return "that"
 
 
 def _name_in_history(history: Sequence[Turn]) -> str | None:

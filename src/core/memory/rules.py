@@ -7,6 +7,17 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from avatar_service.core.memory.people import (
+    Made,
+    clean_name,
+    dating,
+    has_relation,
+    pet,
+    relation_age,
+    relation_fact,
+    relation_named,
+    status,
+)
 from avatar_service.core.memory.vocabulary import (
     ADV,
     CAPITALISED,
@@ -17,7 +28,6 @@ from avatar_service.core.memory.vocabulary import (
     MONTH_OR_DATE,
     NAME,
     NOT_HABITS,
-    NOT_NAMES,
     NOT_PLACES,
     OCCUPATIONS,
     PLAN_WHEN,
@@ -34,24 +44,14 @@ from avatar_service.core.memory.vocabulary import (
 )
 from avatar_service.core.memory.wording import ADVERBS, clean, predicate, third_person
 
-Made = tuple[str, str, float] | None
-
-
-def _clean_name(m: re.Match[str]) -> str | None:
-    name = clean(m.group("name") or "")
-    first = name.split()[0].lower() if name else ""
-    if not name or first in NOT_NAMES or not at_most_words(name, 3):
-        return None
-    return " ".join(w if w[:1].isupper() else w.capitalize() for w in name.split())
-
 
 def _name(m: re.Match[str]) -> Made:
-    name = _clean_name(m)
+    name = clean_name(m)
     return (f"User's name is {name}", "personal", 0.95) if name else None
 
 
 def _nickname(m: re.Match[str]) -> Made:
-    name = _clean_name(m)
+    name = clean_name(m)
     return (f"User likes to be called {name}", "personal", 0.9) if name else None
 
 
@@ -98,56 +98,6 @@ def _preference(m: re.Match[str]) -> Made:
     return f"User {verb} {third_person(value)}", "preference", confidence
 
 
-def _relation_named(m: re.Match[str]) -> Made:
-    name = _clean_name(m)
-    if not name:
-        return None
-    relation = f"{(m.group('mod') or '').strip()} {m.group('rel')}".strip().lower()
-    return f"User's {relation} is named {name}", "relationship", 0.9
-
-
-def _has_relation(m: re.Match[str]) -> Made:
-    count, relation = m.group("count").lower(), m.group("rel").lower()
-    mod = (m.group("mod") or "").strip().lower()
-    text = f"User has {count} {mod + ' ' if mod else ''}{relation}"
-    if m.group("name"):
-        name = _clean_name(m)
-        if not name:
-            return None
-        text += f" named {name}"
-    return text, "relationship", 0.9
-
-
-def _relation(m: re.Match[str]) -> str:
-    """ "son", "younger sister", "son Leo": the relation as the user said it, with the name when given."""
-    relation = f"{(m.group('mod') or '').strip()} {m.group('rel')}".strip().lower()
-    name = m.groupdict().get("name")
-    return f"{relation} {name.strip()}" if name else relation
-
-
-def _relation_fact(m: re.Match[str]) -> Made:
-    value = clean(m.group("v"))
-    if not at_most_words(value, 10) or CHAT_OBJECTS.match(value):
-        return None
-    return f"User's {_relation(m)} {m.group('pred').lower()} {third_person(value)}", "relationship", 0.8
-
-
-def _relation_age(m: re.Match[str]) -> Made:
-    age = int(m.group("age"))
-    return f"User's {_relation(m)} is {age} years old", "relationship", 0.85
-
-
-def _pet(m: re.Match[str]) -> Made:
-    """ "I just adopted a puppy, her name is Luna" -> "User has a puppy named Luna"."""
-    text = f"User has {m.group('art').lower()} {m.group('what').lower()}"
-    if m.group("name"):
-        name = _clean_name(m)
-        if not name:
-            return None
-        text += f" named {name}"
-    return text, "relationship", 0.85
-
-
 def _plan(m: re.Match[str]) -> Made:
     """ "My wife and I are going to Lisbon in August" -> "User is going to Lisbon in August"."""
     rest = clean(m.group("rest") or "")
@@ -177,16 +127,6 @@ def _event(m: re.Match[str]) -> Made:
 def _own(m: re.Match[str]) -> Made:
     verb = "owns" if m.group("verb").lower() == "own" else "drives"
     return _phrase(f"User {verb} {{art}} {{v}}", "context", 0.8, 6)(m)
-
-
-def _status(m: re.Match[str]) -> Made:
-    partner = _clean_name(m) if m.group("name") else None
-    return f"User is {m.group('v').lower()}" + (f" to {partner}" if partner else ""), "relationship", 0.9
-
-
-def _dating(m: re.Match[str]) -> Made:
-    name = _clean_name(m)
-    return (f"User is in a relationship with {name}", "relationship", 0.85) if name else None
 
 
 # Order matters where two rules could read one clause: the first that yields a fact wins.
@@ -271,7 +211,7 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
         r"(?P<art>an?|a new|two|three) (?P<what>(?:[\w-]+ )?(?:puppy|kitten|dog|cat|parrot|hamster|rabbit|bunny|"
         r"horse|turtle|tortoise|fish|guinea pig|bird|budgie|ferret|gecko|snake|pony))"
         rf"(?:,? (?:(?:her|his|its|their) name is|named|called) {CAPITALISED})?(?=$|[\s,])",
-        _pet,
+        pet,
     ),
     (
         r"^i (?:just |recently |finally )?(?:started|got|have|took|began|landed) (?:a |my )?(?:new )?job as "
@@ -324,9 +264,9 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     # the people (and animals) in the user's life
     (
         rf"^my {REL_MOD}(?P<rel>{RELATIONS})(?:'s|’s)? (?:name is|is called|is named|goes by) {NAME}",
-        _relation_named,
+        relation_named,
     ),
-    (rf"^my {REL_MOD}(?P<rel>{RELATIONS}) is {CAPITALISED}$", _relation_named),
+    (rf"^my {REL_MOD}(?P<rel>{RELATIONS}) is {CAPITALISED}$", relation_named),
     (
         rf"^(?:i have|i've got|i’ve got) (?P<count>two|three|four|five|six|\d) {REL_MOD}"
         rf"(?P<rel>(?:{RELATIONS})s?),? (?:named |called )?"
@@ -337,7 +277,7 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     (
         rf"^(?:i have|i've got|i’ve got) (?P<count>an?|one|two|three|four|five|six|\d) {REL_MOD}"
         rf"(?P<rel>(?:{RELATIONS})s?)(?:,? (?:named|called) {NAME})?(?=$|,| and )",
-        _has_relation,
+        has_relation,
     ),
     (
         rf"^(?:i have|i've got|i’ve got) (?P<art>an?) (?P<what>[\w\s-]{{1,30}}?),? (?:named|called) {NAME}",
@@ -347,16 +287,16 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
                 "relationship",
                 0.85,
             )
-            if (name := _clean_name(m))
+            if (name := clean_name(m))
             else None
         ),
     ),
-    (rf"^i{S} (?P<v>married|engaged|single|divorced|widowed)(?: to {NAME})?$", _status),
-    (rf"^i{S} (?:dating|seeing|in a relationship with) {NAME}", _dating),
+    (rf"^i{S} (?P<v>married|engaged|single|divorced|widowed)(?: to {NAME})?$", status),
+    (rf"^i{S} (?:dating|seeing|in a relationship with) {NAME}", dating),
     (
         rf"^my {REL_MOD}(?P<rel>{RELATIONS})(?: {TITLED_NAME})? (?:is|just turned|turned|is turning) "
         r"(?P<age>\d{1,2})(?: years? old)?(?=$|[,;])",
-        _relation_age,
+        relation_age,
     ),
     (
         rf"^(?:my|our) {REL_MOD}(?P<rel>{RELATIONS})(?: {TITLED_NAME})? "
@@ -364,7 +304,7 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
         r"is allergic to|plays|studies|is studying|is crazy about|is into|is obsessed with|is getting married|"
         r"is getting|is moving to|is visiting|is starting|feeds|enjoys|adores|goes to|has)"
         rf"\s?{V}",
-        _relation_fact,
+        relation_fact,
     ),
     # tastes
     (

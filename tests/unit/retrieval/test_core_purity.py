@@ -14,7 +14,8 @@ CORE = Path(avatar_service.__file__).parent / "core"
 
 
 @pytest.mark.parametrize("module", ["knowledge/chunking.py", "memory/extraction.py", "memory/dedup.py",
-                                    "text/sentences.py", "text/lexicon.py", "text/follow_ups.py"])
+                                    "text/sentences.py", "text/lexicon.py", "text/follow_ups.py",
+                                    "memory/rules.py", "memory/people.py", "memory/vocabulary.py", "memory/wording.py"])
 def test_stdlib_only(module: str) -> None:
     tree = ast.parse((CORE / module).read_text(encoding="utf-8"))
     imported = set()

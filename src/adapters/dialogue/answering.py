@@ -1,0 +1,134 @@
+"""How the offline answerer decides and words its answer: the question's weighted terms, whether the best
+candidate answers at all, "Yes,"/"No," in front of a plain answer to a yes/no question, and the words of an
+honest "I don't know"."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from avatar_service.adapters.dialogue import answer_types
+from avatar_service.adapters.dialogue.ranking import Ranking, Scored
+from avatar_service.adapters.dialogue.terms import GENERIC_TERMS, RELATED, terms, words
+from avatar_service.core.text.lexicon import words_of
+from avatar_service.core.text.sentences import split_sentences
+
+_NEGATIVE = re.compile(r"\b(not|no|never|closed|cannot|can't|don't|doesn't|isn't|aren't|won't|without)\b", re.I)
+# light verbs and words of asking that a yes needs not find in the answer ("can I *bring* my dog")
+_LIGHT = frozenset(terms("bring take get go come use make need put leave allow allowed possible there"))
+# sentence openers that are not names, so "Yes, " may put them in lower case
+_LOWER_STARTERS = words_of("""The A An It This That These Those There In On At For Most Many Some Each Every Its
+    Their Our When If During After Before Since As By With Unlike Although While Today Now All Several Visitors
+    Children Tables Pets Dogs Cats We Photography Food""")
+
+
+# phrasings whose words mislead a word match: "for a living" is about work, not where one lives
+_PHRASES = [(re.compile(r"\bfor a living\b", re.I), "for work"), (re.compile(r"\b(?:is|are) called\b", re.I), "name"),
+            (re.compile(r"\b(do|did) (i|we) (?:like|love|enjoy)\b", re.I), r"\1 \2 love")]
+# words that only say which kind of answer is wanted: the kind itself is matched instead
+_KIND_WORDS = {"name": set(terms("name names called call")), "place": set(terms("address location located")),
+               "time": set(terms("time hours"))}
+
+
+def question_weights(text: str, kinds: Sequence[str], ages: Sequence[int]) -> dict[str, float]:
+    """The question's terms and their weights: generic words count little, words of the kind asked for
+    ("name", "address") and of an age ("12 year old") not at all."""
+    for pattern, replacement in _PHRASES:
+        text = pattern.sub(replacement, text)
+    skip = {str(age) for age in ages} | (set(terms("year years old")) if ages else set())
+    for kind in kinds:
+        skip |= _KIND_WORDS.get(kind, set())
+    return {t: (0.3 if t in GENERIC_TERMS else 1.0) for t in terms(text) if t not in skip}
+
+
+def best_answer(ranking: Ranking, more: bool, asking: bool, about_user: float, to_place: bool) -> Scored | None:
+    """The best candidate when it answers the question; None when nothing does (say so honestly)."""
+    ranked = ranking.ranked
+    if about_user >= 1.0:  # "where do I live?" is answered by what the user said, or not at all
+        ranked = [s for s in ranked if s.candidate.kind == "memory"]
+    if not ranked:
+        return None
+    best = ranked[0]
+    if more:
+        return best if best.coverage > 0 or best.candidate.kind == "knowledge" else None
+    if ranking.terms == 0:  # "where are you?": only the kind of answer can choose
+        return best if best.fits and (best.candidate.relevance >= 0.2 or to_place) else None
+    if ranking.unmatched >= 0.45 and best.coverage < 0.6:
+        return None  # the question's main words are nowhere in what is known ("do you sell skateboards?")
+    needed = 0.3 if asking else 0.5
+    if best.coverage >= needed or (best.coverage >= 0.2 and (best.fits or best.candidate.relevance >= 0.5)):
+        return best
+    return None
+
+
+def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
+    """The best sentence, with "Yes," or "No," in front when it plainly answers a yes/no question."""
+    text = as_sentence(best.candidate.text)
+    if not answer_types.is_yes_no(question):
+        return text
+    negative = bool(_NEGATIVE.search(text)) and not re.search(r"\b(but|except|only)\b", text, re.I)
+    if _NEGATIVE.search(question):
+        return text  # "isn't it open?": a yes or no would be ambiguous
+    if negative:
+        return "No, " + lower_first(text)
+    asked = {t for t in terms(question) if t not in _LIGHT}
+    have = set(terms(text))
+    if asked and all(t in have or RELATED.get(t, frozenset()) & have for t in asked):
+        return "Yes, " + lower_first(text)
+    return text
+
+
+def chunk_sentences(chunk: str) -> list[str]:
+    """A chunk's sentences, without list bullets and headings (fewer than three words)."""
+    out = []
+    for sentence in split_sentences(chunk):
+        sentence = re.sub(r"^\s*(?:[#>*\-•]+|\d+[.)])\s*", "", sentence).strip()
+        if len(words(sentence)) >= 3:
+            out.append(sentence)
+    return out
+
+
+def as_sentence(text: str) -> str:
+    text = text.strip()
+    text = text[:1].upper() + text[1:]
+    return text if text[-1:] in ".!?\"')" else text + "."
+
+
+def lower_first(sentence: str) -> str:
+    first = sentence.split(" ", 1)[0]
+    return sentence[:1].lower() + sentence[1:] if first in _LOWER_STARTERS or first in ("You", "Your") else sentence
+
+
+def lower_name(topic: str) -> str:
+    """"Opening hours" -> "opening hours"; "Belem Tower" and "FAQ" keep their capitals."""
+    topic = topic.strip()
+    if topic[1:2].isupper() or any(w[:1].isupper() for w in topic.split()[1:]):
+        return topic
+    return topic[:1].lower() + topic[1:]
+
+
+def unknown_topic(text: str, ranking: Ranking) -> str | None:
+    """The question's words that nothing known holds, as the user said them ("skateboards")."""
+    known = {t for s in ranking.ranked for t in terms(s.candidate.text)}
+    span: list[str] = []
+    for word in re.findall(r"[A-Za-z][\w'-]*", text):
+        stems = terms(word)
+        if stems and stems[0] not in known:
+            span.append(word)
+        elif span:
+            break
+    swap = {"my": "your", "i": "you", "me": "you", "mine": "yours"}
+    span = [swap.get(w.lower(), w) for w in span]
+    return " ".join(span) if 0 < len(span) <= 4 else None
+
+
+def indirect(question: str) -> str:
+    """"Where do I live?" -> "where you live"; "What's my favourite colour?" -> "your favourite colour"."""
+    q = question.strip().rstrip("?!. ").lower().replace("’", "'")
+    m = re.match(r"^(where|what|when|who|how \w+|which \w+)\s+(?:do|did|does)\s+i\s+(.+)$", q)
+    if m:
+        return f"{m.group(1)} you {m.group(2)}"
+    m = re.match(r"^(?:what|who|when|where)(?:'s| is| are)\s+(my|our)\s+(.+)$", q)
+    if m:
+        return f"your {m.group(2)}"
+    return "that"

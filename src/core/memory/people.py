@@ -1,0 +1,78 @@
+"""Memory extraction's rules about the people and animals in the user's life: their names, ages and facts."""
+
+from __future__ import annotations
+
+import re
+
+from avatar_service.core.memory.vocabulary import CHAT_OBJECTS, NOT_NAMES, at_most_words
+from avatar_service.core.memory.wording import clean, third_person
+
+Made = tuple[str, str, float] | None  # (content, category, confidence), or None when the match is junk
+
+
+def clean_name(m: re.Match[str]) -> str | None:
+    name = clean(m.group("name") or "")
+    first = name.split()[0].lower() if name else ""
+    if not name or first in NOT_NAMES or not at_most_words(name, 3):
+        return None
+    return " ".join(w if w[:1].isupper() else w.capitalize() for w in name.split())
+
+
+def relation_named(m: re.Match[str]) -> Made:
+    name = clean_name(m)
+    if not name:
+        return None
+    relation = f"{(m.group('mod') or '').strip()} {m.group('rel')}".strip().lower()
+    return f"User's {relation} is named {name}", "relationship", 0.9
+
+
+def has_relation(m: re.Match[str]) -> Made:
+    count, relation = m.group("count").lower(), m.group("rel").lower()
+    mod = (m.group("mod") or "").strip().lower()
+    text = f"User has {count} {mod + ' ' if mod else ''}{relation}"
+    if m.group("name"):
+        name = clean_name(m)
+        if not name:
+            return None
+        text += f" named {name}"
+    return text, "relationship", 0.9
+
+
+def relation(m: re.Match[str]) -> str:
+    """ "son", "younger sister", "son Leo": the relation as the user said it, with the name when given."""
+    relation = f"{(m.group('mod') or '').strip()} {m.group('rel')}".strip().lower()
+    name = m.groupdict().get("name")
+    return f"{relation} {name.strip()}" if name else relation
+
+
+def relation_fact(m: re.Match[str]) -> Made:
+    value = clean(m.group("v"))
+    if not at_most_words(value, 10) or CHAT_OBJECTS.match(value):
+        return None
+    return f"User's {relation(m)} {m.group('pred').lower()} {third_person(value)}", "relationship", 0.8
+
+
+def relation_age(m: re.Match[str]) -> Made:
+    age = int(m.group("age"))
+    return f"User's {relation(m)} is {age} years old", "relationship", 0.85
+
+
+def pet(m: re.Match[str]) -> Made:
+    """ "I just adopted a puppy, her name is Luna" -> "User has a puppy named Luna"."""
+    text = f"User has {m.group('art').lower()} {m.group('what').lower()}"
+    if m.group("name"):
+        name = clean_name(m)
+        if not name:
+            return None
+        text += f" named {name}"
+    return text, "relationship", 0.85
+
+
+def status(m: re.Match[str]) -> Made:
+    partner = clean_name(m) if m.group("name") else None
+    return f"User is {m.group('v').lower()}" + (f" to {partner}" if partner else ""), "relationship", 0.9
+
+
+def dating(m: re.Match[str]) -> Made:
+    name = clean_name(m)
+    return (f"User is in a relationship with {name}", "relationship", 0.85) if name else None
