@@ -27,3 +27,14 @@ async def autogenerate(engine: AsyncEngine, message: str) -> None:
     """For developers: writes a new revision from the difference between tables.py and the database."""
     async with engine.connect() as conn:
         await conn.run_sync(lambda sync: command.revision(_config(sync), message=message, autogenerate=True))
+
+
+async def revisions(engine: AsyncEngine) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The database's current revisions and the package's heads: equal when the database is up to date."""
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+
+    heads = tuple(ScriptDirectory(str(MIGRATIONS)).get_heads())
+    async with engine.connect() as conn:
+        current = await conn.run_sync(lambda sync: tuple(MigrationContext.configure(sync).get_current_heads()))
+    return current, heads

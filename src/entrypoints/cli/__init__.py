@@ -4,6 +4,7 @@ import typer
 
 from avatar_service.entrypoints.cli import (
     chat,
+    doctor,
     keys,
     knowledge,
     memories,
@@ -17,8 +18,35 @@ from avatar_service.entrypoints.cli import (
 
 app = typer.Typer(help="avatar_service: self-hostable conversational avatars. Every command works on the database "
                        "directly (AVATAR_DATABASE_URL), or on a running server with --api-url and --api-key.",
-                  no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
+                  no_args_is_help=True, add_completion=True, pretty_exceptions_enable=False)
+
+
+def version() -> str:
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    from avatar_service import __version__
+
+    try:
+        return installed("avatar-service")
+    except PackageNotFoundError:  # run from a source tree that is not installed
+        return __version__
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"avatar-service {version()}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(show_version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                               help="Print the version and exit.")) -> None:
+    """The options of `avatar` itself (before the command)."""
+
+
 server.register(app)
+app.command()(doctor.doctor)
 app.add_typer(personalities.app, name="personalities")
 app.add_typer(users.app, name="users")
 app.add_typer(memories.app, name="memories")
