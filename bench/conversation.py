@@ -5,9 +5,15 @@
 2. Voice to voice: `avatar serve` on loopback (its own process, as deployed); an aiortc client in this process
    speaks `--utterances` Piper sentences into the room and times, for each, the end of its speech to the
    first audible reply packet it receives. Target p50 < 1 s on 2 cores.
+3. `--first-delta`: streamed text turns over HTTP (`"stream": true`) against `avatar serve`: the time from the
+   request to its first `delta` event and to its `done` event, with the offline engine and with a local
+   OpenAI-compatible model that writes a token every 30 ms (tests/integration/openai_server.py).
+4. `--slow-model`: voice to voice as in 2, with that slow model behind the room: for each utterance, the end of
+   speech to the first audible reply, and to the model's last token. The first comes after the model's first
+   sentence, the second after its whole reply; the gap between them is what streaming the reply saves.
 
     .venv/bin/python bench/conversation.py [--turns 200] [--utterances 20] [--embedder auto|lexical]
-                                           [--skip-text] [--skip-voice]
+                                           [--skip-text] [--skip-voice] [--first-delta] [--slow-model]
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import numpy as np
@@ -126,13 +133,13 @@ def stage_report(log: Path) -> None:
 
 
 @contextlib.contextmanager
-def serving() -> Iterator[tuple[str, str]]:
+def serving(settings: dict[str, str] | None = None) -> Iterator[tuple[str, str]]:
     """`avatar serve` on a free loopback port with a fresh SQLite file; its base URL and a '*' key."""
     with tempfile.TemporaryDirectory() as tmp:
         port = _free_port()
         env = {**os.environ, "AVATAR_DATABASE_URL": f"sqlite+aiosqlite:///{tmp}/avatar.db", "AVATAR_DATA_DIR": tmp,
                "AVATAR_PUBLIC_URL": f"http://127.0.0.1:{port}", "AVATAR_ROOM_HOST_ADDRESSES": "127.0.0.1",
-               "AVATAR_LOG_LEVEL": "INFO"}
+               "AVATAR_LOG_LEVEL": "INFO", **(settings or {})}
         cli = [sys.executable, "-m", "avatar_service"]
         log = Path(tmp) / "server.log"
         subprocess.run([*cli, "migrate"], env=env, check=True, capture_output=True)
@@ -149,7 +156,8 @@ def serving() -> Iterator[tuple[str, str]]:
         stage_report(log)
 
 
-async def voice_to_voice(base: str, key: str, utterances: int) -> None:
+async def voice_to_voice(base: str, key: str, utterances: int, model: Any = None) -> None:
+    """`model`: the slow FakeModel behind the server, whose last tokens are timed too (same clock as the room's)."""
     from avatar_service.adapters.aiortc_rooms.client import RoomClient
     from avatar_service.adapters.speech.piper_speech import PiperSpeech
     from avatar_service.ports.speech import VoiceChoice
@@ -158,6 +166,7 @@ async def voice_to_voice(base: str, key: str, utterances: int) -> None:
     lines = [piper.synthesize(q, VoiceChoice(provider="openai")) for q in QUESTIONS[:utterances]]
     room = RoomClient()
     latencies: list[float] = []
+    written: list[float] = []  # with `model`: end of speech -> the model's last token
     try:
         async with httpx.AsyncClient(base_url=base, headers={"Authorization": f"Bearer {key}"}, timeout=30) as api:
             for _ in range(300):
@@ -190,7 +199,12 @@ async def voice_to_voice(base: str, key: str, utterances: int) -> None:
                 if await room.wait_for(lambda end=ended: any(t > end for t in room.heard.audible), 20):
                     first = min(t for t in room.heard.audible if t > ended)
                     latencies.append(first - ended)
-                    print(f"  {index + 1:2d}. {1000 * latencies[-1]:6.0f} ms  {QUESTIONS[index]}")
+                    whole = ""
+                    if model is not None and await room.wait_for(
+                            lambda end=ended: any(t > end for t in model.finished_at), 30):
+                        written.append(min(t for t in model.finished_at if t > ended) - ended)
+                        whole = f", whole reply written {1000 * written[-1]:6.0f} ms"
+                    print(f"  {index + 1:2d}. {1000 * latencies[-1]:6.0f} ms{whole}  {QUESTIONS[index]}")
                 else:
                     print(f"  {index + 1:2d}. no reply within 20 s  {QUESTIONS[index]}")
                 # Let the reply play on a little, then speak again (which interrupts what is left of it).
@@ -204,6 +218,65 @@ async def voice_to_voice(base: str, key: str, utterances: int) -> None:
         print(f"voice to voice ({len(latencies)}/{utterances} answered, {heard} user turns transcribed): "
               f"p50 {1000 * statistics.median(latencies):.0f} ms, p99 {1000 * percentile(latencies, 99):.0f} ms "
               f"(target p50 < 1000 ms)")
+    if written:
+        print(f"with a model writing a token every {1000 * TOKEN_SECONDS:.0f} ms: end of speech to first reply audio "
+              f"p50 {1000 * statistics.median(latencies):.0f} ms; to the model's last token p50 "
+              f"{1000 * statistics.median(written):.0f} ms (the reply is {len(SLOW_REPLY.split())} words)")
+
+
+# --- streamed replies: time to the first delta over HTTP, and a slow model behind the room ---------------------
+
+TOKEN_SECONDS = 0.03  # the slow model writes a token every 30 ms
+SLOW_REPLY = ("The museum opens at nine every morning. It closes at five in the evening, except on Fridays when it "
+              "stays open until nine. Tickets cost twelve euros for adults and six for students. Guided tours start "
+              "at ten and take about an hour. Is there anything else you would like to know?")
+
+
+@contextlib.contextmanager
+def slow_model() -> Iterator[Any]:
+    """A local OpenAI-compatible server answering every request with SLOW_REPLY, one word-token every 30 ms."""
+    from tests.integration.openai_server import FakeModel, Say
+
+    with FakeModel(lambda body: Say(SLOW_REPLY, delay=TOKEN_SECONDS)) as model:
+        yield model
+
+
+def model_settings(model: Any) -> dict[str, str]:
+    return {"AVATAR_DIALOGUE_BASE_URL": model.base_url, "AVATAR_DIALOGUE_MODEL": "slow-fake"}
+
+
+async def first_delta(base: str, key: str, turns: int, engine: str) -> None:
+    """Streamed turns over HTTP: request -> first `delta` event, and request -> `done`."""
+    firsts: list[float] = []
+    dones: list[float] = []
+    async with httpx.AsyncClient(base_url=base, headers={"Authorization": f"Bearer {key}"}, timeout=60) as api:
+        for _ in range(300):
+            try:
+                if (await api.get("/healthz")).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                await asyncio.sleep(0.2)
+        ava = (await api.post("/v1/personalities", json={"name": "Ava"})).json()
+        await api.post(f"/v1/personalities/{ava['id']}/knowledge", json={
+            "type": "text", "content": "The museum opens at 9am and closes at 5pm. Tickets cost 12 euros, "
+            "students pay 6. The cafe is on the ground floor. Tours start at 10am and take an hour."})
+        conversation = (await api.post("/v1/conversations", json={"personality_id": ava["id"], "mode": "voice"})).json()
+        for index in range(turns + 2):  # the first two warm the server up
+            started, first = time.perf_counter(), None
+            async with api.stream("POST", f"/v1/conversations/{conversation['id']}/messages",
+                                  json={"content": QUESTIONS[index % len(QUESTIONS)], "stream": True}) as response:
+                async for line in response.aiter_lines():
+                    if first is None and line == "event: delta":
+                        first = time.perf_counter() - started
+                    elif line == "event: done":
+                        if index >= 2 and first is not None:
+                            firsts.append(first)
+                            dones.append(time.perf_counter() - started)
+                    elif line == "event: error":
+                        raise SystemExit(f"the stream failed: {await response.aread()!r}")
+    print(f"streamed text turn over HTTP, {engine} ({len(firsts)} turns): first delta p50 "
+          f"{1000 * statistics.median(firsts):.0f} ms, p99 {1000 * percentile(firsts, 99):.0f} ms; done p50 "
+          f"{1000 * statistics.median(dones):.0f} ms, p99 {1000 * percentile(dones, 99):.0f} ms")
 
 
 def main() -> None:
@@ -213,6 +286,9 @@ def main() -> None:
     parser.add_argument("--embedder", default="auto", choices=["auto", "lexical"])
     parser.add_argument("--skip-text", action="store_true")
     parser.add_argument("--skip-voice", action="store_true")
+    parser.add_argument("--first-delta", action="store_true", help="streamed turns over HTTP: time to first delta")
+    parser.add_argument("--stream-turns", type=int, default=20)
+    parser.add_argument("--slow-model", action="store_true", help="the room with a model writing a token every 30 ms")
     args = parser.parse_args()
     print(f"cpus: {os.cpu_count()}, load average: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
     if not args.skip_text:
@@ -220,6 +296,15 @@ def main() -> None:
     if not args.skip_voice:
         with serving() as (base, key):
             asyncio.run(voice_to_voice(base, key, min(args.utterances, len(QUESTIONS))))
+    if args.first_delta:
+        with serving() as (base, key):
+            asyncio.run(first_delta(base, key, args.stream_turns, "offline engine"))
+        with slow_model() as model, serving(model_settings(model)) as (base, key):
+            asyncio.run(first_delta(base, key, args.stream_turns, f"a model writing a token every "
+                                    f"{1000 * TOKEN_SECONDS:.0f} ms ({len(SLOW_REPLY.split())} words)"))
+    if args.slow_model:
+        with slow_model() as model, serving(model_settings(model)) as (base, key):
+            asyncio.run(voice_to_voice(base, key, min(args.utterances, len(QUESTIONS)), model))
 
 
 if __name__ == "__main__":

@@ -195,3 +195,14 @@ async def test_the_cli_http_backend_yields_pieces_as_they_arrive(live: Live, mod
         assert refused.value.code == "state_conflict"
     finally:
         await http.aclose()
+
+
+async def test_a_rate_limited_stream_is_an_ordinary_429(sqlite_template: Path, tmp_path: Path) -> None:
+    async with live_app(sqlite_template, tmp_path, rate_limit_per_minute=4) as live:
+        cid = await conversation(live.api)  # two requests
+        first = await live.api.post(f"/conversations/{cid}/messages", json={"content": "Hi", "stream": True})
+        assert first.status_code == 200 and sse_events(first.text)[-1][0] == "done"
+        await live.api.get(f"/conversations/{cid}")
+        limited = await live.api.post(f"/conversations/{cid}/messages", json={"content": "Hi", "stream": True})
+        assert limited.status_code == 429 and limited.headers["content-type"].startswith("application/json")
+        assert limited.json()["error"]["code"] == "rate_limited" and int(limited.headers["retry-after"]) >= 1
