@@ -11,6 +11,7 @@ tasks and into anyio's worker threads (`to_thread.run_sync` copies the context).
 """
 
 import logging
+import os
 import sys
 import time
 from contextvars import ContextVar
@@ -83,9 +84,19 @@ def handler(log_format: LogFormat, stream: IO[str] | None = None) -> logging.Han
 
 def configure_logging(level: str = "INFO", log_format: LogFormat = "text", stream: IO[str] | None = None) -> None:
     """Replaces the root logger's handlers with one in the chosen format; library loggers propagate to it."""
+    if not isinstance(logging.getLevelName(level.upper()), int):
+        raise SystemExit(f"AVATAR_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {level!r}")
     logging.basicConfig(level=level.upper(), handlers=[handler(log_format, stream)], force=True)
     for name in LIBRARY_LOGGERS:
         library = logging.getLogger(name)
         library.handlers.clear()
         library.propagate = True
     logging.getLogger("alembic").setLevel(logging.WARNING)  # migrations are routine, not news
+
+
+def configure_from_environment() -> None:
+    """Before any `avatar` command: the format of AVATAR_LOG_FORMAT, at AVATAR_LOG_LEVEL when it is set and
+    WARNING otherwise (a command's own output is what its user reads; `serve`, `worker` and `migrate` set
+    the level of the settings again, INFO by default)."""
+    log_format = os.environ.get("AVATAR_LOG_FORMAT", "text").lower()
+    configure_logging(os.environ.get("AVATAR_LOG_LEVEL", "WARNING"), log_format)  # type: ignore[arg-type]

@@ -108,3 +108,13 @@ async def test_lines_outside_a_request_have_no_id(client: AsyncTestClient[Any], 
     logging.getLogger("avatar_service.test").info("between requests")
     [line] = [line for line in lines(json_log) if line["message"] == "between requests"]
     assert "request_id" not in line
+
+
+async def test_the_document_declares_it_on_every_response(client: AsyncTestClient[Any]) -> None:
+    document = (await client.get("/schema/openapi.json")).json()
+    responses = [response for item in document["paths"].values() for operation in item.values()
+                 if isinstance(operation, dict) and "responses" in operation
+                 for response in operation["responses"].values()]
+    assert len(responses) > 100
+    assert all(response["headers"]["Request-Id"]["required"] for response in responses)
+    assert "request_id" in document["components"]["schemas"]["Error"]["properties"]["error"]["required"]

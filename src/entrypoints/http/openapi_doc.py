@@ -6,6 +6,7 @@
 - Rules across fields and values known only at run time: `appearance.avatar_id` names a shipped avatar; a
   video has exactly one of `text` and `audio_url`.
 - Health, signed media and rooms need no API key.
+- Every response has a `Request-Id` header.
 
 Applied once to the built document by `create_app`; a route registered on the app afterwards makes Litestar
 rebuild the document without it, so routes are only ever declared up front.
@@ -15,7 +16,15 @@ from collections.abc import Iterator
 
 import msgspec
 from litestar import Litestar
-from litestar.openapi.spec import OpenAPIMediaType, OpenAPIResponse, OpenAPIType, Operation, Reference, Schema
+from litestar.openapi.spec import (
+    OpenAPIHeader,
+    OpenAPIMediaType,
+    OpenAPIResponse,
+    OpenAPIType,
+    Operation,
+    Reference,
+    Schema,
+)
 
 PACKAGE = __name__.split(".")[0]  # avatar_service
 ERROR_SCHEMA = Schema(
@@ -37,6 +46,9 @@ ERROR_SCHEMA = Schema(
     },
     description="Every failure: {error: {type, code, message, param, request_id}}",
 )
+REQUEST_ID = OpenAPIHeader(schema=Schema(type=OpenAPIType.STRING), required=True,
+                           description="The request's id: the caller's own `Request-Id` when well-formed (1 to 128 of "
+                           "`A-Z a-z 0-9 _ . : -`), else a new `req_...`; also in error bodies and the service's logs")
 DESCRIPTIONS = {
     400: "Invalid request: body, query, path or a limit (`param` names the field)",
     401: "Missing, unknown or revoked API key",
@@ -131,6 +143,9 @@ def document(app: Litestar, avatar_ids: list[str]) -> None:
             responses = operation.responses if operation.responses is not None else {}
             for status in _statuses(path, method, operation):
                 responses[str(status)] = _error(status)
+            for response in responses.values():
+                if isinstance(response, OpenAPIResponse):  # every answer carries one (request_ids.py)
+                    response.headers = {**(response.headers or {}), "Request-Id": REQUEST_ID}
             operation.responses = responses
             if not path.startswith("/v1/"):
                 operation.security = []  # health, signed media and rooms need no API key

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from avatar_service.entrypoints.logs import REQUEST_ID, configure_logging
+from avatar_service.entrypoints.logs import REQUEST_ID, JsonFormatter, configure_from_environment, configure_logging
 
 RFC3339_UTC = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z")
 
@@ -72,3 +72,19 @@ def test_text_lines_carry_time_level_logger_and_request_id(restored: None) -> No
 def test_an_unknown_format_is_refused(restored: None) -> None:
     with pytest.raises(SystemExit, match="AVATAR_LOG_FORMAT"):
         configure_logging("INFO", "yaml")  # type: ignore[arg-type]
+
+
+def test_an_unknown_level_is_refused(restored: None) -> None:
+    with pytest.raises(SystemExit, match="AVATAR_LOG_LEVEL"):
+        configure_logging("loud", "text")
+
+
+def test_before_any_command_the_environment_decides(restored: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AVATAR_LOG_FORMAT", "json")
+    monkeypatch.delenv("AVATAR_LOG_LEVEL", raising=False)
+    configure_from_environment()
+    root = logging.getLogger()
+    assert root.level == logging.WARNING and isinstance(root.handlers[0].formatter, JsonFormatter)
+    monkeypatch.setenv("AVATAR_LOG_LEVEL", "debug")
+    configure_from_environment()
+    assert logging.getLogger().level == logging.DEBUG
