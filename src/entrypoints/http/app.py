@@ -31,6 +31,7 @@ from avatar_service.core.services.videos import Videos
 from avatar_service.core.services.voices import Voices
 from avatar_service.core.services.webhooks import Webhooks
 from avatar_service.entrypoints.http import metrics, public, rooms
+from avatar_service.entrypoints.http.admission import AdmissionMiddleware
 from avatar_service.entrypoints.http.auth import authenticate, current_caller
 from avatar_service.entrypoints.http.dependency_order import resolve_in_order
 from avatar_service.entrypoints.http.errors import HANDLERS
@@ -174,7 +175,10 @@ def create_app(container: punq.Container, *, run_worker: bool | None = None) -> 
     )
     # Request ids, then metrics, outside everything else: the app-level middleware above runs only for requests
     # that found a route, while these must also see 404s, 405s and what the exception handlers answer.
-    app.asgi_handler = RequestIdMiddleware(metrics.HttpMetricsMiddleware(app.asgi_handler))
+    # Admission control inside them (its 503s are counted and carry a request id), before any work is done.
+    app.state.admission = admission = AdmissionMiddleware(app.asgi_handler, settings.max_in_flight,
+                                                          settings.max_queued, settings.queue_timeout)
+    app.asgi_handler = RequestIdMiddleware(metrics.HttpMetricsMiddleware(admission))
     resolve_in_order(app)
     document(app, [avatar.id for avatar in container.resolve(AvatarRenderer).list_avatars()])
     app.state.api_keys = container.resolve(ApiKeys)
