@@ -43,6 +43,9 @@ def _print_version(value: bool) -> None:
 def _options(show_version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
                                                help="Print the version and exit.")) -> None:
     """The options of `avatar` itself (before the command)."""
+    from avatar_service.entrypoints.logs import configure_from_environment
+
+    configure_from_environment()  # one log format for every command (entrypoints/logs.py)
 
 
 server.register(app)
