@@ -4,15 +4,19 @@ Starts both with uvicorn (one process each, same settings) and loads them from a
 wrk (Debian package `wrk`). Prints requests/s, p50 and p99 for an authenticated GET of a personality and a
 POST /v1/users, next to the bare app's GET of a constant.
 
-    .venv/bin/python bench/http_api.py [--seconds 10] [--connections 32] [--database-url URL]
+    .venv/bin/python bench/http_api.py [--seconds 10] [--connections 32] [--postgres URL | --database-url URL]
 
-`--database-url postgresql+asyncpg://postgres@127.0.0.1:5432/DB` runs the real server on PostgreSQL instead of
-the embedded SQLite default (the database is migrated; use an empty one).
+`--postgres postgresql+asyncpg://postgres@127.0.0.1:5432/test` runs the real server on PostgreSQL in a fresh
+database of its own (created on that server and dropped at the end) instead of the embedded SQLite default;
+`--database-url` names a database to use as it is (migrated; use an empty one). Prints the load average too:
+on a shared machine compare figures of one run only.
 """
 
 import argparse
+import asyncio
 import os
 import re
+import secrets
 import shutil
 import subprocess
 import sys
@@ -21,6 +25,8 @@ import time
 from pathlib import Path
 
 import httpx
+from postgres_admin import admin  # bench/, on the path of a script run from it
+from sqlalchemy.engine import make_url
 
 ROOT = Path(__file__).resolve().parents[1]
 VENV = Path(sys.executable).parent
@@ -72,11 +78,27 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--database-url", default=None)
+    parser.add_argument("--postgres", default=None, help="a PostgreSQL server's URL: a fresh database on it")
     opts = parser.parse_args()
     if not shutil.which("wrk"):
         raise SystemExit("needs wrk: apt-get install wrk")
     work = Path(tempfile.mkdtemp(prefix="bench-http-"))
     database_url = opts.database_url or f"sqlite+aiosqlite:///{work}/a.db"
+    fresh = None
+    if opts.postgres:
+        fresh = f"bench_http_{secrets.token_hex(4)}"
+        asyncio.run(admin(opts.postgres, f'CREATE DATABASE "{fresh}"'))
+        database_url = make_url(opts.postgres).set(database=fresh).render_as_string(hide_password=False)
+    print(f"load average {os.getloadavg()[0]:.2f} before", flush=True)
+    try:
+        run(opts, work, database_url)
+    finally:
+        if fresh:
+            asyncio.run(admin(opts.postgres, f'DROP DATABASE IF EXISTS "{fresh}" WITH (FORCE)'))
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def run(opts: argparse.Namespace, work: Path, database_url: str) -> None:
     env = {**os.environ, "AVATAR_DATA_DIR": str(work), "AVATAR_DATABASE_URL": database_url,
            "AVATAR_LOG_LEVEL": "WARNING", "AVATAR_RATE_LIMIT_PER_MINUTE": "0", "BENCH_CWD": str(work)}
     key = subprocess.run([VENV / "avatar", "keys", "create", "--name", "bench", "--scopes", "*"], env=env,
@@ -108,8 +130,7 @@ def main() -> None:
         print(f"{name:32} {rps:9.0f} {p50:8.2f} {p99:8.2f} {errors:8d}")
     print(f"authenticated GET at {100 * rows[0][1] / rows[2][1]:.0f}% of the bare app's requests/s "
           f"({opts.connections} connections, {opts.seconds} s, one uvicorn process each, "
-          f"{database_url.split(':', 1)[0]})")
-    shutil.rmtree(work, ignore_errors=True)
+          f"{database_url.split(':', 1)[0]}); load average {os.getloadavg()[0]:.2f} after")
 
 
 if __name__ == "__main__":

@@ -47,10 +47,14 @@ class Stats:
         self.latency: dict[str, list[float]] = defaultdict(list)
         self.errors: dict[str, int] = defaultdict(int)
         self.server_errors = 0
+        self.shed = 0  # answered 503 `overloaded` by admission control (retried after Retry-After)
         self.kinds: Counter[str] = Counter()  # what the errors were: "HTTP 500", "ReadTimeout", ...
 
     def record(self, op: str, started: float, response: httpx.Response | BaseException,
                ok: tuple[int, ...]) -> bool:
+        if isinstance(response, httpx.Response) and response.status_code == 503 and b'"overloaded"' in response.content:
+            self.shed += 1  # not a failure: the server said "later" at once; not a completed request either
+            return False
         self.latency[op].append(time.perf_counter() - started)
         if isinstance(response, BaseException) or response.status_code not in ok:
             self.errors[op] += 1
@@ -71,11 +75,17 @@ class Load:
     async def call(self, stats: Stats, op: str, method: str, path: str, ok: tuple[int, ...] = (200, 201),
                    **kwargs: Any) -> httpx.Response | None:
         started = time.perf_counter()
-        try:
-            response = await self.client.request(method, path, **kwargs)
-        except httpx.HTTPError as error:  # a dropped connection or a client timeout counts as a server error
-            stats.record(op, started, error, ok)
-            return None
+        for _ in range(20):  # a 503 `overloaded` is retried after its Retry-After, as a client should
+            try:
+                response = await self.client.request(method, path, **kwargs)
+            except httpx.HTTPError as error:  # a dropped connection or a client timeout counts as a server error
+                stats.record(op, started, error, ok)
+                return None
+            if response.status_code == 503 and b'"overloaded"' in response.content:
+                stats.record(op, started, response, ok)
+                await asyncio.sleep(float(response.headers.get("retry-after", "1")))
+                continue
+            break
         return response if stats.record(op, started, response, ok) else None
 
     async def worker(self, stats: Stats, until: float, rng: random.Random) -> None:
@@ -182,7 +192,7 @@ async def drive(base: str, key: str, levels: list[int], seconds: float) -> list[
             total = sum(len(v) for v in stats.latency.values())
             errors = sum(stats.errors.values())
             rows.append({"concurrency": level, "rps": total / elapsed, "requests": total, "errors": errors,
-                         "server_errors": stats.server_errors, "kinds": dict(stats.kinds),
+                         "server_errors": stats.server_errors, "kinds": dict(stats.kinds), "shed": stats.shed,
                          "ops": {op: (len(v), quantile(v, 0.5) * 1000, quantile(v, 0.99) * 1000)
                                  for op, v in sorted(stats.latency.items())}})
             print_row(rows[-1])
@@ -196,9 +206,23 @@ def print_row(row: dict[str, Any]) -> None:
     ops = "  ".join(f"{op} n={n} p50={p50:.1f} p99={p99:.1f}" for op, (n, p50, p99) in row["ops"].items())
     rate = row["errors"] / max(1, row["requests"])
     print(f"  c={row['concurrency']:>3}  {row['rps']:8.1f} req/s  errors {rate:.2%} ({row['server_errors']} 5xx/"
-          f"transport)  [ms] {ops}", flush=True)
+          f"transport, {row['shed']} shed 503)  [ms] {ops}", flush=True)
     if row["kinds"]:
         print(f"         errors: {row['kinds']}", flush=True)
+
+
+def table(backend: str, rows: list[dict[str, Any]]) -> None:
+    """The levels as a Markdown table (the README's)."""
+    print("\n| backend | clients | req/s | read p50/p99 ms | write p50/p99 | search p50/p99 | turn p50/p99 | "
+          "errors | shed 503 |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for row in rows:
+        if "concurrency" not in row:
+            continue
+        cells = [f"{row['ops'][op][1]:.0f} / {row['ops'][op][2]:.0f}" if op in row["ops"] else "-"
+                 for op in ("read", "write", "search", "turn")]
+        print(f"| {backend} | {row['concurrency']} | {row['rps']:.0f} | {' | '.join(cells)} | {row['errors']} | "
+              f"{row['shed']} |")
+    print(flush=True)
 
 
 def run_backend(backend: str, levels: list[int], seconds: float) -> None:
@@ -232,7 +256,7 @@ def run_backend(backend: str, levels: list[int], seconds: float) -> None:
                 pass
             time.sleep(0.2)
         print(f"{backend}: avatar serve on {base}, {seconds:g} s per level", flush=True)
-        asyncio.run(drive(base, key, levels, seconds))
+        table(backend, asyncio.run(drive(base, key, levels, seconds)))
     finally:
         if server is not None:
             server.terminate()
