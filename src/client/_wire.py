@@ -88,6 +88,12 @@ def decode(content: bytes, kind: type[T]) -> T:
     return msgspec.json.decode(content, type=kind)
 
 
+def changes(method: str, url: str) -> bool:
+    """A POST that changes something, and so carries an Idempotency-Key: every POST but the two searches
+    (`.../memories/search`, `.../knowledge/search`), which are safe to repeat as they are."""
+    return method == "POST" and not url.split("?", 1)[0].endswith("/search")
+
+
 def new_idempotency_key() -> str:
     return f"avatar-client-{uuid.uuid4()}"
 

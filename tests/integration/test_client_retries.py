@@ -205,3 +205,13 @@ async def test_a_streamed_turn_is_retried_until_its_stream_begins(scripted: type
             pieces = [piece async for piece in turn]
     assert pieces == ["Hello", " there"] and turn.result is not None and turn.result.reply.content == "Hello there"
     assert len({s.headers["idempotency-key"] for s in server.seen}) == 1 and len(server.seen) == 2
+
+
+def test_a_search_is_retried_without_an_idempotency_key(scripted: type[Scripted]) -> None:
+    """A search changes nothing: retried as it is, with no key for the service to store an answer under."""
+    server = scripted(Answer(503, envelope(503, "engine_unavailable")), Answer(200, b'{"data": []}'))
+    with AvatarClient(server.url, "sk_test") as client:
+        fast(client)
+        assert client.memories.search("user_x", query="pets").data == []
+    assert len(server.seen) == 2 and all("idempotency-key" not in s.headers for s in server.seen)
+    assert server.seen[0].path == "/v1/users/user_x/memories/search"

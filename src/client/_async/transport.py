@@ -26,7 +26,8 @@ class AsyncTransport:
     """Sends requests under `{root}/v1` with the key, retrying what is worth retrying (see RetryPolicy).
 
     Every POST carries an `Idempotency-Key` (the caller's, or one made per call and kept across its retries), so
-    a retry of a request whose answer was lost is answered by the service from the first, never done twice.
+    a retry of a request whose answer was lost is answered by the service from the first, never done twice; the
+    searches change nothing and go without one, sparing the service a stored answer each (`_wire.changes`).
     """
 
     def __init__(self, base_url: str | None, api_key: str | None, *, timeout: float | httpx.Timeout | None,
@@ -44,8 +45,9 @@ class AsyncTransport:
         """A successful response (open, when `stream`); the typed error of a refusal, after the retries."""
         url = path if path.startswith(("http://", "https://")) else f"{self.root}/v1{path}"
         headers = dict(self.headers) if authenticated else {"User-Agent": self.headers["User-Agent"]}
-        own_key = method == "POST" and idempotency_key is None
-        if method == "POST":
+        keyed = _wire.changes(method, url)
+        own_key = keyed and idempotency_key is None
+        if keyed:
             headers["Idempotency-Key"] = idempotency_key or _wire.new_idempotency_key()
         content = None
         if json is not None:

@@ -119,3 +119,12 @@ def test_the_sync_client_is_what_the_async_one_makes() -> None:
     for target, text in made.items():
         assert target.read_text() == text, f"{target} is stale: run scripts/unasync_client.py"
         assert "async " not in text and "await " not in text and "Async" not in text.replace("httpx.AsyncClient", "")
+
+
+def test_every_post_but_the_searches_carries_an_idempotency_key() -> None:
+    from avatar_service.client._wire import changes
+
+    assert changes("POST", "http://h/v1/users") and changes("POST", "http://h/v1/conversations/c/messages")
+    assert not changes("POST", "http://h/v1/users/u/memories/search")
+    assert not changes("POST", "http://h/v1/personalities/p/knowledge/search?x=1")
+    assert not changes("GET", "http://h/v1/users") and not changes("PATCH", "http://h/v1/users/u")
