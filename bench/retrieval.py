@@ -1,6 +1,7 @@
 """Retrieval through the services on SQLite: memory and knowledge search latency, ingestion throughput.
 
 Run: .venv/bin/python bench/retrieval.py [--sizes 1000,10000,100000] [--queries 200] [--megabytes 1.0]
+        [--postgres URL] [--ann-rows 1000000]
 
 Search: one user with 1k/10k/100k memories, one personality with 100k chunks, inserted in bulk (random unit
 vectors: the search costs the same as with real ones, and embedding 100k texts would take minutes). Each
@@ -8,12 +9,21 @@ search is what `POST .../search` runs after embedding the query: a read-only uni
 check, the exact NumPy search and the rows of the hits. The query embedding (MiniLM) is timed on its own.
 Ingestion: a ~1 MB text uploaded as a document and processed by the knowledge job (extract, chunk, embed,
 store), next to the raw embedder on the same chunks in the same run.
+
+Also per size: the search end to end (a real query embedded with the model, then the search), the exact NumPy
+scan alone as the reference, and the first search of a restarted process (a new vector cache on the same data
+directory: the namespace's file plus the changes since, instead of every row). `--postgres URL` runs it all on
+a fresh PostgreSQL database instead of SQLite. `--ann-rows N` (default 1,000,000; 0 skips it) times the
+approximate index alone on N synthetic 384-d unit vectors of low intrinsic dimension (as sentence embeddings
+are): build time, search p50/p99 and recall@10 against exact search in the same run.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
+import secrets
 import statistics
 import sys
 import tempfile
@@ -54,16 +64,17 @@ def figures(samples: list[float]) -> str:
     return f"p50 {statistics.median(ms):7.2f} ms  p99 {ms[int(0.99 * (len(ms) - 1))]:7.2f} ms"
 
 
-async def main(sizes: list[int], queries: int, megabytes: float) -> None:
+async def main(sizes: list[int], queries: int, megabytes: float, database_url: str | None) -> None:
     work = Path(tempfile.mkdtemp(prefix="bench-retrieval-"))
-    settings = load_settings({}, database_url=f"sqlite+aiosqlite:///{work / 'bench.db'}", data_dir=str(work),
-                             secret_key="bench")
+    settings = load_settings({}, database_url=database_url or f"sqlite+aiosqlite:///{work / 'bench.db'}",
+                             data_dir=str(work), secret_key="bench")
     container = bootstrap.embedded(settings)
     storage = container.resolve(Storage)
     await upgrade(storage.engine)
     semantic: Semantic = container.resolve(Semantic)
     dims = len(await semantic.embed(["x"])) and len((await semantic.embed(["x"]))[0]) // 4
-    print(f"embedder {semantic.embedder_name} ({dims} dimensions), SQLite at {work}")
+    print(f"embedder {semantic.embedder_name} ({dims} dimensions), {settings.database_url.split(':')[0]}; "
+          f"load average {os.getloadavg()[0]:.2f}")
     org = (await container.resolve(ApiKeys).organization("bench")).id
     personality = await container.resolve(Personalities).create(org, PersonalityCreate(name="Bench"))
     memories: Memories = container.resolve(Memories)
@@ -95,7 +106,7 @@ async def main(sizes: list[int], queries: int, megabytes: float) -> None:
             ]
             async with storage(org) as uow:
                 await uow.memories.add_many(records)
-                await uow.vector_versions.bump(memory_namespace(user.id))
+                await uow.vector_versions.bump(memory_namespace(user.id), [r.id for r in records])
                 await uow.commit()
         insert = time.perf_counter() - start
         start = time.perf_counter()
@@ -112,6 +123,33 @@ async def main(sizes: list[int], queries: int, megabytes: float) -> None:
             assert len(hits) == 10
         print(f"memory search, {size:>6} memories: {figures(times)}  (excluding the query embedding; "
               f"bulk insert {insert:.1f} s, first load from storage {load:.2f} s)")
+        end_to_end = []
+        for text in texts:
+            start = time.perf_counter()
+            async with storage(org, read_only=True) as uow:
+                await uow.users.get(user.id)
+                hits = await memories.ranked(uow, user.id, text, None, 10)
+            end_to_end.append(time.perf_counter() - start)
+        index = semantic.index  # type: ignore[attr-defined]
+        scan = []
+        for vector in query_vectors:
+            start = time.perf_counter()
+            index.search(memory_namespace(user.id), np.frombuffer(vector, np.float32), 10)
+            scan.append(time.perf_counter() - start)
+        print(f"  end to end (MiniLM query embedding + search): {figures(end_to_end)}; "
+              f"exact scan alone (reference): {figures(scan)}")
+        semantic.flush()  # type: ignore[attr-defined]  # its file is on disk
+        restarted = bootstrap.embedded(settings)  # a restarted process: same database and data directory
+        again: Memories = restarted.resolve(Memories)
+        start = time.perf_counter()
+        async with restarted.resolve(Storage)(org, read_only=True) as uow:
+            await again.ranked_by_vector(uow, user.id, query_vectors[0], None, 10)
+        first = time.perf_counter() - start
+        stats = restarted.resolve(Semantic).stats  # type: ignore[attr-defined]
+        print(f"  first search after a restart: {first:.2f} s ({stats.file_loads} file load, {stats.full_loads} "
+              f"full loads from the database)")
+        restarted.resolve(Semantic).close()  # type: ignore[attr-defined]
+        await restarted.resolve(Storage).close()
 
     chunks_total = 100_000
     start = time.perf_counter()
@@ -123,7 +161,7 @@ async def main(sizes: list[int], queries: int, megabytes: float) -> None:
                 for i, row in enumerate(vectors(rng, n, dims))]
         async with storage(org) as uow:
             await uow.chunks.add_many(rows)
-            await uow.vector_versions.bump(namespace(personality.id))
+            await uow.vector_versions.bump(namespace(personality.id), [r.id for r in rows])
             await uow.commit()
     insert = time.perf_counter() - start
     times = []
@@ -164,10 +202,62 @@ def _document() -> object:
     return KnowledgeCreate(type="document", name="corpus")
 
 
+def approximate(rows: int, queries: int) -> None:
+    """The approximate index alone at `rows` synthetic vectors: build, p50/p99, recall@10 against exact."""
+    from avatar_service.adapters.numpy_index import NumpyVectorIndex
+    from avatar_service.adapters.usearch_ann import build
+
+    rng = np.random.default_rng(11)
+    basis = rng.standard_normal((48, 384)).astype(np.float32)
+    matrix = np.empty((rows, 384), dtype=np.float32)
+    for start in range(0, rows, 100_000):  # low intrinsic dimension plus noise, as sentence embeddings
+        n = min(100_000, rows - start)
+        part = rng.standard_normal((n, 48)).astype(np.float32) @ basis + 0.5 * rng.standard_normal((n, 384))
+        matrix[start:start + n] = part / np.linalg.norm(part, axis=1, keepdims=True)
+    ids = [f"chunk_{i}" for i in range(rows)]
+    index = NumpyVectorIndex(memory_bytes=1 << 40, approximate_from=rows, builder=build)
+    started = time.perf_counter()
+    index.replace("kb", ids, matrix, ["item"] * rows)
+    while not index.approximate("kb"):
+        time.sleep(0.5)
+    built = time.perf_counter() - started
+    picks = matrix[rng.integers(0, rows, queries)] + 0.3 * rng.standard_normal((queries, 384)).astype(np.float32)
+    picks /= np.linalg.norm(picks, axis=1, keepdims=True)
+    times, exact_times, found = [], [], 0
+    for query in picks:
+        start = time.perf_counter()
+        hits = index.search("kb", query, 10)
+        times.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        exact = np.argpartition(-(matrix @ query), 10)[:10]
+        exact_times.append(time.perf_counter() - start)
+        found += len({ids[int(i)] for i in exact} & {ident for ident, _ in hits})
+    print(f"knowledge search (approximate index alone), {rows} synthetic 384-d vectors: {figures(times)}, "
+          f"recall@10 {found / (10 * queries):.3f} against exact; exact scan (reference) {figures(exact_times)}; "
+          f"built in {built:.0f} s, index {index.memory() / 2**20:.0f} MiB with the rows")
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--megabytes", type=float, default=1.0)
+    parser.add_argument("--postgres", default=None, help="a PostgreSQL server's URL: a fresh database on it")
+    parser.add_argument("--ann-rows", type=int, default=1_000_000)
     args = parser.parse_args()
-    asyncio.run(main([int(s) for s in args.sizes.split(",")], args.queries, args.megabytes))
+    url, fresh = None, None
+    if args.postgres:
+        from postgres_admin import admin
+        from sqlalchemy.engine import make_url
+
+        fresh = f"bench_retrieval_{secrets.token_hex(4)}"
+        asyncio.run(admin(args.postgres, f'CREATE DATABASE "{fresh}"'))
+        url = make_url(args.postgres).set(database=fresh).render_as_string(hide_password=False)
+    try:
+        if args.sizes:
+            asyncio.run(main([int(s) for s in args.sizes.split(",")], args.queries, args.megabytes, url))
+        if args.ann_rows:
+            approximate(args.ann_rows, args.queries)
+    finally:
+        if fresh:
+            asyncio.run(admin(args.postgres, f'DROP DATABASE IF EXISTS "{fresh}" WITH (FORCE)'))

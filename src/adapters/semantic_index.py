@@ -195,6 +195,11 @@ class IndexedSemantic:
         vector = np.frombuffer(query, dtype=np.float32)
         return await self.offload(self.index.search, namespace, vector, k, group)
 
+    def flush(self) -> None:
+        """Waits for the files being written (benchmarks, tests)."""
+        if self._writer is not None:
+            self._writer.submit(lambda: None).result()
+
     def close(self) -> None:
         if self._writer is not None:
             self._writer.shutdown(wait=True)

@@ -15,6 +15,7 @@ import numpy as np
 
 _INITIAL_ROWS = 64
 OVERSAMPLE = 4  # a filtered approximate search asks for this many times k, then keeps the group's
+CANDIDATES = 2  # an unfiltered one asks for twice k, and the exact scores of those pick the k best
 
 
 class Approximate(Protocol):
@@ -194,7 +195,7 @@ class VectorSpace:
     def _search_approximately(self, q: np.ndarray, k: int, code: int | None) -> list[tuple[str, float]] | None:
         """None when a group filter leaves fewer than k: the exact scan of the group answers instead."""
         assert self.approximate is not None
-        labels, _ = self.approximate.search(q, k if code is None else k * OVERSAMPLE)
+        labels, _ = self.approximate.search(q, k * (CANDIDATES if code is None else OVERSAMPLE))
         rows = [self.rows[vector_id] for label in labels.tolist()
                 if (vector_id := self.by_label.get(int(label))) is not None]
         if code is not None:
@@ -202,8 +203,8 @@ class VectorSpace:
             if len(rows) < min(k, self.size):
                 return None
         # Scored again exactly from the float32 rows: the index may keep its vectors in lower precision.
-        picked = np.array(rows[:k], dtype=np.int64)
+        picked = np.array(rows, dtype=np.int64)
         scores = self.matrix[picked] @ q
-        order = np.argsort(-scores, kind="stable")
+        order = np.argsort(-scores, kind="stable")[:k]
         return [(self.ids[int(picked[i])], float(scores[i])) for i in order]
 
