@@ -3,7 +3,6 @@ async one on the same server, cursor walks, streamed turns and the typed errors.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -252,13 +251,3 @@ def test_a_user_struct_round_trips(served: Served) -> None:
         user = client.users.create(external_id="dana", metadata={"tier": 2})
         raw = client.request("GET", f"/users/{user.id}")
     assert isinstance(user, User) and msgspec.to_builtins(user) == raw
-
-
-def test_timeouts_are_the_callers(served: Served) -> None:
-    with AvatarClient(served.base_url, served.key, timeout=0.000001, max_retries=0) as client:
-        from avatar_service.client import APITimeoutError
-
-        with pytest.raises(APITimeoutError):
-            client.personalities.list()
-    assert asyncio.iscoroutinefunction(AsyncAvatarClient.health) and not asyncio.iscoroutinefunction(
-        AvatarClient.health)

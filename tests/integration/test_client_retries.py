@@ -17,6 +17,7 @@ import pytest
 
 from avatar_service.client import (
     APIConnectionError,
+    APITimeoutError,
     AsyncAvatarClient,
     AvatarClient,
     BadRequestError,
@@ -215,3 +216,19 @@ def test_a_search_is_retried_without_an_idempotency_key(scripted: type[Scripted]
         assert client.memories.search("user_x", query="pets").data == []
     assert len(server.seen) == 2 and all("idempotency-key" not in s.headers for s in server.seen)
     assert server.seen[0].path == "/v1/users/user_x/memories/search"
+
+
+def test_timeouts_are_the_callers_and_raise_typed() -> None:
+    """A server that accepts the connection and never answers: the read times out after the caller's timeout,
+    on each attempt, and the error says so."""
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)  # connections complete in the backlog; nothing ever reads or answers them
+        url = f"http://127.0.0.1:{silent.getsockname()[1]}"
+        with AvatarClient(url, "sk_test", timeout=0.3, max_retries=1) as client:
+            fast(client)
+            started = time.monotonic()
+            with pytest.raises(APITimeoutError) as slow:
+                client.users.list()
+    assert time.monotonic() - started >= 0.6  # two attempts of 0.3 s
+    assert isinstance(slow.value.cause, httpx.ReadTimeout) and isinstance(slow.value, APIConnectionError)
