@@ -31,7 +31,8 @@ class AsyncAvatarClient:
     refusals raise the errors of `avatar_service.client.errors`. 429s, 5xx answers and connection failures are
     retried `max_retries` times with exponential backoff and jitter, honouring `Retry-After`; every POST carries
     an `Idempotency-Key` kept across its retries. `timeout` is httpx's (seconds, or an httpx.Timeout).
-    `http_client` brings an httpx.AsyncClient of your own (proxies, transports); it is then yours to close.
+    `http_client` brings an httpx.AsyncClient of your own (proxies, transports, its own timeout); it is then yours
+    to close.
     """
 
     def __init__(self, base_url: str | None = None, api_key: str | None = None, *,

@@ -35,8 +35,7 @@ class AsyncTransport:
         self.root = _wire.api_root(base_url)
         self.headers = _wire.headers(_wire.api_key(api_key), headers)
         self.retry = _wire.RetryPolicy(max_retries=max_retries)
-        self.timeout = timeout
-        self.http = http_client or httpx.AsyncClient(timeout=timeout)
+        self.http = http_client or httpx.AsyncClient(timeout=timeout)  # a client handed in keeps its own timeout
         self._owns_http = http_client is None
 
     async def send(self, method: str, path: str, *, json: Any = None, params: Mapping[str, Any] | None = None,
@@ -102,18 +101,19 @@ class AsyncTransport:
         """A media URL (signed: fetched without the key, as a player would) into a file; the bytes written."""
         response = await self.send("GET", url, stream=True, authenticated=False)
         total = int(response.headers.get("content-length", 0)) or None
+        written = 0
         try:
             # Writes to a local file, a chunk at a time: each takes microseconds (the page cache), so no thread.
             with open(target, "wb") as out:  # noqa: ASYNC230
                 async for chunk in response.aiter_bytes():
-                    out.write(chunk)
-                    if progress is not None:
+                    written += out.write(chunk)
+                    if progress is not None:  # as sent, to compare with Content-Length
                         progress(response.num_bytes_downloaded, total)
         except httpx.TransportError as error:
             raise APIConnectionError(f"Downloading {url} broke off: {error}", error) from error
         finally:
             await response.aclose()
-        return response.num_bytes_downloaded
+        return written
 
     async def aclose(self) -> None:
         if self._owns_http:
@@ -135,7 +135,7 @@ class AsyncTurnStream:
 
     def __init__(self, transport: AsyncTransport, path: str, body: Any, idempotency_key: str | None) -> None:
         self._transport, self._path, self._body = transport, path, body
-        self._idempotency_key = idempotency_key or _wire.new_idempotency_key()
+        self._idempotency_key = idempotency_key  # None: send() makes one, kept across its retries
         self._response: httpx.Response | None = None
         self._read = False
         self.pieces: list[str] = []
