@@ -9,6 +9,7 @@ something required fails; warnings (a fallback in use, something only tests need
 from __future__ import annotations
 
 import asyncio
+import itertools
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -38,8 +39,9 @@ def doctor() -> None:
 
     config = runtime.settings()
     failed = False
-    for check in (*_database(config.database_url), *_model_files(), _espeak(), _faces(), _chromium(),
-                  *_engines(config)):
+    # one line as soon as each check is done (the face models and the engines take a few seconds)
+    singles = (check() for check in (_espeak, _faces, _chromium))
+    for check in itertools.chain(_database(config.database_url), _model_files(), singles, _engines(config)):
         typer.echo(check.line())
         failed = failed or check.status == "fail"
     if failed:
