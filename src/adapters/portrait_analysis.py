@@ -7,8 +7,11 @@ are certainly the person, a head-and-shoulders outline probably is, the rest pro
 
 from __future__ import annotations
 
+import hashlib
 import io
+import threading
 import warnings
+from collections import OrderedDict
 
 import cv2
 import numpy as np
@@ -27,8 +30,24 @@ SECOND_FACE_SHARE = 0.5  # a second face at least this share of the first's widt
 class PortraitAnalysis:
     def __init__(self, faces: FaceFinder, min_face_width: int = MIN_FACE_WIDTH) -> None:
         self.faces, self.min_face_width = faces, min_face_width
+        # The same photo uploaded again (a retry, a second avatar of one picture) is not analysed twice.
+        self._recent: OrderedDict[bytes, Portrait] = OrderedDict()
+        self._lock = threading.Lock()
 
     def analyze(self, data: bytes) -> Portrait:
+        digest = hashlib.sha256(data).digest()
+        with self._lock:
+            if digest in self._recent:
+                self._recent.move_to_end(digest)
+                return self._recent[digest]
+        portrait = self._analyze(data)
+        with self._lock:
+            self._recent[digest] = portrait
+            while len(self._recent) > 4:
+                self._recent.popitem(last=False)
+        return portrait
+
+    def _analyze(self, data: bytes) -> Portrait:
         rgb = decode(data)
         found = self.faces.find(rgb)
         face = self._one_face(found)

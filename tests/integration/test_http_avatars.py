@@ -147,7 +147,8 @@ async def test_personality_uses_it_and_delete_is_409(service: Service, client: A
     assert (await client.delete(f"/v1/avatars/{avatar['id']}")).status_code == 200
     missing = await client.post("/v1/personalities", json={"name": "x", "appearance": {"avatar_id": avatar["id"]}})
     assert_error(missing, 400, param="appearance.avatar_id")
-    unknown = await client.post("/v1/personalities", json={"name": "x", "appearance": {"avatar_id": "avatar_" + "a" * 24}})
+    never = {"name": "x", "appearance": {"avatar_id": "avatar_" + "a" * 24}}
+    unknown = await client.post("/v1/personalities", json=never)
     assert_error(unknown, 400, param="appearance.avatar_id")
 
 

@@ -230,7 +230,9 @@ def pose_maps(rest: np.ndarray, posed: np.ndarray, rect: Rect, part: str
     source, target = source[inside], target[inside]
     target[:, 0] = np.clip(target[:, 0], left, right - 1)
     target[:, 1] = np.clip(target[:, 1], top, bottom - 1)
-    triangles = triangulate(target, rect)
+    # The mesh is cut where its points are well apart: the open mouth (the lips touch at rest), the open
+    # eyes (the lids touch when shut). The same triangles serve both ends; none flips in between.
+    triangles = triangulate(target if part == "mouth" else source, rect)
     map_x, map_y = backward_map(source, target, triangles, rect)
     ys, xs = np.mgrid[top:bottom, left:right].astype(np.float32)
     dx, dy = map_x - xs, map_y - ys
