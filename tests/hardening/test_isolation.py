@@ -87,6 +87,11 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
             ids["webhook"] = (await _created(client, "/v1/webhooks", {
                 "url": receiver.url + "/a", "events": every}, a))["id"]
             ids["api_key"] = (await _created(client, "/v1/api-keys", {"name": "a2", "scopes": ["read"]}, a))["id"]
+            portrait = (Path(__file__).parents[1] / "data" / "astronaut.png").read_bytes()
+            uploaded = await client.post("/v1/avatars", files={"image": ("me.png", portrait, "image/png")},
+                                         data={"name": "Secret Ava's face"}, headers=a)
+            assert uploaded.status_code == 201, uploaded.text
+            ids["avatar"] = uploaded.json()["id"]
             world = World(client, secrets, ids, receiver)
             await world.drain()
             yield world
@@ -97,6 +102,8 @@ def _operations(ids: dict[str, str]) -> list[tuple[str, str, dict[str, Any] | No
     p, k, u, m = ids["personality"], ids["knowledge"], ids["user"], ids["memory"]
     c, v, g, w, key = ids["conversation"], ids["video"], ids["game_session"], ids["webhook"], ids["api_key"]
     return [
+        ("GET", f"/v1/avatars/{ids['avatar']}", None),
+        ("DELETE", f"/v1/avatars/{ids['avatar']}", None),
         ("GET", f"/v1/personalities/{p}", None),
         ("PATCH", f"/v1/personalities/{p}", {"name": "mine"}),
         ("DELETE", f"/v1/personalities/{p}", None),
@@ -152,6 +159,11 @@ async def test_another_organizations_ids_are_missing(world: World) -> None:
     mine_p = await _created(world.client, "/v1/personalities", {"name": "B"}, b)
     assert_error(await world.client.post("/v1/conversations", headers=b, json={
         "personality_id": mine_p["id"], "user_id": u}), 404, code="resource_missing", param="user_id")
+    # An avatar is named in an appearance, where an unknown one is a 400 (the contract): a's is unknown to b.
+    for method, path in (("POST", "/v1/personalities"), ("PATCH", f"/v1/personalities/{mine_p['id']}")):
+        response = await world.client.request(method, path, headers=b, json={
+            "name": "B", "appearance": {"avatar_id": world.ids["avatar"]}})
+        assert_error(response, 400, param="appearance.avatar_id")
     # Nothing b tried changed anything of a's.
     a = world.headers("a")
     for method, path, _body in _operations(world.ids):
@@ -163,7 +175,7 @@ async def test_no_list_search_or_event_shows_another_organizations_objects(world
     b, a = world.headers("b"), world.headers("a")
     secret_ids = set(world.ids.values())
     for path in ["/v1/personalities", "/v1/users", "/v1/conversations", "/v1/video/generations",
-                 "/v1/game-sessions", "/v1/webhooks", "/v1/api-keys", "/v1/users?external_id=alice"]:
+                 "/v1/game-sessions", "/v1/webhooks", "/v1/api-keys", "/v1/users?external_id=alice", "/v1/avatars"]:
         response = await world.client.get(path, headers=b)
         assert response.status_code == 200, response.text
         assert not secret_ids & {item["id"] for item in response.json()["data"]}, path
@@ -228,6 +240,8 @@ SCOPE_TABLE: list[tuple[str, str, tuple[str, ...]]] = [
     ("GET", f"/v1/video/generations/{MISSING}", ("video|read",)),
     ("POST", f"/v1/video/generations/{MISSING}/cancel", ("video",)),
     ("GET", "/v1/games", ("read",)), ("GET", "/v1/avatars", ("read",)), ("GET", "/v1/voices", ("read",)),
+    ("POST", "/v1/avatars", ("write",)), ("GET", f"/v1/avatars/{MISSING}", ("read",)),
+    ("DELETE", f"/v1/avatars/{MISSING}", ("write",)),
     ("GET", "/v1/game-sessions", ("read",)), ("POST", "/v1/game-sessions", ("chat",)),
     ("GET", f"/v1/game-sessions/{MISSING}", ("read",)), ("POST", f"/v1/game-sessions/{MISSING}/move", ("chat",)),
     ("POST", f"/v1/game-sessions/{MISSING}/abandon", ("chat",)),
