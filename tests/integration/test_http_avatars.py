@@ -113,6 +113,9 @@ async def test_bad_fields(client: AsyncTestClient[Any], service: Service) -> Non
     assert_error(await upload(client, PORTRAIT.read_bytes(), name=""), 400, param="name")
     assert_error(await client.post("/v1/avatars", data={"name": "no image"}), 400, param="image")
     assert_error(await client.post("/v1/avatars", json={"name": "a", "image": "x"}), 400, param="image")
+    typo = await client.post("/v1/avatars", files={"image": ("me.png", b"x", "image/png")},
+                             data={"name": "a", "nmae": "b"})
+    assert_error(typo, 400, param="nmae")
 
 
 async def test_jpeg_and_webp_with_exif_rotation(client: AsyncTestClient[Any], service: Service) -> None:

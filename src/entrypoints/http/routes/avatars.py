@@ -48,6 +48,7 @@ class _UploadOperation(Operation):
                                 description="A JPEG, PNG or WebP portrait: one face at least 96 px wide"),
                 "name": Schema(type=OpenAPIType.STRING, min_length=1, max_length=255, pattern=r"\S"),
             },
+            additional_properties=False,
         )
         self.request_body = RequestBody(required=True,
                                         content={"multipart/form-data": OpenAPIMediaType(schema=form)})
@@ -61,6 +62,9 @@ def create_avatar(max_upload_bytes: int) -> HTTPRouteHandler:
         if request.content_type[0] != "multipart/form-data":
             raise Invalid("Send multipart/form-data with the fields 'image' and 'name'", param="image")
         form = await request.form()
+        for field in form:
+            if field not in ("image", "name"):  # as for JSON bodies: a typo never passes in silence
+                raise Invalid(f"Unknown field '{field}': send 'image' and 'name'", param=field)
         image, name = form.get("image"), form.get("name")
         if image is None or isinstance(image, str):
             raise Invalid("A photo avatar needs an 'image' file field", param="image")
