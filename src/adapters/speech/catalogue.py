@@ -1,11 +1,11 @@
-"""The offline voices GET /v1/voices lists: Piper's joe as shipped, and five voices converted from him."""
+"""The offline voices GET /v1/voices lists: Piper's joe and five voices converted from him with WORLD."""
 
 from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
 
-from avatar_service.adapters.speech.world_conversion import VoiceShape
+from avatar_service.adapters.speech.world_conversion import SOURCE_CENTRE_HZ, VoiceShape
 
 
 @dataclass(frozen=True, slots=True)
@@ -14,7 +14,7 @@ class CatalogueVoice:
     name: str
     gender: str  # "female" | "male"
     description: str
-    shape: VoiceShape | None  # None: Piper's voice unchanged
+    shape: VoiceShape | None  # None: Piper's output unchanged
     tempo: float = 1.0  # speaking rate relative to joe's; multiplies the personality's own `speed`
     language: str = "en-US"
 
@@ -44,7 +44,13 @@ CATALOGUE: tuple[CatalogueVoice, ...] = (
                    tilt_db_per_octave=-2.0),
         tempo=0.86,
     ),
-    CatalogueVoice("joe", "Joe", "male", "Piper's en_US joe voice as shipped: low and relaxed.", None),
+    # joe himself also goes through WORLD: his recordings carry almost nothing under 150 Hz, so his first
+    # harmonic is faint (thin, and pitch trackers read him an octave high on some sentences); the pass keeps
+    # his pitch, formants and pace and restores the low end.
+    CatalogueVoice(
+        "joe", "Joe", "male", "Piper's en_US joe with a fuller low end: low and relaxed.",
+        VoiceShape(pitch_hz=SOURCE_CENTRE_HZ, low_fill_hz=180.0),
+    ),
     CatalogueVoice(
         "hugo", "Hugo", "male", "Deep and resonant, slow and steady.",
         VoiceShape(pitch_hz=78.0, pitch_range=0.9, formant_scale=0.91, tilt_db_per_octave=-1.0, low_fill_hz=180.0),
@@ -52,12 +58,12 @@ CATALOGUE: tuple[CatalogueVoice, ...] = (
     ),
     CatalogueVoice(
         "felix", "Felix", "male", "Lighter and younger, quick and animated.",
-        VoiceShape(pitch_hz=118.0, pitch_range=1.2, formant_scale=1.1, tilt_db_per_octave=2.0, low_fill_hz=200.0),
+        VoiceShape(pitch_hz=112.0, pitch_range=1.15, formant_scale=1.1, tilt_db_per_octave=2.0, low_fill_hz=200.0),
         tempo=1.18,
     ),
 )
 BY_ID = {voice.id: voice for voice in CATALOGUE}
-DEFAULT_VOICE_ID = "joe"  # the shipped voice itself: an id nobody knows speaks with the least-processed voice
+DEFAULT_VOICE_ID = "joe"  # an id nobody knows speaks with the least-changed voice
 FEMALE = tuple(voice.id for voice in CATALOGUE if voice.gender == "female")
 MALE = tuple(voice.id for voice in CATALOGUE if voice.gender == "male")
 

@@ -63,12 +63,13 @@ def test_each_voice_sounds_its_gender(engine: CatalogueSpeech, voice: CatalogueV
 
 
 def test_voices_differ_in_pitch_and_pace(engine: CatalogueSpeech) -> None:
-    # Piper's durations vary a little from call to call: two sentences keep the pace comparison steady.
+    # Piper's prosody varies a little from call to call: two sentences keep the comparisons steady.
     text = SENTENCE + " The guided tour starts at the front desk in ten minutes."
     nora = engine.synthesize(text, VoiceChoice("openai", "nora"))
     wren = engine.synthesize(text, VoiceChoice("openai", "wren"))
-    hugo = engine.synthesize(SENTENCE, VoiceChoice("openai", "hugo"))
-    assert median_f0(nora) > median_f0(wren) * 1.15 > median_f0(hugo) * 1.15 * 1.5
+    hugo = engine.synthesize(text, VoiceChoice("openai", "hugo"))
+    assert median_f0(nora) > median_f0(wren) * 1.1  # about 1.3 apart
+    assert median_f0(wren) > median_f0(hugo) * 1.8  # about 2.3 apart
     assert nora.duration < wren.duration * 0.93  # nora is quicker (about 0.85 of wren's length)
     slow = engine.synthesize(text, VoiceChoice("openai", "nora", speed=0.6))  # and still follows `speed`
     assert slow.duration > nora.duration * 1.25
