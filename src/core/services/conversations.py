@@ -192,7 +192,7 @@ class Conversations:
             personality = await fetch(uow.personalities, "personality", record.personality_id)
             history = await uow.transcripts.for_conversation(record.id)
             grounding = await self.grounding.fetch(uow, personality.id, record.user_id, content, history)
-            memories = [memory for memory, _ in grounding.memories]
+            memories = grounding.used_memories()
         now = self.deps.clock.now()
         async with self.deps.storage(organization_id) as uow:
             record = await fetch(uow.conversations, "conversation", conversation_id)

@@ -18,6 +18,7 @@ from avatar_service.ports.storage import UnitOfWork
 # the paragraph that answers it; the answerer ranks their sentences again and decides what answers.
 KNOWLEDGE_CHUNKS, KNOWLEDGE_MIN = 6, 0.0
 MEMORIES, MEMORIES_MIN = 8, 0.0
+USED = 0.2  # a memory this close to the turn counts as used by the reply (its last_used_at is set)
 HISTORY_TURNS = 20
 TOPICS = 6
 
@@ -27,6 +28,10 @@ class Grounding:
     knowledge: list[KnowledgeHit]
     memories: list[tuple[MemoryRecord, float]]
     topics: list[str]
+
+    def used_memories(self) -> list[MemoryRecord]:
+        """The memories close enough to the turn to count as used (all nearest ones go to the engine)."""
+        return [memory for memory, score in self.memories if score >= USED]
 
     def request(self, persona: Persona, history: Sequence[TranscriptItem], content: str) -> DialogueRequest:
         return DialogueRequest(
