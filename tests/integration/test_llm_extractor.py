@@ -30,7 +30,7 @@ def model() -> Iterator[tuple[FakeModel, str]]:
     fake = FakeModel()
 
     class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 (the http.server API)
+        def do_POST(self) -> None:  # the http.server API names it so
             fake.requests.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
             status, content = fake.replies.pop(0) if fake.replies else (500, "")
             body = json.dumps({"choices": [{"message": {"role": "assistant", "content": content}}]}).encode()
