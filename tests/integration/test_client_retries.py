@@ -21,6 +21,7 @@ from avatar_service.client import (
     AsyncAvatarClient,
     AvatarClient,
     BadRequestError,
+    ConflictError,
     InternalServerError,
     RateLimitError,
 )
@@ -232,3 +233,25 @@ def test_timeouts_are_the_callers_and_raise_typed() -> None:
                 client.users.list()
     assert time.monotonic() - started >= 0.6  # two attempts of 0.3 s
     assert isinstance(slow.value.cause, httpx.ReadTimeout) and isinstance(slow.value, APIConnectionError)
+
+
+async def test_a_streamed_turn_waits_out_its_own_keys_conflict(scripted: type[Scripted]) -> None:
+    """A stream's refusal is read like any other: a 409 for the client's own key (its first attempt still running)
+    is retried, a 409 of another kind raised with its envelope."""
+    done = {"conversation": {"id": "conv_x", "object": "conversation", "personality_id": "personality_x",
+                             "status": "active", "created_at": "2026-01-02T03:04:05Z"},
+            "message": {"role": "user", "content": "Hi", "timestamp": 0.1},
+            "reply": {"role": "assistant", "content": "Hello", "timestamp": 0.2}}
+    stream = b'event: delta\ndata: {"content":"Hello"}\n\nevent: done\ndata: ' + json.dumps(done).encode() + b"\n\n"
+    server = scripted(Answer(409, envelope(409, "idempotency_conflict")),
+                      Answer(200, stream, content_type="text/event-stream"))
+    ended = scripted(Answer(409, envelope(409, "state_conflict")))
+    async with AsyncAvatarClient(server.url, "sk_test") as client:
+        fast(client)
+        assert (await client.conversations.stream("conv_x", "Hi").until_done()).reply.content == "Hello"
+    async with AsyncAvatarClient(ended.url, "sk_test") as client:
+        fast(client)
+        with pytest.raises(ConflictError) as refused:
+            async with client.conversations.stream("conv_x", "Hi"):
+                pass
+    assert len(server.seen) == 2 and len(ended.seen) == 1 and refused.value.code == "state_conflict"

@@ -66,13 +66,12 @@ class AsyncTransport:
             else:
                 if response.is_success:
                     return response
+                await response.aread()  # a refusal's body is its small envelope (of a stream too)
+                await response.aclose()
                 wait = (self.retry.delay(attempt, _wire.retry_after(response))
                         if self.retry.retryable(response, own_key) else None)
                 if wait is None:
-                    await response.aread()
-                    await response.aclose()
                     raise _wire.api_error(response)
-                await response.aclose()
             await asyncio.sleep(wait)
             attempt += 1
 

@@ -66,13 +66,12 @@ class Transport:
             else:
                 if response.is_success:
                     return response
+                response.read()  # a refusal's body is its small envelope (of a stream too)
+                response.close()
                 wait = (self.retry.delay(attempt, _wire.retry_after(response))
                         if self.retry.retryable(response, own_key) else None)
                 if wait is None:
-                    response.read()
-                    response.close()
                     raise _wire.api_error(response)
-                response.close()
             time.sleep(wait)
             attempt += 1
 
