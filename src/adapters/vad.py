@@ -11,8 +11,10 @@ Each 32 ms window (512 samples) gets a speech probability from a scorer:
 
 The detector adds hysteresis (start above ``threshold``, stay in speech until below ``threshold - 0.15``),
 a minimum speech length before announcing ``speech_start``, a pre-roll so the utterance keeps its first
-phoneme, and a silence hang-over (``hangover_ms``, 500 ms by default) after which ``speech_end`` carries the
-utterance's samples. Frames of any length are accepted (WebRTC delivers 10-20 ms); int16 or float32.
+phoneme (Silero's probability rises some 100-250 ms into a word, and ``speech_start`` waits ``min_speech_ms``
+more, so the pre-roll has to cover both: a room uses 480 ms), and a silence hang-over (``hangover_ms``, 500 ms
+by default) after which ``speech_end`` carries the utterance's samples. Frames of any length are accepted
+(WebRTC delivers 10-20 ms); int16 or float32.
 """
 
 from __future__ import annotations
@@ -167,6 +169,13 @@ class VoiceActivityDetector:
     @property
     def in_speech(self) -> bool:
         return self._in_speech
+
+    def speech_so_far(self) -> np.ndarray:
+        """The utterance in progress as `speech_end` would hand it over now (pre-roll included), float32; empty
+        outside speech. Early transcription starts from this, so it keeps exactly the VAD's pre-roll."""
+        if not self._in_speech or not self._utterance:
+            return np.zeros(0, dtype=np.float32)
+        return np.concatenate(self._utterance)
 
     def feed(self, frame: Any) -> list[VadEvent]:
         audio = np.asarray(frame).reshape(-1)

@@ -101,7 +101,8 @@ def _speech(settings: Settings, voices: VoiceCatalogue) -> SpeechEngines:
     return SpeechEngines(build_speech(settings.speech_credentials(), offline=offline))
 
 
-def _rooms(settings: Settings, hosted: HostedRooms, speech: SpeechEngines, offload: Offload) -> RoomProvider:
+def _rooms(settings: Settings, hosted: HostedRooms, speech: SpeechEngines, offload: Offload, blobs: BlobStore
+           ) -> RoomProvider:
     if settings.livekit_url:
         from avatar_service.adapters.livekit_rooms import LiveKitRooms
 
@@ -111,7 +112,11 @@ def _rooms(settings: Settings, hosted: HostedRooms, speech: SpeechEngines, offlo
     extra = [address for address in settings.room_host_addresses.split(",") if address.strip()]
     if not extra and is_loopback_url(settings.public_url):  # a local service serves local browsers
         extra = ["127.0.0.1"]
-    return AiortcRooms(hosted, speech, offload, host_addresses=extra)
+    from avatar_service.adapters.prometheus_metrics import observe_room_turn
+
+    # Recordings are put together under the data dir, then stored in the blob store; turns go to /metrics.
+    return AiortcRooms(hosted, speech, offload, host_addresses=extra, blobs=blobs,
+                       work_dir=settings.data_path / "work" / "rooms", observe=observe_room_turn)
 
 
 def _semantic(settings: Settings, embedder: Embedder, offload: Offload) -> IndexedSemantic:
@@ -168,7 +173,7 @@ def assemble(settings: Settings, storage: Storage, clock: Clock | None = None, i
     portrait_analyzer: PortraitAnalyzer | None = overrides.pop("portraits", None)  # type: ignore[assignment]
     fetcher = GuardedFetcher(http)
     blobs = _blobs(settings)
-    room_provider = _rooms(settings, rooms, speech, offload)
+    room_provider = _rooms(settings, rooms, speech, offload, blobs)
     ports: dict[object, object] = {
         Settings: settings, Storage: storage, Clock: clock, Ids: ids, Offload: offload, JobQueue: jobs,
         QueueStats: jobs, Metrics: PrometheusMetrics(),

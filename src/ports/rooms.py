@@ -42,6 +42,7 @@ class RoomMedia:
     video_enabled: bool = True
     vad_enabled: bool = True
     interruption_enabled: bool = True
+    record: bool = False  # write both sides' audio and the avatar's video as an MP4 at the end (`RoomHost.recorded`)
 
 
 class ReplyStream(Protocol):
@@ -52,6 +53,10 @@ class ReplyStream(Protocol):
 
     def text(self) -> str:
         """The reply as written so far."""
+        ...
+
+    def set_metrics(self, metrics: dict[str, float | None]) -> None:
+        """The turn's latency figures (ms), stored with the reply in place of the text turn's own."""
         ...
 
     async def aclose(self) -> None: ...
@@ -68,7 +73,12 @@ class RoomHost(Protocol):
         """Stores the user's spoken turn and starts the reply (same retrieval and transcript as a text turn)."""
         ...
 
-    async def end(self, organization_id: str, conversation_id: str, status: str = "ended") -> Any: ...
+    async def end(self, organization_id: str, conversation_id: str, status: str = "ended",
+                  reason: str | None = None) -> Any: ...
+
+    async def recorded(self, organization_id: str, conversation_id: str, key: str) -> None:
+        """The conversation's recording is in the blob store under `key`."""
+        ...
 
 
 @runtime_checkable
@@ -81,4 +91,19 @@ class RoomSignaling(Protocol):
 
     async def speak(self, conversation_id: str, text: str) -> bool:
         """Says `text` in the room when a participant is connected; False when nobody is there."""
+        ...
+
+    async def interrupt(self, conversation_id: str) -> bool:
+        """A typed message is coming: the reply being spoken stops (with interruption enabled) and the reply being
+        written is stored before this returns. False when nobody is connected."""
+        ...
+
+    async def reply(self, conversation_id: str, content: str, turn: ReplyStream) -> bool:
+        """Shows the typed `content` and writes its turn's reply into the room, speaking each sentence as it is
+        written; returns once it is written and stored. False when nobody is connected (the caller then collects
+        the turn itself)."""
+        ...
+
+    async def hang_up(self, conversation_id: str, status: str, reason: str, message: str) -> None:
+        """The conversation is over: the participant is told why, and the connection closes."""
         ...

@@ -13,7 +13,7 @@ PERSONALITY = {"id", "object", "name", "created_at", "updated_at", "description"
 KNOWLEDGE_ITEM = {"id", "object", "type", "status", "created_at", "name", "source_url", "content_preview",
                   "chunk_count", "token_count", "error", "updated_at", "refresh_interval"}
 CONVERSATION = {"id", "object", "personality_id", "status", "created_at", "user_id", "mode", "room_url", "room_token",
-                "duration", "transcript", "ended_at"}
+                "duration", "transcript", "ended_at", "end_reason", "recording_url"}
 VIDEO = {"id", "object", "status", "created_at", "personality_id", "progress", "video_url", "thumbnail_url",
          "duration", "error", "completed_at"}
 GAME_SESSION = {"id", "object", "game_id", "personality_id", "status", "created_at", "user_id", "current_turn",

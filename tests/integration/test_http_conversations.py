@@ -77,7 +77,11 @@ async def test_messages_and_transcript(client: AsyncTestClient[Any]) -> None:
     transcript = (await client.get(path, params={"include_transcript": True})).json()["transcript"]
     assert [t["role"] for t in transcript] == ["user", "assistant", "user", "assistant"]
     assert [t["content"] for t in transcript[::2]] == ["Hello!", "When does the museum open?"]
-    assert all(set(t) == {"role", "content", "timestamp"} for t in transcript)
+    assert all(set(t) == {"role", "content", "timestamp"} for t in transcript[::2])
+    # a reply carries how long it took: to its first piece and in all, in ms
+    assert all(set(t) == {"role", "content", "timestamp", "metrics"} for t in transcript[1::2])
+    assert all(set(t["metrics"]) == {"first_piece_ms", "total_ms"} for t in transcript[1::2])
+    assert all(0 <= t["metrics"]["first_piece_ms"] <= t["metrics"]["total_ms"] for t in transcript[1::2])
     stamps = [t["timestamp"] for t in transcript]
     assert stamps == sorted(stamps)
     assert (await client.get(path, params={"include_transcript": "false"})).json()["transcript"] is None

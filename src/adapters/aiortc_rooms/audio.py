@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections import deque
 from fractions import Fraction
 
 import av
@@ -11,12 +10,15 @@ import numpy as np
 from aiortc.mediastreams import MediaStreamError, MediaStreamTrack
 
 from avatar_service.adapters.aiortc_rooms.pacing import Pacer
+from avatar_service.adapters.aiortc_rooms.voice import FRAME_SAMPLES, OUT_RATE, VoiceQueue
 
-OUT_RATE = 48_000
-FRAME_SAMPLES = OUT_RATE // 50  # 20 ms
+__all__ = ["FRAME_SAMPLES", "IN_RATE", "OUT_RATE", "MicrophoneResampler", "ReplyAudioTrack", "SentenceCutter",
+           "VoiceQueue", "audio_frame", "resample", "sentences"]
+
 IN_RATE = 16_000  # what the VAD and Whisper take
 _SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+")
-_QUICK_START_CHARS = 40  # a first sentence longer than this is cut at a comma
+_QUICK_START_CHARS = 40  # a first sentence longer than this is cut at a comma or before a conjunction
+_BREAK = re.compile(r",\s+|\s+(?=(?:and|but|so|because|or|which|where|while)\s)")
 
 
 def resample(samples: np.ndarray, rate: int, target: int) -> np.ndarray:
@@ -58,8 +60,8 @@ class MicrophoneResampler:
 def sentences(text: str) -> list[str]:
     """Reply text cut where a speaker pauses, so the first piece can play while the next is synthesised.
 
-    Synthesis time grows with length, so a long first sentence is cut at its first comma: the listener hears
-    the voice sooner, and the break falls where the voice would pause anyway.
+    Synthesis time grows with length, so a long first sentence is cut at its first comma (or before a
+    conjunction): the listener hears the voice sooner, and the break falls where a voice may pause anyway.
     """
     parts = [part.strip() for part in _SENTENCE_END.split(text) if part.strip()]
     if parts and len(parts[0]) > _QUICK_START_CHARS:
@@ -70,10 +72,13 @@ def sentences(text: str) -> list[str]:
 
 
 def _quick_start(first: str) -> str | None:
-    """The head of a long first sentence up to its first comma with 3+ words before and 2+ after, if any."""
-    for comma in re.finditer(r",\s+", first):
-        head, tail = first[: comma.start() + 1], first[comma.end() :]
-        if len(head.split()) >= 3 and len(tail.split()) >= 2:
+    """The head of a long first sentence up to its first break with 3+ words before and 2+ after: a comma, or
+    else the space before a conjunction ("and", "but", "so", ...) with 4+ words before. The earliest break that
+    qualifies wins, so a sentence still being written is cut where the finished one would be."""
+    for brk in _BREAK.finditer(first):
+        comma = brk.group(0).startswith(",")
+        head, tail = first[: brk.start() + 1] if comma else first[: brk.start()], first[brk.end() :]
+        if len(head.split()) >= (3 if comma else 4) and len(tail.split()) >= 2:
             return head
     return None
 
@@ -116,65 +121,42 @@ class SentenceCutter:
 
 
 class ReplyAudioTrack(MediaStreamTrack):
-    """The personality's voice: queued speech, else silence, as 20 ms mono frames at 48 kHz in real time.
+    """The personality's voice on the wire: the `VoiceQueue`'s frames, paced in real time.
 
-    `cut()` drops whatever is queued, so the next frame out (at most 20 ms later) is silent: that is how
-    an interruption cuts the reply off.
+    `play`, `cut`, `playing` and `level` are the queue's (see `VoiceQueue`); a cut silences the next frame out,
+    at most 20 ms later.
     """
 
     kind = "audio"
 
-    def __init__(self) -> None:
+    def __init__(self, queue: VoiceQueue | None = None) -> None:
         super().__init__()
-        self._queue: deque[np.ndarray] = deque()
-        self._queued = 0
+        self.queue = queue or VoiceQueue()
         self._pacer = Pacer(resync_after=0.2)
         self._pts = 0
-        self.level = 0.0  # RMS (0..1) of the last frame sent: drives the avatar's mouth
-        self.frames_with_speech = 0
 
     @property
     def playing(self) -> bool:
-        return self._queued > 0
+        return self.queue.playing
+
+    @property
+    def level(self) -> float:
+        return self.queue.level
+
+    @property
+    def frames_with_speech(self) -> int:
+        return self.queue.frames_with_speech
 
     def play(self, samples: np.ndarray) -> None:
-        """Queue mono int16 samples at 48 kHz after whatever is already playing."""
-        samples = np.asarray(samples, dtype=np.int16).reshape(-1)
-        if samples.size:
-            self._queue.append(samples)
-            self._queued += samples.size
+        self.queue.play(samples)
 
     def cut(self) -> bool:
-        """Drop the queued speech; True when something was playing."""
-        was_playing = self.playing
-        self._queue.clear()
-        self._queued = 0
-        return was_playing
-
-    def _take(self) -> np.ndarray:
-        out = np.zeros(FRAME_SAMPLES, np.int16)
-        filled = 0
-        while filled < FRAME_SAMPLES and self._queue:
-            head = self._queue[0]
-            n = min(FRAME_SAMPLES - filled, head.size)
-            out[filled : filled + n] = head[:n]
-            filled += n
-            if n == head.size:
-                self._queue.popleft()
-            else:
-                self._queue[0] = head[n:]
-        self._queued -= filled
-        return out
+        return self.queue.cut()
 
     async def recv(self) -> av.AudioFrame:
         if self.readyState != "live":
             raise MediaStreamError
         await self._pacer.wait(self._pts / OUT_RATE)
-        chunk = self._take()
-        rms = float(np.sqrt(np.mean((chunk.astype(np.float32) / 32768.0) ** 2)))
-        self.level = rms
-        if rms > 0:
-            self.frames_with_speech += 1
-        frame = audio_frame(chunk, self._pts)
+        frame = audio_frame(self.queue.next_frame(), self._pts)
         self._pts += FRAME_SAMPLES
         return frame

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections import deque
 from collections.abc import Callable
 
 import numpy as np
@@ -13,47 +12,43 @@ QUIET_PEAK_RMS = 330  # int16, about -40 dBFS: quieter than any voice, louder th
 
 class EarlyTranscription:
     """Watches the audio of an utterance in progress; once it has been quiet for `quiet_frames` frames, starts
-    transcribing what was said so far. If the speaker goes on, that guess is dropped (and another one starts
-    at the next pause); if the VAD then ends the utterance, `take()` hands over the guess already under way.
+    transcribing what was said so far (the VAD's utterance, its pre-roll included). If the speaker goes on, that
+    guess is dropped (and another one starts at the next pause); if the VAD then ends the utterance, `take()`
+    hands over the guess already under way.
 
     The VAD waits for its whole hang-over (a few hundred ms) before it ends an utterance; Whisper takes about as
     long again. Started at the first quiet moment, they run side by side instead of one after the other. The
     cost is a wasted transcription whenever the speaker pauses within a sentence.
     """
 
-    def __init__(self, start: Callable[[np.ndarray], asyncio.Future[str]], quiet_frames: int = 6,
-                 pre_roll_frames: int = 12) -> None:
-        self._start, self._quiet_frames = start, quiet_frames
-        self._recent: deque[np.ndarray] = deque(maxlen=pre_roll_frames)
-        self._speech: list[np.ndarray] | None = None
+    def __init__(self, start: Callable[[np.ndarray], asyncio.Future[str]], speech_so_far: Callable[[], np.ndarray],
+                 quiet_frames: int = 6) -> None:
+        self._start, self._so_far, self._quiet_frames = start, speech_so_far, quiet_frames
         self._quiet = 0
         self._guess: asyncio.Future[str] | None = None
         self.guesses = 0  # started (tests, tuning)
 
     def feed(self, samples: np.ndarray, in_speech: bool) -> None:
         """One incoming 16 kHz int16 frame, with the VAD's state after it."""
-        self._recent.append(samples)
         if not in_speech:
-            self._speech, self._quiet = None, 0
+            self._quiet = 0
             self._drop()
             return
-        if self._speech is None:  # speech just started: keep the moment before it, as the VAD does
-            self._speech = list(self._recent)
-        else:
-            self._speech.append(samples)
-        if float(np.sqrt(np.mean(samples.astype(np.float32) ** 2))) >= QUIET_PEAK_RMS:
+        if samples.size and float(np.sqrt(np.mean(samples.astype(np.float32) ** 2))) >= QUIET_PEAK_RMS:
             self._quiet = 0
             self._drop()  # they go on talking: the guess would miss the rest
             return
         self._quiet += 1
         if self._quiet == self._quiet_frames and self._guess is None:
-            self._guess = self._start(np.concatenate(self._speech))
-            self.guesses += 1
+            speech = self._so_far()
+            if speech.size:
+                self._guess = self._start(speech)
+                self.guesses += 1
 
     def take(self) -> asyncio.Future[str] | None:
         """At the VAD's end of utterance: the transcription already under way, if it covers all that was said."""
         guess, self._guess = self._guess, None
-        self._speech, self._quiet = None, 0
+        self._quiet = 0
         return guess
 
     def _drop(self) -> None:

@@ -3,23 +3,38 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
+import shutil
+import tempfile
+import threading
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
 
 from avatar_service.adapters.aiortc_rooms.ice import add_host_addresses
+from avatar_service.adapters.aiortc_rooms.pipeline import Observe
+from avatar_service.adapters.aiortc_rooms.recording import RoomRecorder
 from avatar_service.adapters.aiortc_rooms.session import RoomSession
 from avatar_service.adapters.aiortc_rooms.video import avatar_composer
+from avatar_service.adapters.echo_cancel import echo_canceller
 from avatar_service.adapters.hosted_rooms import HostedRooms
-from avatar_service.core.errors import Invalid
+from avatar_service.core.errors import Conflict, Invalid, NotFound
+from avatar_service.ports.blobs import BlobStore
 from avatar_service.ports.offload import Offload
 from avatar_service.ports.portraits import PortraitSource
-from avatar_service.ports.rooms import RoomAccess, RoomHost
-from avatar_service.ports.speech import SpeechEngines
+from avatar_service.ports.rooms import ReplyStream, RoomAccess, RoomHost, RoomMedia
+from avatar_service.ports.speech import SpeechEngines, VoiceChoice
 from avatar_service.ports.transcriber import Transcriber
 
 log = logging.getLogger(__name__)
+# Recordings are encoded one at a time, on a thread of their own: a long one never holds the shared offload.
+_RECORDING_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="room-recording")
 
 
 @functools.cache
@@ -41,13 +56,21 @@ class AiortcRooms:
 
     def __init__(self, hosted: HostedRooms, speech: SpeechEngines, offload: Offload,
                  transcriber: Transcriber | None = None, host_addresses: Sequence[str] = (),
-                 video_size: tuple[int, int] = (480, 360), fps: int = 15, hangover_ms: int = 350) -> None:
+                 video_size: tuple[int, int] = (480, 360), fps: int = 15, hangover_ms: int = 350,
+                 blobs: BlobStore | None = None, work_dir: Path | None = None, observe: Observe | None = None,
+                 left_grace: float = 3.0, warm_up: bool = True) -> None:
         self.hosted, self.speech, self.offload = hosted, speech, offload
         self._transcriber = transcriber
         self.video_size, self.fps, self.hangover_ms = video_size, fps, hangover_ms
+        self.blobs, self.observe, self.left_grace, self.warm_up = blobs, observe, left_grace, warm_up
+        self.work_dir = work_dir or Path(tempfile.gettempdir()) / "avatar-rooms"
         self.host: RoomHost | None = None
         self.portraits: PortraitSource | None = None
         self.sessions: dict[str, RoomSession] = {}
+        self.recorders: dict[str, RoomRecorder] = {}
+        self.recordings: set[asyncio.Task[None]] = set()  # being written
+        self._warm: asyncio.Future[None] | None = None
+        self._background: set[asyncio.Future[Any]] = set()
         add_host_addresses(host_addresses)
 
     def attach(self, host: RoomHost, portraits: PortraitSource | None = None) -> None:
@@ -59,16 +82,26 @@ class AiortcRooms:
             self._transcriber = shared_transcriber()
         return self._transcriber
 
+    def _keep(self, future: asyncio.Future[Any]) -> None:
+        self._background.add(future)
+        future.add_done_callback(self._background.discard)
+        future.add_done_callback(_log_failure)
+
+    def warm(self) -> asyncio.Future[None]:
+        """Loads Whisper and the offline voice and runs each once, off the loop, once per provider: a first turn
+        then costs what any turn costs (an unused model's first inference is several times slower)."""
+        if self._warm is None:
+            self._warm = asyncio.ensure_future(self.offload(_warm_once, self.transcriber, self.speech))
+            self._keep(self._warm)
+        return self._warm
+
     async def open(self, conversation_id: str, expires_at: datetime) -> RoomAccess:
+        if self.warm_up:
+            self.warm()  # while the participant is sent to the page
         return await self.hosted.open(conversation_id, expires_at)
 
     def verify(self, conversation_id: str, token: str, now: datetime) -> bool:
         return self.hosted.verify(conversation_id, token, now)
-
-    async def close(self, conversation_id: str) -> None:
-        session = self.sessions.pop(conversation_id, None)
-        if session is not None:
-            await session.close()
 
     async def answer(self, organization_id: str, conversation_id: str, sdp: str, kind: str) -> tuple[str, str]:
         if self.host is None:
@@ -83,12 +116,14 @@ class AiortcRooms:
                 photo = await self.portraits.portrait(organization_id, media.avatar_id)
             composer = await self.offload(avatar_composer, media.avatar_id, media.style, media.background,
                                           *self.video_size, photo)
-        if media.audio_enabled:
-            # Warm the model while ICE and DTLS connect, so the first utterance does not wait for it.
-            warm = asyncio.ensure_future(self.offload(_load, self.transcriber))
-            warm.add_done_callback(_log_failure)
+        if media.audio_enabled and self.warm_up:
+            self.warm()  # at once if the conversation was made before this process started
         session = RoomSession(media, self.host, self.speech.for_provider(media.voice.provider), self.transcriber,
-                              self.offload, composer, self._forget, self.hangover_ms, self.fps)
+                              self.offload, composer, self._forget, self.hangover_ms, self.fps,
+                              echo=echo_canceller() if media.audio_enabled else None, observe=self.observe,
+                              on_left=self._left)
+        if media.record:
+            self._record(media, session, composer)
         previous = self.sessions.get(conversation_id)
         if previous is not None:  # one participant per room: a reload of the page replaces the old peer
             await previous.close()
@@ -100,25 +135,129 @@ class AiortcRooms:
             raise
         return answer.sdp, answer.type
 
+    # --- typed turns ------------------------------------------------------------------------------------
+
     async def speak(self, conversation_id: str, text: str) -> bool:
         session = self.sessions.get(conversation_id)
         if session is None or session.voice is None:
             return False
-        session.speak_soon(text)
+        session.pipeline.speak_soon(text)
         return True
+
+    async def interrupt(self, conversation_id: str) -> bool:
+        session = self.sessions.get(conversation_id)
+        if session is None:
+            return False
+        await session.pipeline.settle()
+        return True
+
+    async def reply(self, conversation_id: str, content: str, turn: ReplyStream) -> bool:
+        session = self.sessions.get(conversation_id)
+        if session is None:
+            return False
+        session.send({"type": "transcript", "role": "user", "content": content})
+        writer = session.pipeline.reply(turn)
+        await asyncio.wait([writer])
+        return True
+
+    # --- the end ----------------------------------------------------------------------------------------
+
+    async def close(self, conversation_id: str) -> None:
+        session = self.sessions.pop(conversation_id, None)
+        if session is not None:
+            await session.close()
+        self._finish_recording(conversation_id)
+
+    async def hang_up(self, conversation_id: str, status: str, reason: str, message: str) -> None:
+        session = self.sessions.pop(conversation_id, None)
+        if session is not None:
+            await session.hang_up(status, reason, message)
+        self._finish_recording(conversation_id)
+
+    def _left(self, session: RoomSession) -> None:
+        """The participant's connection closed or failed: unless they are back within `left_grace` seconds (a
+        reload), the conversation ends, reason `left`."""
+        self._keep(asyncio.ensure_future(self._end_unless_back(session)))
+
+    async def _end_unless_back(self, session: RoomSession) -> None:
+        await asyncio.sleep(self.left_grace)
+        ident = session.media.conversation_id
+        current = self.sessions.get(ident)
+        if current is not None and current is not session and not current._closed:
+            return  # they came back
+        if self.host is not None:
+            with contextlib.suppress(NotFound, Conflict):
+                await self.host.end(session.media.organization_id, ident, "ended", reason="left")
 
     def _forget(self, session: RoomSession) -> None:
         ident = session.media.conversation_id
         if self.sessions.get(ident) is session:
             del self.sessions[ident]
 
+    # --- recordings -------------------------------------------------------------------------------------
 
-def _log_failure(task: asyncio.Future[None]) -> None:
+    def _record(self, media: RoomMedia, session: RoomSession, composer: Any) -> None:
+        recorder = self.recorders.get(media.conversation_id)
+        if recorder is None:
+            recorder = RoomRecorder(self.work_dir / "recordings" / media.conversation_id, media.organization_id)
+            self.recorders[media.conversation_id] = recorder
+        recorder.avatar = composer
+        session.pipeline.microphone_taps.append(recorder.hear)
+        if session.voice is not None:
+            session.voice.queue.taps.append(recorder.say)
+        if session.video is not None:
+            session.video.on_pose = recorder.pose
+
+    def _finish_recording(self, conversation_id: str) -> None:
+        recorder = self.recorders.pop(conversation_id, None)
+        if recorder is None:
+            return
+        recorder.stop()
+        task = asyncio.ensure_future(self._write_recording(conversation_id, recorder))
+        self.recordings.add(task)
+        task.add_done_callback(self.recordings.discard)
+        task.add_done_callback(_log_failure)
+
+    async def _write_recording(self, conversation_id: str, recorder: RoomRecorder) -> None:
+        """Encodes the MP4 on the recording thread, stores it, and tells the conversation (never blocking the end)."""
+        if self.blobs is None or self.host is None:
+            return
+        path = recorder.folder / "recording.mp4"
+        try:
+            loop = asyncio.get_running_loop()
+            await loop.run_in_executor(_RECORDING_THREAD, recorder.write_mp4, path)
+            key = f"recordings/{conversation_id}.mp4"
+            await self.blobs.put_file(key, path, "video/mp4")
+            await self.host.recorded(recorder.organization_id, conversation_id, key)
+        finally:
+            await asyncio.to_thread(shutil.rmtree, recorder.folder, True)
+
+
+def _log_failure(task: asyncio.Future[Any]) -> None:
     if not task.cancelled() and task.exception() is not None:
-        log.error("loading the speech-to-text model failed", exc_info=task.exception())
+        log.error("room background work failed", exc_info=task.exception())
 
 
-def _load(transcriber: Transcriber) -> None:
+_WARMED: set[int] = set()  # transcribers warmed in this process (the shared one: once per process)
+_WARMING = threading.Lock()
+
+
+def _warm_once(transcriber: Transcriber, speech: SpeechEngines) -> None:
+    with _WARMING:
+        if id(transcriber) in _WARMED:
+            return
+        _WARMED.add(id(transcriber))
+        _warm(transcriber, speech)
+
+
+def _warm(transcriber: Transcriber, speech: SpeechEngines) -> None:
+    voice = VoiceChoice(provider="openai", voice_id="joe")  # a catalogue voice: always the offline engine, no API
+    audio = speech.for_provider("openai").synthesize("Hello there, how are you?", voice)
     load = getattr(transcriber, "load", None)
     if load is not None:
         load()
+    transcriber.transcribe(np.asarray(audio.samples), audio.sample_rate)
+    with contextlib.suppress(Exception):  # the VAD falls back to energy where Silero is missing
+        from avatar_service.adapters.vad import SileroScorer
+
+        SileroScorer()

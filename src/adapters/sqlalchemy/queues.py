@@ -34,10 +34,10 @@ class SqlTranscripts:
     async def for_conversation(self, conversation_id: str) -> list[TranscriptItem]:
         c = t.transcript_items.c
         rows = await self.conn.execute(
-            select(c.role, c.content, c.timestamp, c.interrupted).where(c.conversation_id == conversation_id)
+            select(c.role, c.content, c.timestamp, c.interrupted, c.metrics).where(c.conversation_id == conversation_id)
             .order_by(c.seq))
-        return [TranscriptItem(role=r.role, content=r.content, timestamp=r.timestamp, interrupted=r.interrupted)
-                for r in rows]
+        return [TranscriptItem(role=r.role, content=r.content, timestamp=r.timestamp, interrupted=r.interrupted,
+                               metrics=r.metrics) for r in rows]
 
     async def count(self, conversation_id: str) -> int:
         c = t.transcript_items.c

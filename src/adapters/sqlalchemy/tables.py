@@ -125,6 +125,7 @@ conversations = Table(
     Column("mode", String(16), nullable=False), Column("room_url", Text), Column("room_token", Text),
     Column("duration", Integer), _ts("ended_at"), Column("config", JSON, nullable=False), _ts("started_at"),
     _ts("last_activity_at"), _ts("join_deadline"), _ts("idle_deadline"), _ts("max_deadline"),
+    Column("end_reason", String(32)), Column("recording_key", Text),
     Index("ix_conversations_org_created", "organization_id", "created_at", "id"),
 )
 
@@ -133,7 +134,7 @@ transcript_items = Table(
                                          autoincrement=True),
     Column("conversation_id", ID, nullable=False), Column("role", String(16), nullable=False),
     Column("content", Text, nullable=False), Column("timestamp", Float, nullable=False),
-    Column("interrupted", Boolean, nullable=False, server_default=false()),
+    Column("interrupted", Boolean, nullable=False, server_default=false()), Column("metrics", JSON),
     Index("ix_transcript_conversation", "conversation_id", "seq"),
 )
 

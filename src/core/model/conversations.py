@@ -19,6 +19,8 @@ class ConversationConfig(Resource, kw_only=True, forbid_unknown_fields=True):
     audio_enabled: bool = True
     vad_enabled: bool = True
     interruption_enabled: bool = True
+    # Both sides' audio and the avatar's video written as one MP4 when the conversation ends (`recording_url`).
+    record: bool = False
 
 
 class TranscriptItem(Resource, kw_only=True, omit_defaults=True):
@@ -30,6 +32,10 @@ class TranscriptItem(Resource, kw_only=True, omit_defaults=True):
     # A reply cut off before it was finished (the client left the stream, the engine failed, the user spoke over
     # it): the content is what had been produced by then, never passed off as a whole reply.
     interrupted: bool = False
+    # How long the turn took, in milliseconds (an assistant turn's). A spoken turn in a room:
+    # end_of_speech_to_text_ms, text_to_reply_ms, reply_to_first_audio_ms, end_of_speech_to_first_audio_ms (null
+    # where a stage did not happen); a text turn: first_piece_ms, total_ms.
+    metrics: dict[str, float | None] | None = None
 
 
 class Conversation(Resource, kw_only=True):
@@ -45,6 +51,11 @@ class Conversation(Resource, kw_only=True):
     duration: int | None = None
     transcript: list[TranscriptItem] | None = None
     ended_at: datetime | None = None
+    # Why it ended: hung_up (DELETE), left (the participant left or closed the page), idle, max_duration,
+    # join_timeout, media_failed
+    end_reason: str | None = None
+    # With config.record: the recording (MP4), signed and expiring like video_url, once written; null before.
+    recording_url: str | None = None
 
 
 class ConversationRecord(Conversation, kw_only=True):
@@ -56,6 +67,7 @@ class ConversationRecord(Conversation, kw_only=True):
     join_deadline: datetime | None = None
     idle_deadline: datetime | None = None
     max_deadline: datetime | None = None
+    recording_key: str | None = None  # the recording in the blob store
 
 
 class ConversationCreate(Request, kw_only=True):

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from avatar_service.core.errors import Conflict
+from avatar_service.core.media_urls import MediaSigner
 from avatar_service.core.model import (
     Conversation,
     ConversationCreate,
@@ -29,7 +31,7 @@ from avatar_service.core.services.turn_grounding import TurnGrounding
 from avatar_service.core.states import check_move, is_final
 from avatar_service.ports.dialogue import DialogueEngine, Persona
 from avatar_service.ports.jobs import JobQueue
-from avatar_service.ports.rooms import RoomMedia, RoomProvider
+from avatar_service.ports.rooms import RoomMedia, RoomProvider, RoomSignaling
 from avatar_service.ports.speech import VoiceChoice
 from avatar_service.ports.storage import UnitOfWork
 
@@ -42,6 +44,17 @@ class ConversationLimits:
     max_transcript: int = 2000  # turns
 
 
+# Why a conversation ended, as the room's page tells its participant.
+ENDINGS = {
+    "hung_up": "The conversation was ended by the service.",
+    "left": "You left the conversation.",
+    "idle": "The conversation ended after a long silence.",
+    "max_duration": "The conversation reached its time limit.",
+    "join_timeout": "Nobody joined the conversation in time.",
+    "media_failed": "The conversation's audio and video broke down.",
+}
+
+
 def persona(p: PersonalityRecord) -> Persona:
     return Persona(name=p.name, system_prompt=p.system_prompt, description=p.description,
                    traits={k: getattr(p.traits, k) for k in p.traits.__struct_fields__})
@@ -49,14 +62,18 @@ def persona(p: PersonalityRecord) -> Persona:
 
 class Conversations:
     def __init__(self, deps: Deps, jobs: JobQueue, rooms: RoomProvider, dialogue: DialogueEngine,
-                 knowledge: Knowledge, memories: Memories, limits: ConversationLimits, tools: ToolRunner) -> None:
+                 knowledge: Knowledge, memories: Memories, limits: ConversationLimits, tools: ToolRunner,
+                 signer: MediaSigner) -> None:
         self.deps, self.jobs, self.rooms, self.dialogue, self.tools = deps, jobs, rooms, dialogue, tools
+        self.signer = signer
         self.knowledge, self.memories, self.limits = knowledge, memories, limits
         self.grounding = TurnGrounding(knowledge, memories)
 
     def _view(self, record: ConversationRecord, transcript: list[TranscriptItem] | None = None) -> Conversation:
         view = public(record, Conversation)
         view.transcript = transcript
+        if record.recording_key:
+            view.recording_url = self.signer.url(record.recording_key, self.deps.clock.now())
         return view
 
     async def create(self, organization_id: str, data: ConversationCreate) -> Conversation:
@@ -128,24 +145,42 @@ class Conversations:
             await uow.commit()
         return self._view(record)
 
-    async def end(self, organization_id: str, conversation_id: str, status: str = "ended") -> Conversation:
-        """Ends (or fails) the conversation; ending an ended one returns it unchanged."""
+    async def end(self, organization_id: str, conversation_id: str, status: str = "ended",
+                  reason: str | None = None) -> Conversation:
+        """Ends (or fails) the conversation; ending an ended one returns it unchanged. `reason`: see ENDINGS
+        (by default hung_up, or media_failed for a failure)."""
         now = self.deps.clock.now()
+        reason = reason or ("media_failed" if status == "failed" else "hung_up")
         async with self.deps.storage(organization_id) as uow:
             record = await fetch(uow.conversations, "conversation", conversation_id)
             if is_final("conversation", record.status):
                 return self._view(record)
-            record = await self._close(uow, record, status, now)
+            record = await self._close(uow, record, status, now, reason)
             await uow.commit()
-        await self.rooms.close(record.id)
+        await self._hang_up(record)
         return self._view(record)
 
-    async def _close(self, uow: UnitOfWork, record: ConversationRecord, status: str, now: datetime
-                     ) -> ConversationRecord:
+    async def _hang_up(self, record: ConversationRecord) -> None:
+        """A room still open in this process closes with the conversation, telling its participant why."""
+        if isinstance(self.rooms, RoomSignaling):
+            reason = record.end_reason or "hung_up"
+            await self.rooms.hang_up(record.id, record.status, reason, ENDINGS.get(reason, "The conversation ended."))
+        else:
+            await self.rooms.close(record.id)
+
+    async def recorded(self, organization_id: str, conversation_id: str, key: str) -> None:
+        """The room wrote the conversation's recording to the blob store under `key`."""
+        async with self.deps.storage(organization_id) as uow:
+            record = await fetch(uow.conversations, "conversation", conversation_id)
+            await uow.conversations.update(replace(record, recording_key=key))
+            await uow.commit()
+
+    async def _close(self, uow: UnitOfWork, record: ConversationRecord, status: str, now: datetime,
+                     reason: str) -> ConversationRecord:
         started = record.started_at or record.created_at
         record = replace(record, status=check_move("conversation", record.status, status), ended_at=now,
                          duration=max(0, int((now - started).total_seconds())) if record.started_at else 0,
-                         join_deadline=None, idle_deadline=None, max_deadline=None)
+                         join_deadline=None, idle_deadline=None, max_deadline=None, end_reason=reason)
         await uow.conversations.update(record)
         await emit(uow, self.deps, record.organization_id, "conversation.ended", self._view(record))
         if record.user_id and record.started_at:
@@ -161,15 +196,17 @@ class Conversations:
             if record is None or is_final("conversation", record.status):
                 return
             if record.status == "connecting" and record.join_deadline and now >= record.join_deadline:
-                await self._close(uow, record, "failed", now)
-            elif any(d and now >= d for d in (record.idle_deadline, record.max_deadline)):
-                await self._close(uow, record, "ended", now)
+                record = await self._close(uow, record, "failed", now, "join_timeout")
+            elif record.max_deadline and now >= record.max_deadline:
+                record = await self._close(uow, record, "ended", now, "max_duration")
+            elif record.idle_deadline and now >= record.idle_deadline:
+                record = await self._close(uow, record, "ended", now, "idle")
             else:
                 await self._schedule(uow, record)
                 record = None
             await uow.commit()
         if record is not None:  # a room still open in this process hangs up with the conversation
-            await self.rooms.close(record.id)
+            await self._hang_up(record)
         self.jobs.wake()
 
     async def say(self, organization_id: str, conversation_id: str, content: str) -> MessageResult:
@@ -183,6 +220,7 @@ class Conversations:
         ends, marked interrupted if it was cut short (see `TextTurn`)."""
         # Retrieval reads without the write lock (each read sees the latest commit, not one snapshot); the short
         # write below holds it and checks the conversation again.
+        began = time.monotonic()
         async with self.deps.storage(organization_id, read_only=True) as uow:
             record = await fetch(uow.conversations, "conversation", conversation_id)
             self._open_for_turns(record)
@@ -212,7 +250,7 @@ class Conversations:
         request = grounding.request(persona(personality), history, content)
         started = record
         return TextTurn(self.deps, self.dialogue, request, record, self._view(record), message,
-                        lambda at: _since(started, at), self.tools, _toolbox(personality, record))
+                        lambda at: _since(started, at), self.tools, _toolbox(personality, record), began)
 
     async def voice_turn(self, organization_id: str, conversation_id: str, content: str) -> TextTurn:
         """One spoken turn in the room: the same retrieval, tools and transcript as a text turn; the reply streams
@@ -232,7 +270,7 @@ class Conversations:
                               stability=voice.settings.stability, similarity_boost=voice.settings.similarity_boost),
             avatar_id=look.avatar_id, style=look.style, background=look.background or "",
             audio_enabled=config.audio_enabled, video_enabled=config.video_enabled,
-            vad_enabled=config.vad_enabled, interruption_enabled=config.interruption_enabled)
+            vad_enabled=config.vad_enabled, interruption_enabled=config.interruption_enabled, record=config.record)
 
     @staticmethod
     def _open_for_turns(record: ConversationRecord) -> None:

@@ -38,14 +38,34 @@ class Rooms:
         return await self.conversations.joined(guest.organization_id, guest.conversation_id)
 
     async def say(self, conversation_id: str, token: str, content: str) -> MessageResult:
-        """A typed turn; when the participant is also connected by WebRTC, the reply is spoken in the room too."""
+        """A typed turn. When the participant is also connected by WebRTC, it interrupts the reply being spoken (as
+        speech does, with interruption enabled), and its own reply is spoken sentence by sentence as it is
+        written; the transcript keeps the order in which things were heard."""
         guest = await self.admit(conversation_id, token)
         if not content.strip():
             raise Invalid("Say something", param="content")
-        result = await self.conversations.say(guest.organization_id, guest.conversation_id, content)
-        if self.signaling is not None:
-            await self.signaling.speak(guest.conversation_id, result.reply.content)
-        return result
+        org, ident = guest.organization_id, guest.conversation_id
+        if self.signaling is None or not await self.signaling.interrupt(ident):
+            return await self.conversations.say(org, ident, content)
+        turn = await self.conversations.start_turn(org, ident, content)
+        if not await self.signaling.reply(ident, content, turn):  # the participant left meanwhile
+            return await turn.collect()
+        if turn.result is None:  # stopped before it was stored (the room closed): store what there is
+            await turn.aclose()
+        assert turn.result is not None
+        return turn.result
+
+    async def leave(self, conversation_id: str, token: str) -> Conversation:
+        """The participant leaves: the conversation ends (reason `left`)."""
+        guest = await self.admit(conversation_id, token)
+        return await self.conversations.end(guest.organization_id, guest.conversation_id, reason="left")
+
+    async def state(self, conversation_id: str, token: str) -> Conversation:
+        """The conversation as its participant may see it (status, why it ended)."""
+        guest = await self.admit(conversation_id, token)
+        view = await self.conversations.get(guest.organization_id, guest.conversation_id)
+        view.room_token = None  # the page has it already; an answer that shows it could be cached elsewhere
+        return view
 
     async def answer(self, conversation_id: str, token: str, sdp: str, kind: str) -> tuple[str, str]:
         """The room's SDP answer, as (sdp, type), to the page's offer."""

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import datetime
@@ -38,7 +39,7 @@ class TextTurn:
 
     def __init__(self, deps: Deps, dialogue: DialogueEngine, request: DialogueRequest, record: ConversationRecord,
                  view: Conversation, message: TranscriptItem, since: Callable[[datetime], float],
-                 tools: ToolRunner | None = None, toolbox: Toolbox | None = None) -> None:
+                 tools: ToolRunner | None = None, toolbox: Toolbox | None = None, started: float | None = None) -> None:
         self.deps, self.dialogue = deps, dialogue
         self.request = dataclasses.replace(request, tools=toolbox.specs()) if toolbox and tools else request
         self.record, self.view, self.message = record, view, message
@@ -49,6 +50,11 @@ class TextTurn:
         self._pieces: AsyncIterator[str] | None = None
         self._stored: asyncio.Future[MessageResult] | None = None
         self.result: MessageResult | None = None
+        # Latency figures stored with the reply: the text turn's own (first piece, whole turn, from `started`,
+        # the turn's beginning, monotonic) unless the room sets a spoken turn's (set_metrics).
+        self._started = time.monotonic() if started is None else started
+        self._first_piece: float | None = None
+        self._metrics: dict[str, float | None] | None = None
 
     @property
     def conversation_id(self) -> str:
@@ -57,6 +63,16 @@ class TextTurn:
     def text(self) -> str:
         """The reply as produced so far."""
         return "".join(self._text)
+
+    def set_metrics(self, metrics: dict[str, float | None]) -> None:
+        """A spoken turn's figures (the room's), stored with the reply instead of the text turn's own."""
+        self._metrics = dict(metrics)
+
+    def _own_metrics(self) -> dict[str, float | None]:
+        def ms(at: float | None) -> float | None:
+            return None if at is None else round(1000 * (at - self._started), 1)
+
+        return {"first_piece_ms": ms(self._first_piece), "total_ms": ms(time.monotonic())}
 
     def __aiter__(self) -> AsyncIterator[str]:
         if self._pieces is None:
@@ -107,6 +123,8 @@ class TextTurn:
                                 yield " "
                             written.append(piece)
                             self._text.append(piece)
+                            if self._first_piece is None:
+                                self._first_piece = time.monotonic()
                             yield piece
                 if not calls or self.tools is None or self.toolbox is None or index == MAX_ROUNDS:
                     break  # (calls after the last allowed round are not run: the reply ends with its words)
@@ -132,7 +150,7 @@ class TextTurn:
 
     async def _store(self, interrupted: bool) -> MessageResult:
         reply = TranscriptItem(role="assistant", content=self.text(), timestamp=self._since(self.deps.clock.now()),
-                               interrupted=interrupted)
+                               interrupted=interrupted, metrics=self._metrics or self._own_metrics())
         async with self.deps.storage(self.record.organization_id) as uow:
             await uow.transcripts.append(self.record.id, [*self._tool_items, reply])
             await uow.commit()

@@ -50,6 +50,9 @@ class Reply:
     def text(self) -> str:
         return "".join(self.written)
 
+    def set_metrics(self, metrics: dict[str, float | None]) -> None:
+        self.metrics = metrics
+
     async def aclose(self) -> None:
         self.closed = True
 
@@ -73,8 +76,12 @@ class Host:
         self.replies.append(reply)
         return reply
 
-    async def end(self, organization_id: str, conversation_id: str, status: str = "ended") -> None:
+    async def end(self, organization_id: str, conversation_id: str, status: str = "ended",
+                  reason: str | None = None) -> None:
         self.ended.append(status)
+
+    async def recorded(self, organization_id: str, conversation_id: str, key: str) -> None:
+        raise NotImplementedError
 
 
 class Beeps:
@@ -164,8 +171,8 @@ async def test_voice_track_paces_20ms_frames_and_cuts_at_once() -> None:
 
 async def test_push_to_talk_takes_exactly_the_audio_between_start_and_stop() -> None:
     session, host, transcriber = _session(vad_enabled=False)
-    assert session.vad is None
-    turns = asyncio.ensure_future(session._turns())
+    assert session.pipeline.vad is None
+    session.pipeline.start()
     session.voice.play(np.full(OUT_RATE, 3000, np.int16))  # type: ignore[union-attr]
     one_second = np.full(OUT_RATE, 2000, np.int16)
     await session._listen(Feed(one_second))  # talk not pressed: ignored
@@ -180,7 +187,6 @@ async def test_push_to_talk_takes_exactly_the_audio_between_start_and_stop() -> 
     assert host.turns == ["hello there"]
     assert transcriber.heard and abs(transcriber.heard[0] - 16000) <= 400  # one second at 16 kHz
     assert session.voice.playing  # type: ignore[union-attr]  # the reply is being spoken
-    turns.cancel()
     await session.close()
 
 
@@ -194,7 +200,7 @@ async def test_without_interruption_the_reply_plays_on() -> None:
 
 async def test_speech_stops_the_reply_within_300_ms_of_its_onset(spoken: np.ndarray) -> None:
     session, _, _ = _session()
-    assert session.vad is not None
+    assert session.pipeline.vad is not None
     session.voice.play(np.full(10 * OUT_RATE, 3000, np.int16))  # type: ignore[union-attr]
     lead = int(0.5 * OUT_RATE)
     audio = np.concatenate([np.zeros(lead, np.int16), spoken])
@@ -218,7 +224,7 @@ async def test_a_broken_pipeline_fails_the_conversation() -> None:
         raise RuntimeError("model file is corrupt")
 
     transcriber.transcribe = broken  # type: ignore[method-assign]
-    session._spawn(session._turns())
+    session.pipeline.start()
     session._on_message('{"type": "talk", "state": "start"}')
     await session._listen(Feed(np.full(OUT_RATE // 2, 2000, np.int16)))
     session._on_message('{"type": "talk", "state": "stop"}')
@@ -238,16 +244,21 @@ async def test_early_transcription_starts_at_a_pause_and_is_dropped_if_speech_go
         future.set_result(f"guess {len(started)}")
         return future
 
-    early = EarlyTranscription(start, quiet_frames=3, pre_roll_frames=2)
+    so_far: list[np.ndarray] = []  # the VAD's utterance in progress (its pre-roll included)
+    early = EarlyTranscription(start, lambda: np.concatenate(so_far), quiet_frames=3)
     loud, quiet = np.full(320, 3000, np.int16), np.zeros(320, np.int16)
     early.feed(quiet, in_speech=False)
+    so_far += [quiet, quiet]  # the pre-roll the VAD keeps
     for _ in range(5):
+        so_far.append(loud)
         early.feed(loud, in_speech=True)
     for _ in range(3):
+        so_far.append(quiet)
         early.feed(quiet, in_speech=True)
-    assert started == [(2 + 4 + 3) * 320]  # pre-roll and speech so far, up to the third quiet frame
+    assert started == [(2 + 5 + 3) * 320]  # the VAD's utterance so far, up to the third quiet frame
     early.feed(loud, in_speech=True)  # they go on: that guess is dropped
     for _ in range(4):
+        so_far.append(quiet)
         early.feed(quiet, in_speech=True)
     assert len(started) == 2
     guess = early.take()
@@ -286,18 +297,27 @@ async def test_the_first_sentence_plays_while_the_rest_is_still_being_written() 
     session, host, _ = _session(vad_enabled=False)
     gate: asyncio.Queue[None] = asyncio.Queue()
     host.next_reply = Reply(["Nice to ", "hear you.", " I am", " listening."], gate)
-    session._spawn(session._turns())
+    session.pipeline.start()
     await _talk(session)
     for _ in range(3):  # "Nice to hear you." and the start of the next sentence; the rest is held back
         gate.put_nowait(None)
     assert await _until(lambda: session.voice.playing)  # type: ignore[union-attr]
     [reply] = host.replies
-    assert reply.written == ["Nice to ", "hear you.", " I am"] and not reply.finished
-    assert len(session.turn_latencies) == 1 and session.reply_latencies == []
+    pipeline = session.pipeline
+    assert await _until(lambda: reply.written == ["Nice to ", "hear you.", " I am"])
+    assert not reply.finished
+    assert len(pipeline.turn_latencies) == 1 and pipeline.reply_latencies == []
     gate.put_nowait(None)
-    assert await _until(lambda: bool(session.reply_latencies))
+    assert await _until(lambda: bool(pipeline.reply_latencies))
     assert reply.finished and reply.closed
-    assert session.reply_latencies[0] > session.turn_latencies[0]
+    assert pipeline.reply_latencies[0] > pipeline.turn_latencies[0]
+    # stored with the spoken turn's figures: every stage happened, and they add up
+    figures = reply.metrics
+    assert set(figures) == {"end_of_speech_to_text_ms", "text_to_reply_ms", "reply_to_first_audio_ms",
+                            "end_of_speech_to_first_audio_ms"}
+    assert all(isinstance(v, float) and v >= 0 for v in figures.values()), figures
+    parts = figures["end_of_speech_to_text_ms"] + figures["text_to_reply_ms"] + figures["reply_to_first_audio_ms"]
+    assert abs(parts - figures["end_of_speech_to_first_audio_ms"]) <= 0.5
     await session.close()
 
 
@@ -306,8 +326,8 @@ async def test_an_interruption_stops_the_writing_too() -> None:
     gate: asyncio.Queue[None] = asyncio.Queue()
     host.next_reply = Reply(["Let me tell you.", " It goes", " on", " and on."], gate)
     sent: list[dict[str, Any]] = []
-    session.send = sent.append  # type: ignore[method-assign]
-    session._spawn(session._turns())
+    session.pipeline.send = sent.append  # type: ignore[method-assign]
+    session.pipeline.start()
     await _talk(session)
     for _ in range(2):  # a sentence is known to be over when the next piece begins
         gate.put_nowait(None)
@@ -320,8 +340,9 @@ async def test_an_interruption_stops_the_writing_too() -> None:
         gate.put_nowait(None)  # the model would go on; nobody asks it for more
     await asyncio.sleep(0.05)
     assert reply.written == ["Let me tell you.", " It goes"] and not reply.finished
-    assert {"type": "transcript", "role": "assistant", "content": "Let me tell you. It goes",
-            "interrupted": True} in sent
+    [line] = [e for e in sent if e.get("role") == "assistant"]
+    assert line["content"] == "Let me tell you. It goes" and line["interrupted"] is True
+    assert line["metrics"]["end_of_speech_to_first_audio_ms"] is not None
     await session.close()
 
 
@@ -337,8 +358,8 @@ async def test_an_engine_failing_midway_leaves_the_room_open() -> None:
     session, host, _ = _session(vad_enabled=False)
     host.next_reply = Failing([])
     sent: list[dict[str, Any]] = []
-    session.send = sent.append  # type: ignore[method-assign]
-    session._spawn(session._turns())
+    session.pipeline.send = sent.append  # type: ignore[method-assign]
+    session.pipeline.start()
     await _talk(session)
     assert await _until(lambda: any(e.get("role") == "assistant" for e in sent))
     assert {"type": "error", "message": "The dialogue engine failed: gone"} in sent
@@ -393,15 +414,18 @@ async def test_an_interruption_in_the_room_stops_the_model_and_keeps_the_reply_m
     media = RoomMedia(organization_id="org", conversation_id=conversation.id, voice=VoiceChoice(provider="openai"),
                       video_enabled=False, vad_enabled=False)
     session = RoomSession(media, conversations, Beeps(), Transcriber(), inline, None, lambda s: None)
-    session._spawn(session._turns())
+    session.pipeline.start()
     await _talk(session)
     assert await _until(lambda: session.voice.playing)  # type: ignore[union-attr]  # the first sentence, early
-    assert session._writer is not None and not session._writer.done()  # the engine is still writing
+    writer = session.pipeline._writer
+    assert writer is not None and not writer.done()  # the engine is still writing
     session._on_message('{"type": "talk", "state": "start"}')  # the user talks over it
-    assert await _until(lambda: session._writer is not None and session._writer.done())
+    assert await _until(lambda: writer.done())
     assert SlowEngine.stopped
     transcript = (await conversations.get("org", conversation.id, include_transcript=True)).transcript or []
     assert [(t.role, t.interrupted) for t in transcript] == [("user", False), ("assistant", True)]
     assert transcript[1].content.startswith("Hello there. word0") and len(transcript[1].content.split()) < 100
+    metrics = transcript[1].metrics or {}
+    assert metrics["end_of_speech_to_first_audio_ms"] is not None and "first_piece_ms" not in metrics
     await session.close()
     await storage.close()

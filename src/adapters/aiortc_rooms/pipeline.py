@@ -1,0 +1,382 @@
+"""A room's conversation, whatever carries its media: microphone frames in, the avatar's voice out.
+
+microphone (16 kHz) -> echo canceller -> VAD (early transcription in its hang-over) -> Whisper -> the
+conversation's turn -> sentences as they are written -> speech -> `VoiceQueue`; events for the participant (what
+was heard and said, interruptions) go to a `send` callback. The transport (aiortc's peer connection today) feeds
+`hear()` and sends the queue's frames; nothing here knows about it.
+
+The reply streams: each sentence is synthesised and played as soon as the dialogue engine has written it. Speech
+over the reply pauses it at once; `barge_in` decides whether it was an interruption (the reply is cut and its
+writing stopped, kept as far as it got, marked interrupted), a backchannel or an echo (it plays on). A typed
+message interrupts the same way. Each assistant turn is stored with its latency figures (`metrics`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import av
+import numpy as np
+
+from avatar_service.adapters.aiortc_rooms.audio import IN_RATE, OUT_RATE, SentenceCutter, resample, sentences
+from avatar_service.adapters.aiortc_rooms.barge_in import BACKCHANNEL_SECONDS, keeps_reply
+from avatar_service.adapters.aiortc_rooms.early import QUIET_PEAK_RMS, EarlyTranscription
+from avatar_service.adapters.aiortc_rooms.voice import VoiceQueue
+from avatar_service.adapters.echo_cancel import EchoCanceller, NoEchoCanceller
+from avatar_service.adapters.vad import VoiceActivityDetector
+from avatar_service.core.errors import Conflict, Unavailable
+from avatar_service.ports.metrics import RoomTurnStage
+from avatar_service.ports.offload import Offload
+from avatar_service.ports.rooms import ReplyStream, RoomHost, RoomMedia
+from avatar_service.ports.speech import SpeechSynthesizer
+from avatar_service.ports.transcriber import Transcriber
+
+log = logging.getLogger(__name__)
+
+MAX_PUSH_TO_TALK_SECONDS = 30.0
+PRE_ROLL_MS = 480  # Silero decides ~100-250 ms into a word, then waits 96 ms more: keep the first word whole
+# Reported per turn (`metrics` on the assistant's transcript item, and the metrics endpoint).
+Figures = dict[str, float | None]
+Observe = Callable[[RoomTurnStage, float], None]  # (stage, seconds): the metrics endpoint's room turn histogram
+
+
+def _synthesize_48k(speech: SpeechSynthesizer, text: str, media: RoomMedia) -> np.ndarray:
+    audio = speech.synthesize(text, media.voice)
+    return resample(np.asarray(audio.samples), audio.sample_rate, OUT_RATE)
+
+
+@dataclass
+class _Utterance:
+    audio: np.ndarray | asyncio.Future[str]  # the samples, or their transcription already under way
+    ended: float  # monotonic: when the speech ended
+    over_reply: bool = False  # short speech over the reply, which paused: resume unless it says something
+
+
+@dataclass
+class _Timing:
+    """One voice turn's moments (monotonic seconds)."""
+
+    ended: float
+    heard: float | None = None
+    replied: float | None = None  # the reply's first sentence was ready to speak
+    first_audio: float | None = None
+
+    def figures(self) -> Figures:
+        def ms(a: float | None, b: float | None) -> float | None:
+            return None if a is None or b is None else round(1000 * (b - a), 1)
+
+        return {"end_of_speech_to_text_ms": ms(self.ended, self.heard),
+                "text_to_reply_ms": ms(self.heard, self.replied),
+                "reply_to_first_audio_ms": ms(self.replied, self.first_audio),
+                "end_of_speech_to_first_audio_ms": ms(self.ended, self.first_audio)}
+
+
+class ConversationPipeline:
+    """One participant's conversation: call `start()`, feed `hear()`, and `close()` at the end.
+
+    With `vad_enabled`, Silero VAD cuts the microphone into utterances; without it, `talk("start"|"stop")`
+    brackets each utterance (push to talk). With `interruption_enabled`, the user's speech, a press of the talk
+    button or a typed message stops the reply being spoken.
+    """
+
+    def __init__(self, media: RoomMedia, host: RoomHost, speech: SpeechSynthesizer, transcriber: Transcriber,
+                 offload: Offload, voice: VoiceQueue | None, send: Callable[[dict[str, Any]], None],
+                 on_broken: Callable[[BaseException], None], echo: EchoCanceller | None = None,
+                 observe: Observe | None = None, hangover_ms: int = 350) -> None:
+        self.media, self.host, self.speech, self.transcriber, self.offload = media, host, speech, transcriber, offload
+        self.voice, self.send, self._on_broken, self._observe = voice, send, on_broken, observe
+        self.echo = echo or NoEchoCanceller()
+        self.vad = (VoiceActivityDetector(hangover_ms=hangover_ms, pre_roll_ms=PRE_ROLL_MS)
+                    if media.vad_enabled else None)
+        self.early = (EarlyTranscription(self._transcribe_soon, self.vad.speech_so_far)
+                      if self.vad is not None else None)
+        self._hangover = hangover_ms / 1000
+        self._utterances: asyncio.Queue[_Utterance] = asyncio.Queue()
+        self._talking: list[np.ndarray] | None = None  # push to talk: audio since "start"
+        self._overlap: int | None = None  # samples of speech heard over the paused reply so far
+        self._replying: set[asyncio.Task[Any]] = set()  # the reply's writing and speaking: an interruption ends them
+        self._writer: asyncio.Task[Any] | None = None  # the reply being written: the next turn waits for it
+        self._speaking = ""  # the sentence being spoken (an echo of it is no interruption)
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._closed = False
+        self.microphone_taps: list[Callable[[np.ndarray], None]] = []  # the cleaned microphone (the recorder)
+        self.heard: list[str] = []  # what the transcriber made of each utterance (tests, debugging)
+        self.turn_latencies: list[float] = []  # end of speech -> first reply audio queued, seconds
+        self.reply_latencies: list[float] = []  # end of speech -> the whole reply written, seconds
+        self.backchannels = 0  # short speech over the reply that let it play on
+        if voice is not None and not isinstance(self.echo, NoEchoCanceller):
+            voice.taps.append(_Reference(self.echo))
+
+    @property
+    def user_speaking(self) -> bool:
+        if self.vad is not None:
+            return self.vad.in_speech
+        return self._talking is not None
+
+    @property
+    def replying(self) -> bool:
+        return bool(self._replying) or (self.voice is not None and self.voice.pending)
+
+    # --- tasks -------------------------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        self._spawn(asyncio.ensure_future(self._turns()))
+
+    def _spawn(self, task: asyncio.Task[Any]) -> asyncio.Task[Any]:
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+        return task
+
+    def _task_done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if task.cancelled() or self._closed:
+            return
+        error = task.exception()
+        if error is not None:
+            log.error("room %s: media pipeline broke", self.media.conversation_id, exc_info=error)
+            self._on_broken(error)
+
+    def _reply_task(self, coroutine: Awaitable[Any]) -> asyncio.Task[Any]:
+        task = self._spawn(asyncio.ensure_future(coroutine))
+        self._replying.add(task)
+        task.add_done_callback(self._replying.discard)
+        return task
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        current = asyncio.current_task()
+        for task in list(self._tasks):
+            if task is not current:
+                task.cancel()
+
+    # --- hearing -----------------------------------------------------------------------------------------------
+
+    def hear(self, samples: np.ndarray) -> None:
+        """One microphone frame, 16 kHz mono int16."""
+        samples = self.echo.process(samples)
+        for tap in self.microphone_taps:
+            tap(samples)
+        if self.vad is None:
+            talking = self._talking
+            if talking is not None and len(talking) * max(samples.size, 1) < MAX_PUSH_TO_TALK_SECONDS * IN_RATE:
+                talking.append(samples)
+            return
+        for event in self.vad.feed(samples):
+            if event.kind == "speech_start":
+                self._speech_started()
+            elif event.samples is not None and event.samples.size:
+                # The VAD decides `hangover_ms` after the last voiced window: that is when speech ended.
+                ended = time.monotonic() - self._hangover
+                guess = self.early.take() if self.early is not None else None
+                audio = guess if guess is not None else (event.samples * 32767).astype(np.int16)
+                over_reply, self._overlap = self._overlap is not None, None
+                self._utterances.put_nowait(_Utterance(audio, ended, over_reply))
+        if self.early is not None:
+            self.early.feed(samples, self.vad.in_speech)
+        if self._overlap is not None and self.vad.in_speech and _loud(samples):
+            self._overlap += samples.size  # voiced time only: the VAD's hang-over is silence
+            if self._overlap >= (BACKCHANNEL_SECONDS - 0.1) * IN_RATE:  # speech_start came ~0.1 s into it
+                self._overlap = None  # too long for "uh-huh": they are taking the turn
+                self.interrupt()
+
+    def _speech_started(self) -> None:
+        if not self.media.interruption_enabled:
+            return
+        if self.voice is not None and self.voice.pending:
+            # Over the reply: hold it at once; what the speech turns out to be decides whether it goes on.
+            self.voice.pause()
+            self._overlap = 0
+        else:
+            self.interrupt()
+
+    def talk(self, state: str) -> None:
+        """Push to talk: "start" opens an utterance (and interrupts), "stop" closes it."""
+        if self.vad is not None:
+            return
+        if state == "start":
+            self._talking = []
+            self.interrupt()
+        elif state == "stop" and self._talking is not None:
+            chunks, self._talking = self._talking, None
+            if chunks:
+                self._utterances.put_nowait(_Utterance(np.concatenate(chunks), time.monotonic()))
+
+    def _transcribe_soon(self, samples: np.ndarray) -> asyncio.Future[str]:
+        return asyncio.ensure_future(self.offload(self.transcriber.transcribe, samples, IN_RATE))
+
+    def interrupt(self) -> None:
+        """The user takes the turn: with interruption enabled, the reply being spoken stops (within a frame), and
+        so does the writing of the rest of it."""
+        if not self.media.interruption_enabled:
+            return
+        self._overlap = None
+        for task in list(self._replying):
+            task.cancel()
+        if self.voice is not None and self.voice.cut():
+            self.send({"type": "interrupted"})
+
+    async def settle(self) -> None:
+        """Interrupts, then waits until the reply being written is stored (so what comes next follows it)."""
+        self.interrupt()
+        writer = self._writer
+        if writer is not None and not writer.done():
+            await asyncio.wait([writer])
+
+    # --- turns -------------------------------------------------------------------------------------------------
+
+    async def _turns(self) -> None:
+        org, ident = self.media.organization_id, self.media.conversation_id
+        while True:
+            utterance = await self._utterances.get()
+            started = time.monotonic()
+            if isinstance(utterance.audio, np.ndarray):
+                text = (await self.offload(self.transcriber.transcribe, utterance.audio, IN_RATE)).strip()
+            else:
+                text = (await utterance.audio).strip()
+            timing = _Timing(ended=utterance.ended, heard=time.monotonic())
+            if utterance.over_reply and self.voice is not None and self.voice.paused:
+                if keeps_reply(text, self._speaking):
+                    self.backchannels += 1
+                    self.voice.resume()
+                    log.info("room %s: %r over the reply: it plays on", ident, text)
+                    continue
+                self.interrupt()
+            if not text:
+                continue
+            self.heard.append(text)
+            self.send({"type": "transcript", "role": "user", "content": text})
+            if self._writer is not None:  # one reply is written at a time, so the transcript keeps its order
+                await asyncio.wait([self._writer])
+            try:
+                turn = await self.host.voice_turn(org, ident, text)
+            except Conflict as error:  # ended, or the transcript is full: nothing more to say here
+                self.send({"type": "error", "message": str(error)})
+                self._on_broken(error)
+                return
+            log.info("room %s: queued %.0f ms, speech-to-text %.0f ms (%s), turn begun %.0f ms", ident,
+                     1000 * (started - utterance.ended), 1000 * (timing.heard - started),  # type: ignore[operator]
+                     "begun early" if not isinstance(utterance.audio, np.ndarray) else "after the hang-over",
+                     1000 * (time.monotonic() - timing.heard))  # type: ignore[operator]
+            self.reply(turn, timing)
+
+    def reply(self, turn: ReplyStream, timing: _Timing | None = None) -> asyncio.Task[Any]:
+        """Writes and speaks a turn's reply (a voice turn's, with its `timing`, or a typed one's); the task ends
+        once the reply is written and stored."""
+        lines: asyncio.Queue[str | None] = asyncio.Queue()
+        first_audio = asyncio.Event()
+        if self.voice is not None:
+            self._reply_task(self._speak(lines, timing, first_audio))
+        else:
+            first_audio.set()
+        self._writer = self._reply_task(self._write(turn, lines, timing, first_audio))
+        return self._writer
+
+    async def _write(self, turn: ReplyStream, lines: asyncio.Queue[str | None], timing: _Timing | None,
+                     first_audio: asyncio.Event) -> None:
+        """Takes the reply's pieces as they are written and hands each sentence on to be spoken once complete."""
+        cutter, whole = SentenceCutter(), False
+        if timing is not None:
+            turn.set_metrics(timing.figures())  # kept up to date: a turn cut short is stored with what happened
+        try:
+            async for piece in turn:
+                for line in cutter.feed(piece):
+                    await self._line(lines, line, turn, timing, first_audio)
+            for line in cutter.end():
+                await self._line(lines, line, turn, timing, first_audio)
+            whole = True
+        except Unavailable as error:  # the engine broke off: what it said is spoken and kept; the room goes on
+            self.send({"type": "error", "message": error.message})
+        finally:
+            lines.put_nowait(None)
+            figures = timing.figures() if timing is not None else None
+            if figures is not None:
+                turn.set_metrics(figures)
+            await turn.aclose()  # cut short (interrupted, hung up): the model stops; the part is kept, marked
+            event: dict[str, Any] = {"type": "transcript", "role": "assistant", "content": turn.text()}
+            if not whole:
+                event["interrupted"] = True
+            if figures is not None:
+                event["metrics"] = figures
+                self._report(figures)
+            self.send(event)
+            if whole and timing is not None:
+                self.reply_latencies.append(time.monotonic() - timing.ended)
+
+    async def _line(self, lines: asyncio.Queue[str | None], line: str, turn: ReplyStream, timing: _Timing | None,
+                    first_audio: asyncio.Event) -> None:
+        lines.put_nowait(line)
+        if timing is not None and timing.replied is None:
+            timing.replied = time.monotonic()
+            turn.set_metrics(timing.figures())
+            # The turn is stored when its last piece is taken; holding the rest until the first sentence is heard
+            # lets it be stored with every figure (the voice plays from the queue meanwhile; nothing waits on it).
+            await first_audio.wait()
+            turn.set_metrics(timing.figures())
+
+    async def _speak(self, lines: asyncio.Queue[str | None], timing: _Timing | None,
+                     first_audio: asyncio.Event) -> None:
+        """Speaks sentences as they come: each is synthesised while the one before plays."""
+        try:
+            while (line := await lines.get()) is not None:
+                samples = await self.offload(_synthesize_48k, self.speech, line, self.media)
+                if self._closed or self.voice is None:
+                    return
+                self.voice.play(samples)
+                self._speaking = line
+                if not first_audio.is_set():
+                    first_audio.set()
+                    if timing is not None:
+                        timing.first_audio = time.monotonic()
+                        self.turn_latencies.append(timing.first_audio - timing.ended)
+                        log.info("room %s: first reply audio queued %.0f ms after the end of speech",
+                                 self.media.conversation_id, 1000 * self.turn_latencies[-1])
+        finally:
+            first_audio.set()
+
+    def _report(self, figures: Figures) -> None:
+        if self._observe is None:
+            return
+        stages: tuple[tuple[RoomTurnStage, str], ...] = (
+            ("speech_to_text", "end_of_speech_to_text_ms"), ("reply", "text_to_reply_ms"),
+            ("first_audio", "end_of_speech_to_first_audio_ms"))
+        for stage, key in stages:
+            value = figures.get(key)
+            if value is not None:
+                self._observe(stage, value / 1000)
+
+    async def say(self, text: str) -> None:
+        """Speaks a text that is no turn (a reply already stored elsewhere); an interruption stops it too."""
+        if self.voice is None:
+            return
+        lines: asyncio.Queue[str | None] = asyncio.Queue()
+        for line in [*sentences(text), None]:
+            lines.put_nowait(line)
+        await self._speak(lines, None, asyncio.Event())
+
+    def speak_soon(self, text: str) -> None:
+        self._reply_task(self.say(text))
+
+
+def _loud(samples: np.ndarray) -> bool:
+    return bool(samples.size) and float(np.sqrt(np.mean(samples.astype(np.float32) ** 2))) >= QUIET_PEAK_RMS
+
+
+class _Reference:
+    """The voice's frames (48 kHz) as the echo canceller's reference (16 kHz), resampled as one stream."""
+
+    def __init__(self, echo: EchoCanceller) -> None:
+        self._echo = echo
+        self._resampler = av.AudioResampler(format="s16", layout="mono", rate=IN_RATE)
+
+    def __call__(self, frame: np.ndarray) -> None:
+        audio = av.AudioFrame.from_ndarray(frame.reshape(1, -1), format="s16", layout="mono")
+        audio.sample_rate = OUT_RATE
+        for out in self._resampler.resample(audio):
+            self._echo.reference(out.to_ndarray().reshape(-1))

@@ -1,0 +1,92 @@
+"""The avatar's voice as a queue of 20 ms frames, whatever carries it (an aiortc track today, another transport
+tomorrow): speech is queued, paused, resumed or cut; every frame handed out is shown to the taps (the echo
+canceller's reference, the recorder)."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+
+import numpy as np
+
+OUT_RATE = 48_000
+FRAME_SAMPLES = OUT_RATE // 50  # 20 ms
+
+
+class VoiceQueue:
+    """Queued speech, else silence, one 20 ms mono int16 frame at 48 kHz per `next_frame()`.
+
+    `cut()` drops whatever is queued, so the next frame out is silent: that is how an interruption cuts the
+    reply off. `pause()` holds the rest back instead (the user may only be saying "uh-huh"); `resume()` plays on
+    from where it stopped.
+    """
+
+    def __init__(self) -> None:
+        self._queue: deque[np.ndarray] = deque()
+        self._queued = 0
+        self.paused = False
+        self.level = 0.0  # RMS (0..1) of the last frame handed out: drives the avatar's mouth
+        self.frames_with_speech = 0
+        self.taps: list[Callable[[np.ndarray], None]] = []  # each frame handed out, silent ones too
+
+    @property
+    def playing(self) -> bool:
+        """Speech is going out now (queued and not paused)."""
+        return self._queued > 0 and not self.paused
+
+    @property
+    def pending(self) -> bool:
+        """Speech is queued, playing or paused."""
+        return self._queued > 0
+
+    @property
+    def queued_seconds(self) -> float:
+        return self._queued / OUT_RATE
+
+    def play(self, samples: np.ndarray) -> None:
+        """Queue mono int16 samples at 48 kHz after whatever is already queued."""
+        samples = np.asarray(samples, dtype=np.int16).reshape(-1)
+        if samples.size:
+            self._queue.append(samples)
+            self._queued += samples.size
+
+    def cut(self) -> bool:
+        """Drop the queued speech (and any pause); True when something was queued."""
+        was = self.pending
+        self._queue.clear()
+        self._queued = 0
+        self.paused = False
+        return was
+
+    def pause(self) -> bool:
+        """Hold the queued speech back, and whatever is queued until `resume()`; True when something was playing."""
+        was = self.playing
+        self.paused = True
+        return was
+
+    def resume(self) -> bool:
+        """Play on after a pause; True when there was something to resume."""
+        was = self.paused and self.pending
+        self.paused = False
+        return was
+
+    def next_frame(self) -> np.ndarray:
+        out = np.zeros(FRAME_SAMPLES, np.int16)
+        filled = 0
+        while not self.paused and filled < FRAME_SAMPLES and self._queue:
+            head = self._queue[0]
+            n = min(FRAME_SAMPLES - filled, head.size)
+            out[filled : filled + n] = head[:n]
+            filled += n
+            if n == head.size:
+                self._queue.popleft()
+            else:
+                self._queue[0] = head[n:]
+        self._queued -= filled
+        rms = float(np.sqrt(np.mean((out.astype(np.float32) / 32768.0) ** 2))) if filled else 0.0
+        self.level = rms
+        if rms > 0:
+            self.frames_with_speech += 1
+        for tap in self.taps:
+            tap(out)
+        return out

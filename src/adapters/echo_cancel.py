@@ -1,0 +1,192 @@
+"""Server-side acoustic echo cancellation for the room: the avatar's own voice taken out of the microphone.
+
+A participant on speakers sends the avatar's voice back inside their microphone signal; when their browser's
+echo canceller is weak or off, the VAD hears it as speech and the avatar interrupts itself. The service knows
+every sample it plays, so it cancels that voice from the microphone before the VAD, with WebRTC's AEC3 (the
+echo canceller Chrome runs, from the `pywebrtc-audio` wheel): an adaptive filter with its own delay estimator,
+which follows an echo path up to about 400 ms behind the reference.
+
+The reference is queued as it is sent and taken out as the microphone's samples are processed, sample for
+sample, so the two streams stay aligned in real time whatever the frame sizes; the echo path AEC3 then has to
+find is the round trip (network out, the browser's playout, the room, capture, network back), about 150-300 ms
+on a LAN. The queue is kept short: when the microphone stops (a muted or stalled track) the reference is not
+allowed to pile up ahead of it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from typing import Protocol
+
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+RATE = 16_000
+_MAX_LEAD = RATE // 2  # reference samples kept ahead of the microphone at most (500 ms)
+_KEEP_LEAD = RATE // 10  # what is kept when trimming (100 ms)
+_BLOCK = RATE // 100  # AEC3's 10 ms
+
+
+class EchoCanceller(Protocol):
+    def reference(self, samples: np.ndarray) -> None:
+        """What was just sent to the participant's speakers: 16 kHz mono int16, in sending order."""
+        ...
+
+    def process(self, microphone: np.ndarray) -> np.ndarray:
+        """The participant's microphone (16 kHz mono int16) with the echo of the reference removed."""
+        ...
+
+
+class _ReferenceQueue:
+    """The sent samples not yet matched with microphone samples."""
+
+    def __init__(self) -> None:
+        self._chunks: deque[np.ndarray] = deque()
+        self._size = 0
+
+    def put(self, samples: np.ndarray) -> None:
+        if samples.size:
+            self._chunks.append(samples)
+            self._size += samples.size
+        if self._size > _MAX_LEAD:
+            self._drop(self._size - _KEEP_LEAD)
+
+    def take(self, n: int) -> np.ndarray:
+        out = np.zeros(n, np.int16)
+        filled = 0
+        while filled < n and self._chunks:
+            head = self._chunks[0]
+            k = min(n - filled, head.size)
+            out[filled : filled + k] = head[:k]
+            filled += k
+            if k == head.size:
+                self._chunks.popleft()
+            else:
+                self._chunks[0] = head[k:]
+        self._size -= filled
+        return out
+
+    def _drop(self, n: int) -> None:
+        self.take(n)
+
+
+class EchoDetector:
+    """Whether the microphone carries an echo of the reference at all, from their loudness envelopes.
+
+    AEC3 starts out conservative: until it has found an echo path it also damps the participant's own voice
+    while the avatar speaks (by 3-7 dB in the first seconds, more at word onsets), which is harmless on
+    speakers but makes a participant on headphones, who sends no echo, hard to hear over the reply. So the
+    canceller's output is used only while an echo is there: the envelopes (10 ms energies, in dB) are compared
+    at every lag up to `max_lag` blocks, over the last seconds in which the avatar spoke; a strong correlation
+    at some lag is an echo. Until 0.4 s of the avatar's voice has been heard the answer is "echo" (the safe
+    side); a participant who speaks over the very start of the first reply is damped a little."""
+
+    def __init__(self, history: int = 300, max_lag: int = 60, min_active: int = 40) -> None:
+        self._ref = np.full(history, -100.0)
+        self._mic = np.full(history, -100.0)
+        self._max_lag, self._min_active = max_lag, min_active
+        self._blocks = 0
+        self.present = True
+        self.correlation: float | None = None
+
+    def feed(self, reference: np.ndarray, microphone: np.ndarray) -> None:
+        """One or more aligned 10 ms blocks of reference and microphone."""
+        n = reference.size // _BLOCK
+        if n == 0:
+            return
+        ref = _levels(reference[: n * _BLOCK])
+        mic = _levels(microphone[: n * _BLOCK])
+        self._ref = np.concatenate([self._ref[n:], ref])
+        self._mic = np.concatenate([self._mic[n:], mic])
+        self._blocks += n
+        if self._blocks >= 10:  # decide again every 100 ms
+            self._blocks = 0
+            self._decide()
+
+    @property
+    def far_recently(self) -> bool:
+        """The avatar spoke within the last 800 ms (an echo of it may still be coming back)."""
+        return bool(float(self._ref[-80:].max()) > -50.0)
+
+    def _decide(self) -> None:
+        active = self._ref > -50.0  # the avatar was speaking in this block
+        if int(active.sum()) < self._min_active:
+            return  # not enough of the avatar's voice heard lately to tell
+        best, every_lag = -1.0, True
+        for lag in range(self._max_lag):
+            keep = active[: active.size - lag]
+            if keep.sum() < self._min_active * 3 // 4:
+                every_lag = False  # the echo at this lag has not been heard yet
+                continue
+            a = self._ref[: self._ref.size - lag][keep]
+            b = self._mic[lag:][keep]
+            a, b = a - a.mean(), b - b.mean()
+            denominator = float(np.sqrt((a * a).sum() * (b * b).sum()))
+            if denominator > 0:
+                best = max(best, float((a * b).sum()) / denominator)
+        self.correlation = best
+        if best >= 0.6:  # an echo correlates at 0.9 and more; two voices by chance up to about 0.45
+            self.present = True
+        elif every_lag or float(self._mic[-self._min_active:].max()) < -55.0:
+            self.present = False  # every delay tried and none fits, or a microphone with nothing in it
+
+
+def _levels(samples: np.ndarray) -> np.ndarray:
+    blocks = samples.astype(np.float64).reshape(-1, _BLOCK) / 32768.0
+    return 10 * np.log10(np.mean(blocks * blocks, axis=1) + 1e-10)
+
+
+class WebRtcEchoCanceller:
+    """AEC3 over 16 kHz mono int16 (pywebrtc-audio releases the GIL; about 1 ms per 20 ms frame), its output
+    used while `EchoDetector` finds an echo in the microphone."""
+
+    name = "webrtc-aec3"
+
+    def __init__(self) -> None:
+        from pywebrtc_audio import EchoCanceller as Aec3
+
+        self._aec = Aec3(sample_rate=RATE, num_channels=1)
+        self._queue = _ReferenceQueue()
+        self._pending = np.zeros(0, np.int16)  # microphone samples short of a 10 ms block
+        self.detector = EchoDetector()
+
+    def reference(self, samples: np.ndarray) -> None:
+        self._queue.put(np.asarray(samples, dtype=np.int16).reshape(-1))
+
+    def process(self, microphone: np.ndarray) -> np.ndarray:
+        # AEC3 works in 10 ms blocks and pads a short last one with zeros: only whole blocks go in, the rest
+        # waits for the next frame (so the output may be a block shorter or longer than the input).
+        mic = np.concatenate([self._pending, np.asarray(microphone, dtype=np.int16).reshape(-1)])
+        whole = mic.size - mic.size % _BLOCK
+        self._pending = mic[whole:]
+        if whole == 0:
+            return mic[:0]
+        reference = self._queue.take(whole)
+        cleaned = np.asarray(self._aec.process(mic[:whole], reference), dtype=np.int16)
+        self.detector.feed(reference, mic[:whole])
+        # Nothing to cancel when the avatar has been quiet or no echo comes back: the microphone as it is (AEC3's
+        # high-pass filter and its cautious start would only colour the participant's voice).
+        return cleaned if self.detector.present and self.detector.far_recently else mic[:whole]
+
+
+class NoEchoCanceller:
+    """The microphone as it is: for a room without audio out, or where the AEC wheel is missing."""
+
+    name = "none"
+
+    def reference(self, samples: np.ndarray) -> None:
+        return None
+
+    def process(self, microphone: np.ndarray) -> np.ndarray:
+        return np.asarray(microphone, dtype=np.int16).reshape(-1)
+
+
+def echo_canceller() -> EchoCanceller:
+    """AEC3 when the wheel loads, else none (the browser's own echo cancellation is then all there is)."""
+    try:
+        return WebRtcEchoCanceller()
+    except ImportError as error:
+        log.warning("echo cancellation unavailable (%s): the avatar may hear itself on speakers", error)
+        return NoEchoCanceller()
