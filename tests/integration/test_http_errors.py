@@ -143,7 +143,7 @@ async def test_unknown_routes_and_methods(client: AsyncTestClient[Any]) -> None:
         ("PUT", "/v1/personalities"),
         ("DELETE", "/v1/personalities"),
         ("PATCH", "/v1/users"),
-        ("POST", "/v1/avatars"),
+        ("PUT", "/v1/avatars"),
         ("GET", "/v1/users/user_aaaaaaaaaaaaaaaaaaaaaaaa/memories/bulk"),
         ("DELETE", "/v1/games"),
         ("PUT", "/healthz"),
