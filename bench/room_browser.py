@@ -164,10 +164,13 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def serving(tmp: Path) -> Iterator[tuple[str, str, float]]:
-    """`avatar serve` on a free loopback port with a fresh SQLite file; its URL, a '*' key, and when it answered."""
+def serving(tmp: Path, source: Path | None = None) -> Iterator[tuple[str, str, float]]:
+    """`avatar serve` on a free loopback port with a fresh SQLite file; its URL, a '*' key, and when it answered.
+    `source`: a folder holding another `avatar_service` package to serve instead (an older commit, to compare)."""
     port = _free_port()
-    env = {**os.environ, "AVATAR_DATABASE_URL": f"sqlite+aiosqlite:///{tmp}/avatar.db", "AVATAR_DATA_DIR": str(tmp),
+    extra = {"PYTHONPATH": str(source)} if source is not None else {}
+    env = {**os.environ, **extra, "AVATAR_DATABASE_URL": f"sqlite+aiosqlite:///{tmp}/avatar.db",
+           "AVATAR_DATA_DIR": str(tmp),
            "AVATAR_PUBLIC_URL": f"http://127.0.0.1:{port}", "AVATAR_ROOM_HOST_ADDRESSES": "127.0.0.1",
            "AVATAR_EMBEDDER": "lexical", "AVATAR_LOG_LEVEL": "INFO"}
     env.pop("AVATAR_DIALOGUE_BASE_URL", None)
@@ -249,6 +252,11 @@ async def typed_interruption(page: Any, text: str) -> tuple[float, float | None,
     """Asks for a long reply by typing; once it has played a second, types `text`. Returns the submit time, when
     the remote voice went quiet after it (None: never) and when the next reply's voice began."""
     remote = "window.__bench.levels.length ? window.__bench.levels[window.__bench.levels.length - 1][2] : 0"
+    quiet_since, deadline = time.monotonic(), time.monotonic() + 60
+    while time.monotonic() - quiet_since < 2 and time.monotonic() < deadline:  # the spoken turns are all answered
+        if await page.evaluate(remote) > SPEECH_RMS:
+            quiet_since = time.monotonic()
+        await asyncio.sleep(0.05)
     await page.fill("#text", LONG_ASK)
     await page.press("#text", "Enter")
     deadline = time.monotonic() + 20
@@ -367,6 +375,8 @@ def main() -> None:
     parser.add_argument("--no-video", action="store_true")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--dump", type=Path, help="write the raw levels, events and transcripts here (JSON)")
+    parser.add_argument("--server-src", type=Path, help="serve the avatar_service package in this folder instead "
+                        "(an older commit: git archive COMMIT src | tar -x -C DIR; mv DIR/src DIR/avatar_service)")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     asked = [QUESTIONS[i % len(QUESTIONS)] for i in range(args.turns)]
@@ -382,7 +392,7 @@ def main() -> None:
             microphone_file(tmp / "echo.wav", [clips[q] for q in echo_asked], echo_silences, tail=120)
         echo_seconds = sum(echo_silences) + sum(clips[q].size / RATE for q in echo_asked) + 8
         load = os.getloadavg()
-        with serving(tmp) as (base, key, boot):
+        with serving(tmp, args.server_src) as (base, key, boot):
             main_run = asyncio.run(run_session(base, key, tmp / "mic.wav", spoken_seconds, not args.no_video, 0.0,
                                                TYPED[: args.typed]))
             echo_run = (asyncio.run(run_session(base, key, tmp / "echo.wav", echo_seconds, not args.no_video,

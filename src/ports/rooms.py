@@ -104,6 +104,10 @@ class RoomSignaling(Protocol):
         the turn itself)."""
         ...
 
+    async def departing(self, organization_id: str, conversation_id: str) -> None:
+        """The participant's page is closing: the conversation ends in a few seconds unless they join again."""
+        ...
+
     async def hang_up(self, conversation_id: str, status: str, reason: str, message: str) -> None:
         """The conversation is over: the participant is told why, and the connection closes."""
         ...

@@ -1,26 +1,32 @@
-"""Headless Chromium joins the room page served by a real `avatar serve` on loopback and connects by WebRTC."""
+"""Headless Chromium (Debian's, driven by Playwright as a library) joins rooms served by a real `avatar serve` on
+loopback: the join page, and the SDK embedded in a page of another origin."""
 
 from __future__ import annotations
 
 import asyncio
-import json
+import http.server
 import os
 import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-import websockets
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium)")
 AVATAR = [sys.executable, "-m", "avatar_service"]
+FLAGS = ["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream", "--allow-loopback-in-peer-connection",
+         "--autoplay-policy=no-user-gesture-required", "--no-sandbox", "--disable-gpu"]
+STATUS = "document.querySelector('avatar-room').shadowRoot.getElementById('status')"
+CONNECTED = ("(() => { const root = document.querySelector('avatar-room').shadowRoot;"
+             " return !!root && root.getElementById('status').dataset.state === 'connected'; })()")
 
 
 def _free_port() -> int:
@@ -59,83 +65,120 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]
         process.wait(timeout=20)
 
 
-class Chromium:
-    """A headless Chromium with a fresh profile, driven over the DevTools protocol."""
+@pytest.fixture
+async def browser() -> AsyncIterator[Any]:
+    from playwright.async_api import async_playwright
 
-    def __init__(self, url: str, profile: Path) -> None:
-        self.profile = profile
-        self.process = subprocess.Popen(
-            [str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu", "--use-fake-device-for-media-stream",
-             "--use-fake-ui-for-media-stream", "--disable-background-networking", "--disable-component-update",
-             "--disable-sync", "--no-first-run", "--allow-loopback-in-peer-connection",
-             "--autoplay-policy=no-user-gesture-required", f"--user-data-dir={profile}",
-             "--remote-debugging-port=0", url],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-    def page_socket(self) -> str:
-        port_file = self.profile / "DevToolsActivePort"
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if port_file.exists() and port_file.read_text().strip():
-                port = port_file.read_text().split()[0]
-                try:
-                    pages = httpx.get(f"http://127.0.0.1:{port}/json/list", timeout=2).json()
-                except httpx.HTTPError:
-                    pages = []
-                for page in pages:
-                    if page.get("type") == "page" and "/rooms/" in page.get("url", ""):
-                        return str(page["webSocketDebuggerUrl"])
-            time.sleep(0.2)
-        raise AssertionError("Chromium's DevTools did not come up")
-
-    def close(self) -> None:
-        self.process.terminate()
+    async with async_playwright() as p:
+        chromium = await p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-
-
-async def _evaluate(socket_url: str, expression: str) -> Any:
-    async with websockets.connect(socket_url, max_size=None) as ws:
-        await ws.send(json.dumps({"id": 1, "method": "Runtime.evaluate",
-                                  "params": {"expression": expression, "returnByValue": True}}))
-        while True:
-            message = json.loads(await ws.recv())
-            if message.get("id") == 1:
-                return message["result"]["result"].get("value")
-
-
-async def test_page_joins_and_connects(server: tuple[str, str], tmp_path: Path) -> None:
-    base, key = server
-    headers = {"Authorization": f"Bearer {key}"}
-    async with httpx.AsyncClient(base_url=base, headers=headers) as api:
-        personality = (await api.post("/v1/personalities", json={"name": "Ava"})).json()
-        conversation = (await api.post("/v1/conversations", json={"personality_id": personality["id"],
-                                                                  "initial_message": "Hello!"})).json()
-        url = f"{conversation['room_url']}?token={conversation['room_token']}"
-        browser = Chromium(url, tmp_path / "profile")
-        try:
-            page = await asyncio.to_thread(browser.page_socket)
-            state, status = "", ""
-            deadline = time.monotonic() + 30
-            while time.monotonic() < deadline:
-                state = await _evaluate(page, "document.getElementById('status').dataset.state")
-                status = (await api.get(f"/v1/conversations/{conversation['id']}")).json()["status"]
-                if state == "connected" and status == "active":
-                    break
-                await asyncio.sleep(0.3)
-            text = await _evaluate(page, "document.getElementById('status').textContent")
-            assert (state, status) == ("connected", "active"), text
-            # The avatar's video reaches the page's <video> element.
-            frames = 0
-            for _ in range(50):
-                frames = await _evaluate(page, "document.getElementById('avatar').videoWidth")
-                if frames:
-                    break
-                await asyncio.sleep(0.2)
-            assert frames == 480
-            ended = (await api.delete(f"/v1/conversations/{conversation['id']}")).json()
-            assert ended["status"] == "ended"
+            yield chromium
         finally:
-            browser.close()
+            await chromium.close()
+
+
+async def _conversation(api: httpx.AsyncClient) -> dict[str, Any]:
+    personality = (await api.post("/v1/personalities", json={"name": "Ava"})).json()
+    response = await api.post("/v1/conversations", json={"personality_id": personality["id"],
+                                                          "initial_message": "Hello!"})
+    assert response.status_code == 201, response.text
+    return dict(response.json())
+
+
+async def _until(check: Any, seconds: float = 30) -> Any:
+    deadline = time.monotonic() + seconds
+    value = None
+    while time.monotonic() < deadline:
+        value = await check()
+        if value:
+            return value
+        await asyncio.sleep(0.2)
+    return value
+
+
+async def test_the_join_page_connects_fits_and_leaves(server: tuple[str, str], browser: Any) -> None:
+    base, key = server
+    async with httpx.AsyncClient(base_url=base, headers={"Authorization": f"Bearer {key}"}) as api:
+        conversation = await _conversation(api)
+        page = await browser.new_page(viewport={"width": 1366, "height": 768})
+        missing: list[str] = []
+        page.on("response", lambda r: missing.append(r.url) if r.status == 404 else None)
+        await page.goto(f"{conversation['room_url']}?token={conversation['room_token']}")
+
+        async def connected() -> bool:
+            state = await page.evaluate(CONNECTED)
+            status = (await api.get(f"/v1/conversations/{conversation['id']}")).json()["status"]
+            return bool(state and status == "active")
+
+        assert await _until(connected), await page.evaluate(f"{STATUS}.textContent")
+        assert "just speak" in (await page.evaluate(f"{STATUS}.textContent"))  # the VAD listens: no button to hold
+        width = await _until(lambda: page.evaluate(
+            "document.querySelector('avatar-room').shadowRoot.getElementById('avatar').videoWidth"), 10)
+        assert width == 480  # the avatar's video plays
+        # Everything needed fits a 1366x768 screen: the text box and its button are above the fold.
+        box = await page.locator("#text").bounding_box()
+        assert box is not None and box["y"] + box["height"] <= 768
+        assert missing == []  # no 404 (the favicon is there)
+        await page.locator("#leave").click()
+        ended = await _until(lambda: page.evaluate(f"{STATUS}.dataset.state === 'ended' && {STATUS}.textContent"), 10)
+        assert ended == "You left the conversation."
+        assert await page.locator("#text").is_disabled() and await page.locator("#send").is_disabled()
+        body = (await api.get(f"/v1/conversations/{conversation['id']}")).json()
+        assert (body["status"], body["end_reason"]) == ("ended", "left") and body["duration"] is not None
+
+
+async def test_a_closed_tab_ends_the_conversation(server: tuple[str, str], browser: Any) -> None:
+    base, key = server
+    async with httpx.AsyncClient(base_url=base, headers={"Authorization": f"Bearer {key}"}) as api:
+        conversation = await _conversation(api)
+        page = await browser.new_page()
+        await page.goto(f"{conversation['room_url']}?token={conversation['room_token']}")
+        assert await _until(lambda: page.evaluate(CONNECTED))
+        closed = time.monotonic()
+        await page.close()
+
+        async def ended() -> bool:
+            body = (await api.get(f"/v1/conversations/{conversation['id']}")).json()
+            return bool(body["status"] == "ended" and body["end_reason"] == "left")
+
+        assert await _until(ended, 15)
+        assert time.monotonic() - closed < 12  # seconds, not the idle timeout's minutes
+
+
+async def test_the_sdk_embeds_a_conversation_in_another_origins_page(server: tuple[str, str], browser: Any,
+                                                                     tmp_path: Path) -> None:
+    """The README's page: the SDK imported from the service by a page of another origin, <avatar-room> in it."""
+    base, key = server
+    async with httpx.AsyncClient(base_url=base, headers={"Authorization": f"Bearer {key}"}) as api:
+        conversation = await _conversation(api)
+        (tmp_path / "index.html").write_text(f"""<!doctype html>
+<html><head><meta charset="utf-8"><title>Shop</title>
+<script type="module" src="{base}/static/avatar-room.js"></script></head>
+<body style="height: 100vh; margin: 0">
+<avatar-room room-url="{conversation['room_url']}" token="{conversation['room_token']}"></avatar-room>
+</body></html>""")
+        handler = lambda *a: http.server.SimpleHTTPRequestHandler(*a, directory=str(tmp_path))  # noqa: E731
+        site = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=site.serve_forever, daemon=True).start()
+        try:
+            page = await browser.new_page(viewport={"width": 390, "height": 844})  # a phone
+            console: list[str] = []
+            page.on("console", lambda m: console.append(m.text))
+            page.on("requestfailed", lambda r: console.append(f"failed {r.url} {r.failure}"))
+            await page.goto(f"http://127.0.0.1:{site.server_address[1]}/index.html")
+            assert await _until(lambda: page.evaluate(CONNECTED)), console
+            assert await page.evaluate(f"import('{base}/static/avatar-room.js').then(m => typeof m.joinRoom)") \
+                == "function"
+            await page.locator("#text").fill("When does the museum open?")
+            await page.locator("#text").press("Enter")
+            lines = await _until(lambda: page.evaluate(
+                "(() => { const root = document.querySelector('avatar-room').shadowRoot;"
+                " const lines = [...root.querySelectorAll('#log p')].map(p => p.className + ': ' + p.textContent);"
+                " return lines.length >= 3 && lines; })()"), 20)
+            assert lines and lines[:2] == ["assistant: Hello!", "user: When does the museum open?"], lines
+            assert await page.evaluate("document.scrollingElement.scrollWidth") <= 390  # nothing off the side
+        finally:
+            site.shutdown()
+        transcript = (await api.get(f"/v1/conversations/{conversation['id']}",
+                                    params={"include_transcript": "true"})).json()["transcript"]
+        assert [t["role"] for t in transcript] == ["assistant", "user", "assistant"]

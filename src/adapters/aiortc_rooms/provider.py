@@ -177,17 +177,23 @@ class AiortcRooms:
     def _left(self, session: RoomSession) -> None:
         """The participant's connection closed or failed: unless they are back within `left_grace` seconds (a
         reload), the conversation ends, reason `left`."""
-        self._keep(asyncio.ensure_future(self._end_unless_back(session)))
+        media = session.media
+        self._keep(asyncio.ensure_future(self._end_unless_back(media.organization_id, media.conversation_id,
+                                                               session)))
 
-    async def _end_unless_back(self, session: RoomSession) -> None:
+    async def departing(self, organization_id: str, conversation_id: str) -> None:
+        """The page is going away (its `pagehide` beacon): as when its connection closes."""
+        session = self.sessions.get(conversation_id)
+        self._keep(asyncio.ensure_future(self._end_unless_back(organization_id, conversation_id, session)))
+
+    async def _end_unless_back(self, organization_id: str, ident: str, session: RoomSession | None) -> None:
         await asyncio.sleep(self.left_grace)
-        ident = session.media.conversation_id
         current = self.sessions.get(ident)
         if current is not None and current is not session and not current._closed:
-            return  # they came back
+            return  # they came back (a reload joined again)
         if self.host is not None:
             with contextlib.suppress(NotFound, Conflict):
-                await self.host.end(session.media.organization_id, ident, "ended", reason="left")
+                await self.host.end(organization_id, ident, "ended", reason="left")
 
     def _forget(self, session: RoomSession) -> None:
         ident = session.media.conversation_id

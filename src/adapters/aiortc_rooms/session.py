@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -31,6 +32,8 @@ from avatar_service.ports.speech import SpeechSynthesizer
 from avatar_service.ports.transcriber import Transcriber
 
 log = logging.getLogger(__name__)
+
+SILENT_PEER_SECONDS = 5.0  # a browser sends microphone frames (silent ones too) while its page is open
 
 
 def _quick_audio_receiver(receiver: Any) -> None:
@@ -62,6 +65,7 @@ class RoomSession:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._joined = False
         self._closed = False
+        self._last_heard: float | None = None  # when the last microphone frame came
         self.ended: dict[str, Any] | None = None  # the "ended" event sent, if the conversation ended
 
     # --- signaling -------------------------------------------------------------------------------------
@@ -119,16 +123,35 @@ class RoomSession:
         elif state in ("failed", "closed") and not self._closed:
             # The participant left (closed the tab) or their network did: the provider ends the conversation
             # unless they come back at once (a reload joins again with a new peer connection).
-            await self.close()
-            if self._on_left is not None:
-                self._on_left(self)
+            await self._gone(f"connection {state}")
 
     def _on_datachannel(self, channel: Any) -> None:
         self._channel = channel
         channel.on("message", self._on_message)
+        channel.on("close", self._on_channel_closed)
         # aiortc reports the page's channel once it is open, so the page learns how this room listens now.
         self.send({"type": "hello", "push_to_talk": self.media.vad_enabled is False, "audio": self.voice is not None,
                    "video": self.video is not None, "interruption": self.media.interruption_enabled})
+
+    def _on_channel_closed(self) -> None:
+        # The page's SCTP association went (a closed tab usually takes it down before ICE notices anything).
+        if not self._closed:
+            self._spawn(self._gone("its data channel closed"))
+
+    async def _gone(self, why: str) -> None:
+        log.info("room %s: the participant is gone (%s)", self.media.conversation_id, why)
+        await self.close()
+        if self._on_left is not None:
+            self._on_left(self)
+
+    async def _watch(self) -> None:
+        """A page that stops sending its microphone is gone, whatever ICE thinks (its consent checks take 30 s)."""
+        while True:
+            await asyncio.sleep(1.0)
+            heard = self._last_heard
+            if heard is not None and time.monotonic() - heard > SILENT_PEER_SECONDS:
+                await self._gone(f"no microphone frame for {SILENT_PEER_SECONDS:.0f} s")
+                return
 
     def send(self, event: dict[str, Any]) -> None:
         channel = self._channel
@@ -146,8 +169,9 @@ class RoomSession:
     # --- media -----------------------------------------------------------------------------------------
 
     def _on_track(self, track: MediaStreamTrack) -> None:
-        if track.kind == "audio" and self.media.audio_enabled:
+        if track.kind == "audio":
             self._spawn(self._listen(track))
+            self._spawn(self._watch())
 
     async def _listen(self, track: MediaStreamTrack) -> None:
         to_16k = MicrophoneResampler()
@@ -156,7 +180,9 @@ class RoomSession:
                 frame = await track.recv()
             except MediaStreamError:
                 return
-            self.pipeline.hear(to_16k(frame))
+            self._last_heard = time.monotonic()
+            if self.media.audio_enabled:
+                self.pipeline.hear(to_16k(frame))
 
     # --- the end ---------------------------------------------------------------------------------------
 

@@ -55,15 +55,19 @@ class Rooms:
         assert turn.result is not None
         return turn.result
 
-    async def leave(self, conversation_id: str, token: str) -> Conversation:
-        """The participant leaves: the conversation ends (reason `left`)."""
+    async def leave(self, conversation_id: str, token: str, closing: bool = False) -> Conversation:
+        """The participant leaves: the conversation ends (reason `left`). `closing`: their page is going away
+        (it may be a reload), so the room ends it in a few seconds unless they join again."""
         guest = await self.admit(conversation_id, token)
+        if closing and self.signaling is not None:
+            await self.signaling.departing(guest.organization_id, guest.conversation_id)
+            return await self.conversations.get(guest.organization_id, guest.conversation_id)
         return await self.conversations.end(guest.organization_id, guest.conversation_id, reason="left")
 
     async def state(self, conversation_id: str, token: str) -> Conversation:
-        """The conversation as its participant may see it (status, why it ended)."""
+        """The conversation as its participant may see it: status, why it ended, the transcript so far."""
         guest = await self.admit(conversation_id, token)
-        view = await self.conversations.get(guest.organization_id, guest.conversation_id)
+        view = await self.conversations.get(guest.organization_id, guest.conversation_id, include_transcript=True)
         view.room_token = None  # the page has it already; an answer that shows it could be cached elsewhere
         return view
 

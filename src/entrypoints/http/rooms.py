@@ -46,10 +46,11 @@ class SessionAnswer(msgspec.Struct):
     type: str
 
 
-@get("/static/avatar-room.js", include_in_schema=False, cache=3600)
+@get("/static/avatar-room.js", include_in_schema=False)
 async def room_sdk() -> File:
     """The room SDK, an ES module another origin may import (modules are fetched with CORS)."""
-    return File(STATIC / "avatar-room.js", media_type="text/javascript", content_disposition_type="inline")
+    return File(STATIC / "avatar-room.js", media_type="text/javascript", content_disposition_type="inline",
+                headers={"Cache-Control": "public, max-age=300"})
 
 
 @get("/{conversation_id:str}", media_type=MediaType.HTML, include_in_schema=False)
@@ -71,16 +72,19 @@ async def room_message(conversation_id: FromPath[str], data: JSONBody[MessageCre
 
 
 @post("/{conversation_id:str}/leave", status_code=200, tags=["Rooms"])
-async def room_leave(conversation_id: FromPath[str], rooms: NamedDependency[Rooms], token: FromQuery[str] = ""
-                     ) -> Conversation:
-    """The participant leaves: the conversation ends (`ended`, `end_reason` `left`, `conversation.ended`)."""
-    return await rooms.leave(conversation_id, token)
+async def room_leave(conversation_id: FromPath[str], rooms: NamedDependency[Rooms], token: FromQuery[str] = "",
+                     closing: FromQuery[bool] = False) -> Conversation:
+    """The participant leaves: the conversation ends (`ended`, `end_reason` `left`, `conversation.ended`).
+    `closing=true` (the page's `pagehide` beacon): it ends a few seconds later unless the page joins again
+    (a reload)."""
+    return await rooms.leave(conversation_id, token, closing)
 
 
 @get("/{conversation_id:str}/state", tags=["Rooms"])
 async def room_state(conversation_id: FromPath[str], rooms: NamedDependency[Rooms], token: FromQuery[str] = ""
                      ) -> Conversation:
-    """The conversation's status (and `end_reason` once over), for a page that lost its connection."""
+    """The conversation's status (and `end_reason` once over) and its transcript so far: for a page that joins
+    (the lines before it) or lost its connection."""
     return await rooms.state(conversation_id, token)
 
 

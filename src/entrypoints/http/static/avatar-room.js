@@ -41,6 +41,13 @@ export class Room {
     this.pc = null; this.channel = null; this.microphone = null;
     this.muted = false;
     this._ended = null;
+    // A closed tab ends the conversation within seconds (a reload, which joins again at once, does not).
+    this._onPageHide = () => {
+      if (!this._ended && navigator.sendBeacon) {
+        navigator.sendBeacon(`${this.base}/leave?closing=true&token=${encodeURIComponent(this.token)}`);
+      }
+    };
+    window.addEventListener("pagehide", this._onPageHide);
   }
 
   // --- what the page is told ------------------------------------------------------------------------------
@@ -71,6 +78,14 @@ export class Room {
     this._set("joining");
     this.conversation = await this._call("join");
     if (ENDED.has(this.conversation.status)) { this._over(this.conversation); return this; }
+    try {  // what was said before this page joined (the greeting, or the lines before a reload)
+      const state = await this._call("state", {method: "GET"});
+      for (const item of state.transcript || []) {
+        if (item.role === "user" || item.role === "assistant") {
+          this._line({role: item.role, content: item.content, interrupted: !!item.interrupted, metrics: item.metrics || null});
+        }
+      }
+    } catch (e) { this._error(e); }
     if (!window.RTCPeerConnection) { this._set("text-only", {message: "This browser has no WebRTC: text only."}); return this; }
     this._set("connecting");
     try { await this._connect(); }
@@ -185,6 +200,7 @@ export class Room {
   }
 
   _stopMedia() {
+    window.removeEventListener("pagehide", this._onPageHide);
     if (this.microphone) this.microphone.getTracks().forEach((t) => t.stop());
     if (this.pc) { try { this.pc.close(); } catch (_) { /* closed already */ } }
   }
