@@ -58,7 +58,7 @@ QUESTIONS = [
     "Is the garden open in winter?", "Tell me about the cafe.", "Could I see the paintings today?",
 ]
 LONG_ASK = "Tell me everything about the museum, the tickets, the cafe and the garden."
-TYPED = ["How much does a ticket cost?", "Where can I park?"]
+TYPED = ["What does a ticket for a child cost?", "Where can I leave my coat?"]  # none of them a spoken question
 SPEECH_RMS = 0.01  # a block louder than this (-40 dBFS) is voice
 GAP_S = 0.45  # a quieter stretch shorter than this is inside one utterance
 

@@ -22,7 +22,7 @@ class EarlyTranscription:
     """
 
     def __init__(self, start: Callable[[np.ndarray], asyncio.Future[str]], speech_so_far: Callable[[], np.ndarray],
-                 quiet_frames: int = 6) -> None:
+                 quiet_frames: int = 4) -> None:
         self._start, self._so_far, self._quiet_frames = start, speech_so_far, quiet_frames
         self._quiet = 0
         self._guess: asyncio.Future[str] | None = None
@@ -44,6 +44,18 @@ class EarlyTranscription:
             if speech.size:
                 self._guess = self._start(speech)
                 self.guesses += 1
+
+    @property
+    def quiet_frames(self) -> int:
+        """Quiet frames in a row at the end of the utterance so far."""
+        return self._quiet
+
+    def text(self) -> str | None:
+        """The guess's text once it is ready (None before, or when it failed)."""
+        guess = self._guess
+        if guess is None or not guess.done() or guess.cancelled() or guess.exception() is not None:
+            return None
+        return guess.result()
 
     def take(self) -> asyncio.Future[str] | None:
         """At the VAD's end of utterance: the transcription already under way, if it covers all that was said."""

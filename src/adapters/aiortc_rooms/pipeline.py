@@ -28,7 +28,7 @@ from avatar_service.adapters.aiortc_rooms.barge_in import BACKCHANNEL_SECONDS, k
 from avatar_service.adapters.aiortc_rooms.early import QUIET_PEAK_RMS, EarlyTranscription
 from avatar_service.adapters.aiortc_rooms.voice import VoiceQueue
 from avatar_service.adapters.echo_cancel import EchoCanceller, NoEchoCanceller
-from avatar_service.adapters.vad import VoiceActivityDetector
+from avatar_service.adapters.vad import VadEvent, VoiceActivityDetector
 from avatar_service.core.errors import Conflict, Unavailable
 from avatar_service.ports.metrics import RoomTurnStage
 from avatar_service.ports.offload import Offload
@@ -40,6 +40,9 @@ log = logging.getLogger(__name__)
 
 MAX_PUSH_TO_TALK_SECONDS = 30.0
 PRE_ROLL_MS = 480  # Silero decides ~100-250 ms into a word, then waits 96 ms more: keep the first word whole
+# A question is a turn's end: once the early transcription reads one and this much quiet has followed, the turn
+# ends without waiting out the rest of the hang-over.
+QUESTION_END_SECONDS = 0.24
 # Reported per turn (`metrics` on the assistant's transcript item, and the metrics endpoint).
 Figures = dict[str, float | None]
 Observe = Callable[[RoomTurnStage, float], None]  # (stage, seconds): the metrics endpoint's room turn histogram
@@ -171,20 +174,29 @@ class ConversationPipeline:
         for event in self.vad.feed(samples):
             if event.kind == "speech_start":
                 self._speech_started()
-            elif event.samples is not None and event.samples.size:
-                # The VAD decides `hangover_ms` after the last voiced window: that is when speech ended.
-                ended = time.monotonic() - self._hangover
-                guess = self.early.take() if self.early is not None else None
-                audio = guess if guess is not None else (event.samples * 32767).astype(np.int16)
-                over_reply, self._overlap = self._overlap is not None, None
-                self._utterances.put_nowait(_Utterance(audio, ended, over_reply))
+            else:  # the VAD decides `hangover_ms` after the last voiced window: that is when speech ended
+                self._ended(event, self._hangover)
         if self.early is not None:
             self.early.feed(samples, self.vad.in_speech)
+            quiet = self.early.quiet_frames * samples.size / IN_RATE
+            if self.vad.in_speech and quiet >= QUESTION_END_SECONDS and (self.early.text() or "").endswith("?"):
+                for event in self.vad.flush():
+                    self._ended(event, quiet)
         if self._overlap is not None and self.vad.in_speech and _loud(samples):
             self._overlap += samples.size  # voiced time only: the VAD's hang-over is silence
             if self._overlap >= (BACKCHANNEL_SECONDS - 0.1) * IN_RATE:  # speech_start came ~0.1 s into it
                 self._overlap = None  # too long for "uh-huh": they are taking the turn
                 self.interrupt()
+
+    def _ended(self, event: VadEvent, silence: float) -> None:
+        """The VAD closed an utterance `silence` seconds after its last voiced sound."""
+        if event.samples is None or not event.samples.size:
+            return
+        ended = time.monotonic() - silence
+        guess = self.early.take() if self.early is not None else None
+        audio = guess if guess is not None else (event.samples * 32767).astype(np.int16)
+        over_reply, self._overlap = self._overlap is not None, None
+        self._utterances.put_nowait(_Utterance(audio, ended, over_reply))
 
     def _speech_started(self) -> None:
         if not self.media.interruption_enabled:

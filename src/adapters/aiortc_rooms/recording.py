@@ -21,7 +21,7 @@ import av
 import numpy as np
 
 from avatar_service.adapters.aiortc_rooms.audio import IN_RATE, OUT_RATE, resample
-from avatar_service.adapters.aiortc_rooms.video import DrawnAvatar, LiveAvatar, draw
+from avatar_service.adapters.aiortc_rooms.video import VIDEO_LEAD, DrawnAvatar, LiveAvatar, draw
 from avatar_service.adapters.pyav_renderer.photo import LivePhoto
 
 log = logging.getLogger(__name__)
@@ -79,7 +79,9 @@ class RoomRecorder:
         self.voice.write(frame, time.monotonic())
 
     def pose(self, dx: int, dy: int, opening: float, closure: float) -> None:
-        self.poses.append((time.monotonic() - self.started, dx, dy, opening, closure))
+        # The live mouth is drawn from the voice VIDEO_LEAD ahead (the browser shows video later than it plays the
+        # voice); in the file both play at once, so the pose belongs that much later.
+        self.poses.append((time.monotonic() - self.started + VIDEO_LEAD, dx, dy, opening, closure))
 
     def stop(self) -> None:
         self.microphone.close()

@@ -13,6 +13,7 @@ import contextlib
 import json
 import logging
 import time
+import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -34,6 +35,15 @@ from avatar_service.ports.transcriber import Transcriber
 log = logging.getLogger(__name__)
 
 SILENT_PEER_SECONDS = 5.0  # a browser sends microphone frames (silent ones too) while its page is open
+
+
+def _own_stream(sender: Any) -> None:
+    """aiortc puts every track of a peer connection in one MediaStream (one msid), and a browser then keeps the
+    streams' audio and video in sync: it holds the voice back until the video, which takes longer to encode and
+    decode, catches up (150 ms and more of every reply's start). In a stream of its own the voice plays as soon as
+    it arrives; the video track draws each frame's mouth from the voice a little ahead (`VIDEO_LEAD`), so the lips
+    still meet the sound. aiortc has no option for it: the sender's stream id is set before the answer is made."""
+    sender._stream_id = str(uuid.uuid4())
 
 
 def _quick_audio_receiver(receiver: Any) -> None:
@@ -83,6 +93,7 @@ class RoomSession:
                     pc.addTrack(self.voice)
             elif transceiver.kind == "video" and self.video is not None:
                 pc.addTrack(self.video)
+                _own_stream(transceiver.sender)
         await pc.setLocalDescription(await pc.createAnswer())  # gathers every ICE candidate first
         self.pipeline.start()
         return pc.localDescription

@@ -27,6 +27,9 @@ from avatar_service.adapters.pyav_renderer.sprites import build_sprites
 from avatar_service.ports.portraits import Portrait
 
 VIDEO_CLOCK = 90_000
+# How much later a video frame is seen than a voice frame sent with it (encoding, the video jitter buffer, one
+# frame period): the mouth is drawn from the voice that will be heard when the frame is.
+VIDEO_LEAD = 0.1
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +123,7 @@ class AvatarVideoTrack(MediaStreamTrack):
         self.frames_sent = 0
 
     def _open(self) -> float:
-        level = self._voice.level if self._voice is not None else 0.0
+        level = self._voice.level_ahead(VIDEO_LEAD) if self._voice is not None else 0.0
         # Loudness in dB against a speaking level of about -20 dBFS, over a 24 dB range (as the renderer does).
         target = 0.0 if level < 1e-3 else min(max((20 * math.log10(level / 0.1) + 24) / 24, 0.0), 1.0)
         # Open at once, close at a bounded speed: a jaw shuts over about 100 ms, not in one frame.

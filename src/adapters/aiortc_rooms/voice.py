@@ -70,6 +70,28 @@ class VoiceQueue:
         self.paused = False
         return was
 
+    def level_ahead(self, seconds: float) -> float:
+        """RMS (0..1) of the 20 ms that will go out `seconds` from now (0 when nothing is queued that far, or
+        paused): the video draws the mouth from this, since its frames reach the screen later than the voice."""
+        if self.paused:
+            return 0.0
+        skip, window = int(seconds * OUT_RATE), FRAME_SAMPLES
+        parts: list[np.ndarray] = []
+        for chunk in self._queue:
+            if skip >= chunk.size:
+                skip -= chunk.size
+                continue
+            part = chunk[skip : skip + window]
+            skip = 0
+            parts.append(part)
+            window -= part.size
+            if window <= 0:
+                break
+        if not parts:
+            return 0.0
+        samples = np.concatenate(parts).astype(np.float32) / 32768.0
+        return float(np.sqrt(np.mean(samples * samples)))
+
     def next_frame(self) -> np.ndarray:
         out = np.zeros(FRAME_SAMPLES, np.int16)
         filled = 0
