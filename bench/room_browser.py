@@ -330,28 +330,34 @@ def spoken_turns(s: Session, asked: list[str]) -> tuple[list[float], list[tuple[
     return latencies, list(zip(asked, users, strict=False))
 
 
-def echo_figures(s: Session, asked: list[str]) -> dict[str, int]:
+def echo_figures(s: Session, asked: list[str]) -> dict[str, Any]:
     t, local, remote = s.levels[:, 0], s.levels[:, 1], s.levels[:, 2]
     questions = voiced(t, local)
     interruptions = [at for at, e in s.events if e.get("type") == "interrupted"]
-    under_question = [at for at in interruptions if any(a - 0.2 <= at <= b + 1.0 for a, b in questions)]
-    over_reply = 0  # questions that began while the avatar was speaking
-    barged = 0
+    under_question = [at for at in interruptions if any(a - 0.2 <= at <= b + 2.0 for a, b in questions)]
+    stops = []  # questions that began while the avatar was speaking: how long until its voice stopped
     for a, _ in questions:
         window = (t > a - 0.3) & (t < a)
         if window.any() and float(remote[window].max()) > SPEECH_RMS:
-            over_reply += 1
-            if any(a <= at <= a + 1.5 for at in interruptions):
-                barged += 1
+            after = voiced(t[t >= a], remote[t >= a], gap=0.15)
+            stops.append(after[0][1] - a if after else 0.0)
+    replies = " ".join(i["content"] for i in s.transcript if i["role"] == "assistant")
     users = [i["content"] for i in s.transcript if i["role"] == "user"]
-    strangers = [u for u in users if not any(_similar(u, q) for q in asked)]
+    # A line made of the avatar's own words and not of any question: its echo, heard as a turn.
+    echoes = [u for u in users if _similar(u, replies, 0.8) and not any(_similar(u, q) for q in asked)]
     return {"questions": len(questions), "self_interruptions": len(interruptions) - len(under_question),
-            "heard_itself": len(strangers), "over_reply": over_reply, "barged_in": barged}
+            "heard_itself": len(echoes), "over_reply": len(stops),
+            "stopped_within_1s": sum(stop <= 1.0 for stop in stops),
+            "stop_median": statistics.median(stops) if stops else float("nan")}
 
 
-def _similar(heard: str, asked: str) -> bool:
-    a, b = set(words(heard)), set(words(asked))
-    return bool(a) and len(a & b) >= 0.5 * len(b)
+def _similar(heard: str, said: str, share: float = 0.5) -> bool:
+    """Whether `heard` holds at least `share` of the words of `said` (with `share` 0.8 and a long `said`: whether
+    nearly all of `heard`'s words are among `said`'s)."""
+    a, b = set(words(heard)), set(words(said))
+    if not a:
+        return False
+    return len(a & b) >= share * (len(a) if share > 0.5 else len(b))
 
 
 def stage_medians(transcript: list[dict[str, Any]]) -> dict[str, float]:
@@ -431,8 +437,9 @@ def report(args: argparse.Namespace, run: Session, echo_run: Session | None, ask
         e = echo_figures(echo_run, echo_asked)
         rows += [(f"echo: questions asked (gain {args.echo_gain:.1f}, 60 ms)", str(e["questions"]), ""),
                  ("echo: self-interruptions", str(e["self_interruptions"]), "0"),
-                 ("echo: user lines the avatar heard from itself", str(e["heard_itself"]), "0"),
-                 ("echo: questions over a reply that cut it", f"{e['barged_in']} of {e['over_reply']}", "all")]
+                 ("echo: user lines made of the avatar's own words", str(e["heard_itself"]), "0"),
+                 ("echo: questions over a reply: stopped within 1 s",
+                  f"{e['stopped_within_1s']} of {e['over_reply']} (median {_ms(e['stop_median'])})", "all")]
     for stage, value in stage_medians(run.transcript).items():
         rows.append((f"server median {stage}", f"{value:.0f} ms", ""))
     width = max(len(r[0]) for r in rows)

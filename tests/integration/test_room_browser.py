@@ -182,3 +182,30 @@ async def test_the_sdk_embeds_a_conversation_in_another_origins_page(server: tup
         transcript = (await api.get(f"/v1/conversations/{conversation['id']}",
                                     params={"include_transcript": "true"})).json()["transcript"]
         assert [t["role"] for t in transcript] == ["assistant", "user", "assistant"]
+
+
+async def test_a_browser_that_blocks_autoplay_gets_a_click_to_start(server: tuple[str, str]) -> None:
+    from playwright.async_api import async_playwright
+
+    base, key = server
+    async with httpx.AsyncClient(base_url=base, headers={"Authorization": f"Bearer {key}"}) as api:
+        conversation = await _conversation(api)
+        async with async_playwright() as p:
+            strict = [f for f in FLAGS if not f.startswith("--autoplay-policy")]
+            chromium = await p.chromium.launch(executable_path=CHROMIUM,
+                                               args=[*strict, "--autoplay-policy=document-user-activation-required"])
+            try:
+                page = await chromium.new_page()
+                await page.goto(f"{conversation['room_url']}?token={conversation['room_token']}")
+                blocked = await _until(lambda: page.evaluate(
+                    "(() => { const root = document.querySelector('avatar-room').shadowRoot;"
+                    " return !!root && root.getElementById('status').dataset.state === 'blocked'; })()"))
+                assert blocked, await page.evaluate(f"{STATUS}.textContent")
+                assert await page.locator("#start button").is_visible()
+                await page.locator("#start button").click()  # the click the browser wanted
+                assert await _until(lambda: page.evaluate(CONNECTED), 10)
+                assert not await page.locator("#start button").is_visible()
+                assert await page.evaluate(
+                    "!document.querySelector('avatar-room').shadowRoot.getElementById('voice').paused")
+            finally:
+                await chromium.close()
