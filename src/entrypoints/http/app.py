@@ -11,7 +11,6 @@ from litestar import Litestar, Request, Response, Router
 from litestar.di import Provide
 from litestar.middleware import DefineMiddleware
 from litestar.openapi import OpenAPIConfig
-from litestar.openapi.plugins import ScalarRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme
 
 from avatar_service import __version__

@@ -8,7 +8,7 @@ from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 
 from avatar_service.core.model import Conversation, ConversationCreate, MessageCreate, MessageResult, Page
 from avatar_service.core.model.conversations import ConversationStatus
-from avatar_service.core.scopes import for_mode, require
+from avatar_service.core.scopes import READ_CONVERSATIONS, for_mode, require
 from avatar_service.core.services.api_keys import Caller
 from avatar_service.core.services.conversations import Conversations
 from avatar_service.entrypoints.http.auth import scopes
@@ -26,7 +26,7 @@ async def create_conversation(
     return await conversations.create(caller.organization_id, data)
 
 
-@get("/", opt=scopes("conversations"))
+@get("/", opt=scopes(READ_CONVERSATIONS))
 async def list_conversations(
     conversations: NamedDependency[Conversations],
     caller: NamedDependency[Caller],
@@ -39,7 +39,7 @@ async def list_conversations(
     return await conversations.list(caller.organization_id, page(limit, cursor), status, personality_id, user_id)
 
 
-@get("/{conversation_id:str}", opt=scopes("conversations"))
+@get("/{conversation_id:str}", opt=scopes(READ_CONVERSATIONS))
 async def get_conversation(
     conversation_id: FromPath[str],
     conversations: NamedDependency[Conversations],
