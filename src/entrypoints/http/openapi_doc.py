@@ -100,6 +100,20 @@ def _closed_objects(components: dict[str, Schema]) -> None:
             schema.additional_properties = False
 
 
+def _zero_bounds(components: dict[str, Schema]) -> None:
+    """Litestar drops a bound of 0 (`Meta(ge=0)` reads as false): put back those msgspec's own schema states."""
+    kinds = [k for k in _structs(msgspec.Struct) if k.__module__.startswith(PACKAGE) and k.__name__ in components]
+    _, defs = msgspec.json.schema_components(kinds)
+    for name, definition in defs.items():
+        schema = components.get(name)
+        for field, spec in (definition.get("properties") or {}).items():
+            target = (schema.properties or {}).get(field) if schema is not None else None
+            for variant in [spec, *spec.get("anyOf", [])]:
+                for key, attribute in (("minimum", "minimum"), ("maximum", "maximum")):
+                    if variant.get(key) == 0 and isinstance(target, Schema) and getattr(target, attribute) is None:
+                        setattr(target, attribute, 0)
+
+
 def _cross_field_rules(components: dict[str, Schema], avatar_ids: list[str]) -> None:
     for schema in components.values():  # metadata: at most 50 keys of 1 to 40 characters (core.model.common)
         metadata = (schema.properties or {}).get("metadata")
@@ -134,6 +148,7 @@ def document(app: Litestar, avatar_ids: list[str]) -> None:
     components = schema.components.schemas
     components["Error"] = ERROR_SCHEMA
     _closed_objects(components)
+    _zero_bounds(components)
     _cross_field_rules(components, avatar_ids)
     for path, item in (schema.paths or {}).items():
         for method in ("get", "put", "post", "delete", "patch"):
