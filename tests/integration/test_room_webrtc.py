@@ -35,6 +35,14 @@ def offline_voice() -> Iterator[SpeechSynthesizer]:
         yield voice
 
 
+@pytest.fixture(scope="module")
+def question(offline_voice: SpeechSynthesizer) -> tuple[np.ndarray, int]:
+    """SENTENCE spoken once for the module: every test (and backend) speaks the same clip. Piper samples its
+    voice, so each synthesis differs a little, and the odd one Whisper tiny mishears."""
+    speech = offline_voice.synthesize(SENTENCE, VoiceChoice(provider="openai"))
+    return np.asarray(speech.samples), speech.sample_rate
+
+
 @pytest.fixture
 def settings_overrides(offline_voice: SpeechSynthesizer) -> dict[str, Any]:
     return {"room_host_addresses": "127.0.0.1"}
@@ -84,7 +92,7 @@ async def _status(service: Service, ident: str) -> str:
 
 
 async def test_spoken_turn_is_transcribed_and_answered_aloud(service: Service,
-                                                            offline_voice: SpeechSynthesizer) -> None:
+                                                            question: tuple[np.ndarray, int]) -> None:
     conversation, room = await _open_room(service)
     ident = conversation["id"]
     try:
@@ -96,9 +104,11 @@ async def test_spoken_turn_is_transcribed_and_answered_aloud(service: Service,
                 break
             await room.wait_for(lambda: False, 0.05)
         assert statuses[-1] == "active", statuses
+        # A browser's microphone sends from the moment it connects; this one too, before it speaks (otherwise the
+        # room's first frames would be the first word, with nothing before it to keep).
+        assert await room.wait_for(lambda: room.microphone._pts >= 48_000 // 2, 10)
 
-        speech = offline_voice.synthesize(SENTENCE, VoiceChoice(provider="openai"))
-        room.microphone.say(np.asarray(speech.samples), speech.sample_rate)
+        room.microphone.say(*question)
         assert await room.wait_for(lambda: room.microphone.speech_ended_at is not None, 10)
         ended = room.microphone.speech_ended_at
         assert ended is not None
@@ -229,14 +239,13 @@ async def test_a_closed_page_ends_the_conversation_within_seconds(service: Servi
     assert time.monotonic() - closed < 10
 
 
-async def test_a_recorded_conversation_is_written_and_served(service: Service, offline_voice: SpeechSynthesizer
+async def test_a_recorded_conversation_is_written_and_served(service: Service, question: tuple[np.ndarray, int]
                                                              ) -> None:
     conversation, room = await _open_room(service, record=True)
     ident = conversation["id"]
     try:
         assert await room.wait_for(lambda: room.pc.connectionState == "connected", 10)
-        speech = offline_voice.synthesize(SENTENCE, VoiceChoice(provider="openai"))
-        room.microphone.say(np.asarray(speech.samples), speech.sample_rate)
+        room.microphone.say(*question)
         assert await room.wait_for(lambda: len(room.heard.audible) > 25, 40), room.heard.events
         assert (await service.client.get(f"/v1/conversations/{ident}")).json()["recording_url"] is None
         ended = (await service.client.delete(f"/v1/conversations/{ident}")).json()

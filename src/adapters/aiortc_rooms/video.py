@@ -123,7 +123,9 @@ class AvatarVideoTrack(MediaStreamTrack):
         self.frames_sent = 0
 
     def _open(self) -> float:
-        level = self._voice.level_ahead(VIDEO_LEAD) if self._voice is not None else 0.0
+        voice = self._voice
+        ahead = getattr(voice, "level_ahead", None)  # anything with a `level` drives the mouth; a queue, ahead
+        level = 0.0 if voice is None else ahead(VIDEO_LEAD) if ahead is not None else voice.level
         # Loudness in dB against a speaking level of about -20 dBFS, over a 24 dB range (as the renderer does).
         target = 0.0 if level < 1e-3 else min(max((20 * math.log10(level / 0.1) + 24) / 24, 0.0), 1.0)
         # Open at once, close at a bounded speed: a jaw shuts over about 100 ms, not in one frame.
