@@ -56,6 +56,16 @@ class Unavailable(AvatarError):
     code = "engine_unavailable"
 
 
+class AtCapacity(Unavailable):
+    """Every place that could take the work is full (HTTP 503 with `Retry-After`, in seconds)."""
+
+    code = "at_capacity"
+
+    def __init__(self, message: str, *, retry_after: int, code: str | None = None) -> None:
+        super().__init__(message, code=code)
+        self.retry_after = retry_after
+
+
 class RateLimited(AvatarError):
     """Too many requests for this key (HTTP 429); `retry_after` in seconds."""
 

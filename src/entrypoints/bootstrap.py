@@ -101,8 +101,18 @@ def _speech(settings: Settings, voices: VoiceCatalogue) -> SpeechEngines:
     return SpeechEngines(build_speech(settings.speech_credentials(), offline=offline))
 
 
-def _rooms(settings: Settings, hosted: HostedRooms, speech: SpeechEngines, offload: Offload, blobs: BlobStore
-           ) -> RoomProvider:
+def places_rooms_on_workers(settings: Settings) -> bool:
+    """Whether rooms live on `avatar worker` processes (AVATAR_ROOM_PLACEMENT; PostgreSQL only)."""
+    if settings.room_placement == "local":
+        return False
+    postgres = settings.database_url.startswith("postgresql")
+    if settings.room_placement == "workers" and not postgres:
+        raise SystemExit("AVATAR_ROOM_PLACEMENT=workers needs PostgreSQL: on SQLite the server hosts its rooms")
+    return postgres and (settings.room_placement == "workers" or settings.worker == "external")
+
+
+def _rooms(settings: Settings, hosted: HostedRooms, speech: SpeechEngines, offload: Offload, blobs: BlobStore,
+           storage: Storage, clock: Clock, secret: bytes) -> RoomProvider:
     if settings.livekit_url:
         from avatar_service.adapters.livekit_rooms import LiveKitRooms
 
@@ -115,8 +125,14 @@ def _rooms(settings: Settings, hosted: HostedRooms, speech: SpeechEngines, offlo
     from avatar_service.adapters.prometheus_metrics import observe_room_turn
 
     # Recordings are put together under the data dir, then stored in the blob store; turns go to /metrics.
-    return AiortcRooms(hosted, speech, offload, host_addresses=extra, blobs=blobs,
-                       work_dir=settings.data_path / "work" / "rooms", observe=observe_room_turn)
+    local = AiortcRooms(hosted, speech, offload, host_addresses=extra, blobs=blobs,
+                        work_dir=settings.data_path / "work" / "rooms", observe=observe_room_turn)
+    if not places_rooms_on_workers(settings):
+        return local
+    from avatar_service.adapters.database_room_hosts import SqlRoomHosts
+    from avatar_service.adapters.room_workers.placed import PlacedRooms
+
+    return PlacedRooms(local, SqlRoomHosts(storage.engine), clock, secret)  # type: ignore[attr-defined]
 
 
 def _semantic(settings: Settings, embedder: Embedder, offload: Offload) -> IndexedSemantic:
@@ -173,7 +189,7 @@ def assemble(settings: Settings, storage: Storage, clock: Clock | None = None, i
     portrait_analyzer: PortraitAnalyzer | None = overrides.pop("portraits", None)  # type: ignore[assignment]
     fetcher = GuardedFetcher(http)
     blobs = _blobs(settings)
-    room_provider = _rooms(settings, rooms, speech, offload, blobs)
+    room_provider = _rooms(settings, rooms, speech, offload, blobs, storage, clock, secret)
     ports: dict[object, object] = {
         Settings: settings, Storage: storage, Clock: clock, Ids: ids, Offload: offload, JobQueue: jobs,
         QueueStats: jobs, Metrics: PrometheusMetrics(),
@@ -239,6 +255,9 @@ def _register_jobs(c: punq.Container, jobs: DatabaseJobQueue | ProcrastinateJobQ
     jobs.register("conversation.timer", c.resolve(Conversations).on_timer, concurrency=4)
     jobs.register("game.timer", c.resolve(GameSessions).on_timer, concurrency=4)
     dispatcher: Dispatcher = c.resolve(Dispatcher)
+    provider = c.resolve(RoomProvider)
+    if hasattr(provider, "sweep"):  # rooms on workers: any job runner fails the rooms of a dead one
+        jobs.every(settings.room_lease_seconds / 4, provider.sweep)
 
     jobs.every(0.5, dispatcher.run, on_wake=True)
     _register_purge(c, jobs)

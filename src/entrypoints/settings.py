@@ -43,6 +43,13 @@ class Settings(msgspec.Struct, kw_only=True, frozen=True):
     metrics_token: str = ""  # set: GET /metrics wants `Authorization: Bearer <token>`; empty: /metrics is open
     metrics_dir: str = ""  # the CLI's prometheus multiprocess folder; empty: data_dir/metrics
     room_host_addresses: str = ""  # comma-separated extra ICE host addresses, e.g. "127.0.0.1" (aioice skips loopback)
+    # Rooms on workers (PostgreSQL): "auto" places them on `avatar worker` processes when AVATAR_WORKER=external;
+    # "workers" always; "local": the API process that takes the offer hosts the room (SQLite always does).
+    room_placement: Literal["auto", "local", "workers"] = "auto"
+    room_capacity: int = 0  # rooms one `avatar worker` hosts at once; 0: it hosts none
+    room_lease_seconds: float = 10.0  # a room worker that has not heartbeated for this long is dead: rooms fail
+    worker_url: str = ""  # the internal URL a room worker announces; empty: http://127.0.0.1:0 (a free port)
+    worker_bind: str = ""  # where its internal server listens, when that is not the announced address
     livekit_url: str = ""  # set: rooms are issued on this LiveKit server instead of the service's own aiortc room
     livekit_api_key: str = ""
     livekit_api_secret: str = ""

@@ -111,3 +111,14 @@ class RoomSignaling(Protocol):
     async def hang_up(self, conversation_id: str, status: str, reason: str, message: str) -> None:
         """The conversation is over: the participant is told why, and the connection closes."""
         ...
+
+
+@runtime_checkable
+class RemoteRoomTurns(Protocol):
+    """A provider whose room may live in another process (a room worker): a typed message is handed to that
+    process whole, which interrupts, writes and speaks the reply there, as `Rooms.say` does for a room here."""
+
+    async def say(self, organization_id: str, conversation_id: str, content: str) -> Any:
+        """The typed turn's `MessageResult` when the room lives elsewhere and took it; None when the room is in
+        this process or nobody is connected (the caller then takes the turn itself)."""
+        ...

@@ -226,3 +226,17 @@ rate_limits = Table(
     "rate_limits", metadata, Column("bucket", String(160), primary_key=True), _ts("window_start", False),
     Column("count", Integer, nullable=False),
 )
+
+# Room workers (`avatar worker` with AVATAR_ROOM_CAPACITY > 0) and the rooms placed on them: a host is alive while
+# its heartbeat keeps `expires_at` ahead; a conversation has at most one placement (its primary key), so two
+# workers can never host the same room.
+room_hosts = Table(
+    "room_hosts", metadata, _id(), Column("url", Text, nullable=False), Column("capacity", Integer, nullable=False),
+    _ts("started_at", False), _ts("expires_at", False),
+)
+
+room_placements = Table(
+    "room_placements", metadata, Column("conversation_id", ID, primary_key=True), _org(),
+    Column("host_id", ID, nullable=False), _ts("placed_at", False),
+    Index("ix_room_placements_host", "host_id"),
+)

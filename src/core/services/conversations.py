@@ -52,6 +52,7 @@ ENDINGS = {
     "max_duration": "The conversation reached its time limit.",
     "join_timeout": "Nobody joined the conversation in time.",
     "media_failed": "The conversation's audio and video broke down.",
+    "host_lost": "The server hosting the conversation stopped.",
 }
 
 

@@ -7,7 +7,7 @@ from avatar_service.core.errors import Invalid, NotFound, Unauthenticated
 from avatar_service.core.model import Conversation, MessageResult
 from avatar_service.core.services.base import Deps
 from avatar_service.core.services.conversations import Conversations
-from avatar_service.ports.rooms import RoomProvider, RoomSignaling, RoomTokens
+from avatar_service.ports.rooms import RemoteRoomTurns, RoomProvider, RoomSignaling, RoomTokens
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +44,14 @@ class Rooms:
         guest = await self.admit(conversation_id, token)
         if not content.strip():
             raise Invalid("Say something", param="content")
-        org, ident = guest.organization_id, guest.conversation_id
+        return await self.say_in_room(guest.organization_id, guest.conversation_id, content)
+
+    async def say_in_room(self, org: str, ident: str, content: str) -> MessageResult:
+        """`say` once admitted (a room worker takes typed turns for its rooms through this)."""
+        if isinstance(self.signaling, RemoteRoomTurns):
+            result = await self.signaling.say(org, ident, content)
+            if result is not None:
+                return result  # type: ignore[no-any-return]
         if self.signaling is None or not await self.signaling.interrupt(ident):
             return await self.conversations.say(org, ident, content)
         turn = await self.conversations.start_turn(org, ident, content)

@@ -59,11 +59,27 @@ def migrate() -> None:
     runtime.tell(config, "database is up to date")
 
 
+def room_worker(container: Any, config: Any) -> Any:
+    """This process's RoomWorker (AVATAR_ROOM_CAPACITY > 0): its rooms, internal server and heartbeat."""
+    import secrets
+
+    from avatar_service.adapters.room_workers.host import RoomWorker
+    from avatar_service.core.services.rooms import Rooms
+    from avatar_service.ports.rooms import RoomProvider
+
+    rooms = container.resolve(RoomProvider)
+    return RoomWorker(rooms, f"rh_{secrets.token_hex(8)}", config.worker_url or "http://127.0.0.1:0",
+                      config.room_capacity, config.room_lease_seconds, config.signing_secret(),
+                      container.resolve(Rooms).say_in_room, bind_url=config.worker_bind)
+
+
 def worker(once: bool = typer.Option(False, help="Run the work that is due now, then exit.")) -> None:
-    """Run background jobs (knowledge, renders, deliveries, timers) without serving HTTP."""
+    """Run background jobs (knowledge, renders, deliveries, timers) without serving HTTP; with
+    AVATAR_ROOM_CAPACITY > 0 also host that many rooms (PostgreSQL), which the API places here."""
     import signal
 
     import anyio
+    import msgspec
 
     from avatar_service.entrypoints import bootstrap
     from avatar_service.entrypoints.cli import runtime
@@ -71,6 +87,12 @@ def worker(once: bool = typer.Option(False, help="Run the work that is due now, 
 
     config = runtime.settings()
     runtime.share_metrics(config)
+    hosts_rooms = config.room_capacity > 0 and not once
+    if hosts_rooms:
+        if not config.database_url.startswith("postgresql"):
+            raise typer.BadParameter("room workers need PostgreSQL (on SQLite `avatar serve` hosts its rooms)",
+                                     param_hint="AVATAR_ROOM_CAPACITY")
+        config = msgspec.structs.replace(config, room_placement="workers")
 
     async def stop_on_sigterm(scope: anyio.CancelScope) -> None:
         """SIGTERM (systemd, Kubernetes) stops the worker as Ctrl-C does: the running passes end, the pools
@@ -86,6 +108,8 @@ def worker(once: bool = typer.Option(False, help="Run the work that is due now, 
         try:
             async with anyio.create_task_group() as group:
                 group.start_soon(stop_on_sigterm, group.cancel_scope)
+                if hosts_rooms:
+                    group.start_soon(room_worker(container, config).run)
                 if once:
                     await jobs.drain()
                 else:

@@ -56,7 +56,7 @@ def asgi_envelope(status: int, code: str, message: str, param: str | None = None
 
 def avatar_error(_: Request[Any, Any, Any], exc: e.AvatarError) -> Response[Any]:
     status = status_of(exc)
-    headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, e.RateLimited) else None
+    headers = ({"Retry-After": str(exc.retry_after)} if isinstance(exc, e.RateLimited | e.AtCapacity) else None)
     if status == 401:
         headers = {"WWW-Authenticate": 'Bearer realm="avatar_service"'}
     return envelope(status, exc.code, exc.message, exc.param, headers)

@@ -1,0 +1,1 @@
+"""Rooms on `avatar worker` processes: placement (PlacedRooms), the workers' signaling server, the hosting loop."""

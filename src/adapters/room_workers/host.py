@@ -1,0 +1,86 @@
+"""A worker that hosts rooms: its internal server, its announcement and heartbeat, its places kept honest.
+
+`RoomWorker.run()` (in `avatar worker` with AVATAR_ROOM_CAPACITY > 0) starts the internal server, announces the
+worker (id, URL, capacity) and renews its lease every third of it. A heartbeat that finds the row gone means the
+others took this worker for dead and failed its rooms: the rooms still running here are hung up (their
+conversations are over) and the worker announces itself again. A place whose room is no longer here (a
+participant that never connected) is released after two heartbeats. Stopping (SIGTERM) fails the rooms still
+running, with reason `host_lost`, so their pages say so at once, then retires the worker.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+import anyio
+
+from avatar_service.adapters.room_workers.placed import PlacedRooms
+from avatar_service.adapters.room_workers.server import Say, WorkerServer
+from avatar_service.core.errors import Conflict, NotFound
+from avatar_service.core.services.conversations import ENDINGS
+
+log = logging.getLogger(__name__)
+
+
+class RoomWorker:
+    def __init__(self, rooms: PlacedRooms, host_id: str, url: str, capacity: int, lease_seconds: float,
+                 secret: bytes, say: Say, bind_url: str = "") -> None:
+        if capacity <= 0:
+            raise ValueError("a room worker needs a capacity of at least 1")
+        self.rooms, self.id, self.capacity, self.lease = rooms, host_id, capacity, lease_seconds
+        self.server = WorkerServer(rooms.local, say, secret, bind_url or url)
+        self._announce_url = url
+        self.url = url
+        self._missing: set[str] = set()
+        self.started = asyncio.Event()
+
+    async def run(self) -> None:
+        self.url = await self.server.start(self._announce_url)
+        self.rooms.host_id = self.id
+        hosts, clock = self.rooms.hosts, self.rooms.clock
+        try:
+            await hosts.announce(self.id, self.url, self.capacity, clock.now(), self.lease)
+            log.info("room worker %s takes up to %d rooms at %s", self.id, self.capacity, self.url)
+            self.started.set()
+            while True:
+                await anyio.sleep(self.lease / 3)
+                try:
+                    with anyio.CancelScope(shield=True):
+                        await self._beat()
+                except Exception:
+                    log.exception("room worker %s: heartbeat failed", self.id)
+        finally:
+            with anyio.CancelScope(shield=True):
+                await self._stop()
+
+    async def _beat(self) -> None:
+        hosts, clock = self.rooms.hosts, self.rooms.clock
+        if not await hosts.heartbeat(self.id, clock.now(), self.lease):
+            log.error("room worker %s was taken for dead (a heartbeat came too late): hanging up its rooms", self.id)
+            for ident in list(self.rooms.local.sessions):
+                await self.rooms.local.hang_up(ident, "failed", "host_lost", ENDINGS["host_lost"])
+            await hosts.announce(self.id, self.url, self.capacity, clock.now(), self.lease)
+            return
+        here = set(self.rooms.local.sessions)
+        for placement in await hosts.placed_on(self.id):
+            ident = placement.conversation_id
+            if ident in here:
+                self._missing.discard(ident)
+            elif ident in self._missing:  # placed two heartbeats ago and never (or no longer) here
+                self._missing.discard(ident)
+                await hosts.release(ident, self.id)
+            else:
+                self._missing.add(ident)
+
+    async def _stop(self) -> None:
+        host = self.rooms.host
+        for ident, session in list(self.rooms.local.sessions.items()):
+            if host is not None:
+                with contextlib.suppress(NotFound, Conflict, Exception):
+                    await host.end(session.media.organization_id, ident, "failed", reason="host_lost")
+        with contextlib.suppress(Exception):
+            await self.rooms.hosts.retire(self.id)
+        await self.server.stop()
+        await self.rooms.aclose()
