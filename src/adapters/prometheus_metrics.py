@@ -63,10 +63,15 @@ def instruments() -> Instruments:
 
 
 def observe_request(method: str, route: str, status: int, seconds: float) -> None:
-    labels = (method, route, str(status))
-    made = instruments()
-    made.requests.labels(*labels).inc()
-    made.request_seconds.labels(*labels).observe(seconds)
+    count, timing = _request_series(method, route, status)
+    count.inc()
+    timing.observe(seconds)
+
+
+@functools.cache  # one lookup per request instead of two labels() calls (each a lock and a tuple of strings)
+def _request_series(method: str, route: str, status: int) -> tuple[Any, Any]:
+    made, labels = instruments(), (method, route, str(status))
+    return made.requests.labels(*labels), made.request_seconds.labels(*labels)
 
 
 def observe_job(kind: str, outcome: str, seconds: float) -> None:

@@ -6,6 +6,7 @@ line written meanwhile carries it, and so does the error envelope (`error.reques
 a failure can quote the id that finds its log lines, traceback included.
 """
 
+import itertools
 import re
 import secrets
 
@@ -19,8 +20,14 @@ HEADER = b"request-id"
 WELL_FORMED = re.compile(rb"[A-Za-z0-9_.:-]{1,128}")
 
 
+# An id needs to be unique, not secret: a random prefix per process and a counter (a system call for fresh
+# random bytes on every request cost 2% of a cached GET).
+_PROCESS = secrets.token_urlsafe(9)  # 12 URL-safe characters, 72 random bits
+_COUNTER = itertools.count(1)
+
+
 def new_request_id() -> str:
-    return "req_" + secrets.token_urlsafe(18)  # 24 URL-safe characters, 144 random bits
+    return f"req_{_PROCESS}{next(_COUNTER) & 0xFFFFFFFFFFFF:012x}"  # 24 characters after the prefix
 
 
 def request_id_of(scope: Scope) -> str:
