@@ -203,7 +203,7 @@ class Session:
     levels: np.ndarray  # rows of (context seconds, local RMS, remote RMS)
     events: list[tuple[float, dict[str, Any]]]
     transcript: list[dict[str, Any]]
-    typed: list[tuple[float, float | None, float | None]] = field(default_factory=list)  # submit, quiet, new voice
+    typed: list[tuple[float, str]] = field(default_factory=list)  # (submitted at, the message)
     conversation: dict[str, Any] = field(default_factory=dict)
 
 
@@ -212,7 +212,8 @@ async def run_session(base: str, key: str, wav: Path, seconds: float, video: boo
     from playwright.async_api import async_playwright
 
     async with httpx.AsyncClient(base_url=base, headers={"Authorization": f"Bearer {key}"}, timeout=60) as api:
-        personality = (await api.post("/v1/personalities", json={"name": "Ava"})).json()
+        personality = (await api.post("/v1/personalities", json={
+            "name": "Ava", "voice": {"provider": "openai", "voice_id": "joe"}})).json()  # the voice speak() uses
         await api.post(f"/v1/personalities/{personality['id']}/knowledge", json={"type": "text", "content": KNOWLEDGE})
         for _ in range(200):
             items = (await api.get(f"/v1/personalities/{personality['id']}/knowledge")).json()["data"]
@@ -235,7 +236,7 @@ async def run_session(base: str, key: str, wav: Path, seconds: float, video: boo
             await asyncio.sleep(seconds)
             result = Session(np.zeros((0, 3)), [], [])
             for text in typed:
-                result.typed.append(await typed_interruption(page, text))
+                result.typed.append((await typed_interruption(page, text), text))
             data = await page.evaluate("[window.__bench.levels, window.__bench.events]")
             await browser.close()
         await asyncio.sleep(0.5)
@@ -248,9 +249,9 @@ async def run_session(base: str, key: str, wav: Path, seconds: float, video: boo
     return result
 
 
-async def typed_interruption(page: Any, text: str) -> tuple[float, float | None, float | None]:
-    """Asks for a long reply by typing; once it has played a second, types `text`. Returns the submit time, when
-    the remote voice went quiet after it (None: never) and when the next reply's voice began."""
+async def typed_interruption(page: Any, text: str) -> float:
+    """Asks for a long reply by typing; once it has played a second, types `text`. Returns the submit time (the
+    page's audio clock)."""
     remote = "window.__bench.levels.length ? window.__bench.levels[window.__bench.levels.length - 1][2] : 0"
     quiet_since, deadline = time.monotonic(), time.monotonic() + 60
     while time.monotonic() - quiet_since < 2 and time.monotonic() < deadline:  # the spoken turns are all answered
@@ -270,20 +271,30 @@ async def typed_interruption(page: Any, text: str) -> tuple[float, float | None,
     submitted = await page.evaluate("window.__bench.now()")
     await page.fill("#text", text)
     await page.press("#text", "Enter")
-    await asyncio.sleep(8)
-    levels = np.asarray(await page.evaluate("window.__bench.levels"), dtype=np.float64).reshape(-1, 3)
-    after = levels[levels[:, 0] >= submitted]
-    quiet = voice = None
-    segments = voiced(after[:, 0], after[:, 2], gap=0.25)
-    if segments:
-        first = segments[0]
-        if first[0] <= submitted + 0.1:  # the old reply was still playing at the submit
-            quiet = first[1] - submitted
-            voice = segments[1][0] - submitted if len(segments) > 1 else None
-        else:
-            quiet, voice = 0.0, first[0] - submitted
-    await asyncio.sleep(4)
-    return submitted, quiet, voice
+    await asyncio.sleep(10)
+    return submitted
+
+
+def typed_figures(s: Session, submitted: float, text: str) -> tuple[float | None, float | None]:
+    """For the message `text` typed at `submitted` (context seconds) over a long reply: how long the old voice
+    went on after the submit, and when the typed message's reply began to be heard. The reply's start is found
+    from its end: the last voice heard, less the reply's length (its sentences synthesised here by the same
+    Piper voice), so the gaps between sentences make it a little early."""
+    items = s.transcript
+    at = next((i for i, item in enumerate(items) if item["role"] == "user" and item["content"] == text), None)
+    if at is None or at + 1 >= len(items) or items[at + 1]["role"] != "assistant":
+        return None, None
+    from avatar_service.adapters.aiortc_rooms.audio import sentences
+
+    length = sum(clip.size for clip in speak(sentences(items[at + 1]["content"]))) / RATE
+    t, remote = s.levels[:, 0], s.levels[:, 2]
+    window = (t >= submitted) & (t < submitted + 10)
+    heard = voiced(t[window], remote[window], gap=0.15)
+    if not heard:
+        return None, None
+    start = heard[-1][1] - length - submitted
+    old = sum(max(0.0, min(b, submitted + start) - a) for a, b in heard if a < submitted + start)
+    return old, max(start, 0.0)
 
 
 # --- analysis -----------------------------------------------------------------------------------------------------
@@ -430,9 +441,10 @@ def report(args: argparse.Namespace, run: Session, echo_run: Session | None, ask
         ("turns measured", f"{len(latencies)} of {len(asked)} ({len(pairs)} heard)", ""),
         ("first-word drops", f"{len(drops)} of {len(pairs)}", "0"),
     ]
-    for i, (_, quiet, voice) in enumerate(run.typed, 1):
-        rows.append((f"typed interruption {i}: old voice stops / new voice starts",
-                     f"{_ms(quiet)} / {_ms(voice)}", "stops at once"))
+    for i, (submitted, text) in enumerate(run.typed, 1):
+        old, new = typed_figures(run, submitted, text)
+        rows.append((f"typed message {i} over a reply: old voice went on / its reply heard after",
+                     f"{_ms(old)} / {_ms(new)}", "stops at once"))
     if echo_run is not None:
         e = echo_figures(echo_run, echo_asked)
         rows += [(f"echo: questions asked (gain {args.echo_gain:.1f}, 60 ms)", str(e["questions"]), ""),
