@@ -126,9 +126,10 @@ async def main(sizes: list[int], queries: int, megabytes: float, database_url: s
         end_to_end = []
         for text in texts:
             start = time.perf_counter()
+            [query] = await semantic.embed([text])  # as Memories.search does: before the unit of work
             async with storage(org, read_only=True) as uow:
                 await uow.users.get(user.id)
-                hits = await memories.ranked(uow, user.id, text, None, 10)
+                hits = await memories.ranked_by_vector(uow, user.id, query, None, 10)
             end_to_end.append(time.perf_counter() - start)
         index = semantic.index  # type: ignore[attr-defined]
         scan = []

@@ -230,7 +230,9 @@ class Conversations:
                                code="transcript_full")
             personality = await fetch(uow.personalities, "personality", record.personality_id)
             history = await uow.transcripts.for_conversation(record.id)
-            grounding = await self.grounding.fetch(uow, personality.id, record.user_id, content, history)
+        vector = await self.grounding.embed(content, history)
+        async with self.deps.storage(organization_id, read_only=True) as uow:
+            grounding = await self.grounding.fetch(uow, personality.id, record.user_id, vector)
             memories = grounding.used_memories()
         now = self.deps.clock.now()
         async with self.deps.storage(organization_id) as uow:

@@ -112,11 +112,6 @@ class Knowledge:
 
         return Source(everything, some)
 
-    async def ranked(self, uow: UnitOfWork, personality_id: str, query: str, limit: int,
-                     min_relevance: float = 0.0) -> Hits:
-        [vector] = await self.semantic.embed([query])
-        return await self.ranked_by_vector(uow, personality_id, vector, limit, min_relevance)
-
     async def ranked_by_vector(self, uow: UnitOfWork, personality_id: str, vector: bytes, limit: int,
                                min_relevance: float = 0.0) -> Hits:
         ns = namespace(personality_id)
@@ -136,9 +131,10 @@ class Knowledge:
 
     async def search(self, organization_id: str, personality_id: str, data: KnowledgeSearch
                      ) -> KnowledgeSearchResult:
+        [vector] = await self.semantic.embed([data.query])  # before the unit of work (see Memories.search)
         async with self.deps.storage(organization_id, read_only=True) as uow:
             await fetch(uow.personalities, "personality", personality_id)
-            hits = await self.ranked(uow, personality_id, data.query, data.limit, data.min_relevance)
+            hits = await self.ranked_by_vector(uow, personality_id, vector, data.limit, data.min_relevance)
         return KnowledgeSearchResult(data=hits)
 
 

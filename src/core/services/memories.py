@@ -167,12 +167,6 @@ class Memories:
         """The user's cached vectors, as new as storage (what another process changed is read again)."""
         await fresh(uow, self.semantic, namespace(user_id), self._source(uow, user_id))
 
-    async def ranked(self, uow: UnitOfWork, user_id: str, query: str, personality_id: str | None, limit: int,
-                     min_relevance: float = 0.0) -> Ranked:
-        """The user's memories closest to `query`, best first, as (record, relevance)."""
-        [vector] = await self.semantic.embed([query])
-        return await self.ranked_by_vector(uow, user_id, vector, personality_id, limit, min_relevance)
-
     async def ranked_by_vector(self, uow: UnitOfWork, user_id: str, vector: bytes, personality_id: str | None,
                                limit: int, min_relevance: float = 0.0) -> Ranked:
         ns = namespace(user_id)
@@ -189,10 +183,13 @@ class Memories:
         return [(records[ident], score) for ident, score in hits if ident in records]
 
     async def search(self, organization_id: str, user_id: str, data: MemorySearch) -> MemorySearchResult:
+        # Embedded before the unit of work: under load the embedding waits for a thread, and a pooled
+        # connection held meanwhile is one the reads lack.
+        [vector] = await self.semantic.embed([data.query])
         async with self.deps.storage(organization_id, read_only=True) as uow:
             await self._owner(uow, user_id, data.personality_id)
-            ranked = await self.ranked(uow, user_id, data.query, data.personality_id, data.limit,
-                                       data.min_relevance)
+            ranked = await self.ranked_by_vector(uow, user_id, vector, data.personality_id, data.limit,
+                                                 data.min_relevance)
         return MemorySearchResult(
             data=[MemoryHit(**{f: getattr(r, f) for f in Memory.__struct_fields__}, relevance=score)
                   for r, score in ranked])

@@ -48,11 +48,15 @@ class TurnGrounding:
         self.knowledge, self.memories = knowledge, memories
         self._topics: dict[str, tuple[int | None, list[str]]] = {}  # personality -> (knowledge version, names)
 
-    async def fetch(self, uow: UnitOfWork, personality_id: str, user_id: str | None, content: str,
-                    history: Sequence[TranscriptItem]) -> Grounding:
-        """One embedding of the turn (a follow-up carries the previous user turn) ranks both stores."""
+    async def embed(self, content: str, history: Sequence[TranscriptItem]) -> bytes:
+        """The turn's one embedding (a follow-up carries the previous user turn), made outside any unit of work:
+        under load the embedding waits for a thread, and a pooled connection held meanwhile is one reads lack."""
         previous = next((t.content for t in reversed(history) if t.role == "user"), "")
         [vector] = await self.knowledge.semantic.embed([with_context(content, previous)])
+        return vector
+
+    async def fetch(self, uow: UnitOfWork, personality_id: str, user_id: str | None, vector: bytes) -> Grounding:
+        """The turn's embedding ranks both stores."""
         knowledge = await self.knowledge.ranked_by_vector(uow, personality_id, vector, KNOWLEDGE_CHUNKS,
                                                           KNOWLEDGE_MIN)
         memories = []
