@@ -165,7 +165,14 @@ export class Room {
   async _refresh() {
     const conversation = await this._call("state", {method: "GET"});
     if (ENDED.has(conversation.status)) this._over(conversation);
-    else this._set("disconnected", {message: "The connection was lost; text still works."});
+    else {
+      this._set("disconnected", {message: "The connection was lost; text still works."});
+      // The server may not know yet (a room worker that died is noticed within its heartbeat lease): ask again.
+      clearTimeout(this._recheck);
+      this._recheck = setTimeout(() => {
+        if (!this._ended && this.state === "disconnected") this._refresh().catch(() => {});
+      }, 2000);
+    }
   }
 
   _onEvent(event) {
@@ -192,6 +199,7 @@ export class Room {
       hung_up: "The conversation was ended by the service.", left: "You left the conversation.",
       idle: "The conversation ended after a long silence.", max_duration: "The conversation reached its time limit.",
       join_timeout: "Nobody joined the conversation in time.", media_failed: "The conversation's audio and video broke down.",
+      host_lost: "The server hosting the conversation stopped.",
     };
     const text = message || reasons[conversation.end_reason] ||
       (conversation.status === "failed" ? "The conversation failed." : "The conversation has ended.");
