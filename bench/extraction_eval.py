@@ -11,9 +11,10 @@ extraction job run. Then the user's memories are read back:
   is still there unchanged counts as a wrong memory too (the contradiction was stored beside it).
 
 Splits: dev (tuned on), heldout1 (held out in round 1, then tuned on), heldout2 (held out in round 2, then
-tuned on), heldout3 (written before round 3, never tuned on).
+tuned on), heldout3 (written before round 3, not tuned on in round 3), heldout4 (written before round 4, before
+any change to the rules), heldout5 (written at the end of round 4, measured once, untuned).
 
-    .venv/bin/python bench/extraction_eval.py [--split dev|heldout1|heldout2|heldout3|all]
+    .venv/bin/python bench/extraction_eval.py [--split dev|heldout1|...|heldout5|all]
                                               [--embedder auto|lexical] [--show wrong|all|none]
 
 Targets: recall >= 90%, precision >= 90%.
@@ -37,7 +38,7 @@ from avatar_service.core.model.memories import MemoryItem
 from avatar_service.core.pagination import PageRequest
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "extraction_eval.json"
-SPLITS = ("dev", "heldout1", "heldout2", "heldout3")
+SPLITS = ("dev", "heldout1", "heldout2", "heldout3", "heldout4", "heldout5")
 
 
 @dataclass
