@@ -1,5 +1,7 @@
 """One function per deployment profile, each returning a punq container with every port and use case."""
 
+from typing import Any
+
 import punq
 
 from avatar_service.adapters.audio_decode import decode_audio
@@ -113,10 +115,6 @@ def places_rooms_on_workers(settings: Settings) -> bool:
 
 def _rooms(settings: Settings, hosted: HostedRooms, speech: SpeechEngines, offload: Offload, blobs: BlobStore,
            storage: Storage, clock: Clock, secret: bytes) -> RoomProvider:
-    if settings.livekit_url:
-        from avatar_service.adapters.livekit_rooms import LiveKitRooms
-
-        return LiveKitRooms(settings.livekit_url, settings.livekit_api_key, settings.livekit_api_secret)
     from avatar_service.adapters.aiortc_rooms import AiortcRooms, is_loopback_url
 
     extra = [address for address in settings.room_host_addresses.split(",") if address.strip()]
@@ -127,12 +125,33 @@ def _rooms(settings: Settings, hosted: HostedRooms, speech: SpeechEngines, offlo
     # Recordings are put together under the data dir, then stored in the blob store; turns go to /metrics.
     local = AiortcRooms(hosted, speech, offload, host_addresses=extra, blobs=blobs,
                         work_dir=settings.data_path / "work" / "rooms", observe=observe_room_turn)
+    livekit = _livekit(settings, local, storage) if settings.livekit_url else None
     if not places_rooms_on_workers(settings):
-        return local
+        return livekit or local
     from avatar_service.adapters.database_room_hosts import SqlRoomHosts
     from avatar_service.adapters.room_workers.placed import PlacedRooms
 
-    return PlacedRooms(local, SqlRoomHosts(storage.engine), clock, secret)  # type: ignore[attr-defined]
+    placed = PlacedRooms(local, SqlRoomHosts(storage.engine), clock, secret, livekit)  # type: ignore[attr-defined]
+    if livekit is not None:
+        livekit.dispatch = placed.place_livekit  # the avatar joins from a room worker
+    return placed
+
+
+def _livekit(settings: Settings, engines: Any, storage: Storage) -> Any:
+    """Rooms on a LiveKit server, the avatar joining them with this process's room engines (or a worker's)."""
+    from avatar_service.adapters.livekit_agent.agents import LiveKitAgents
+    from avatar_service.adapters.livekit_rooms import LiveKitRooms
+
+    async def organization_of(conversation_id: str) -> str | None:
+        async with storage(None, read_only=True) as uow:
+            record = await uow.conversations.get(conversation_id)
+        return None if record is None else record.organization_id
+
+    rooms = LiveKitRooms(settings.livekit_url, settings.livekit_api_key, settings.livekit_api_secret,
+                         lookup=organization_of)
+    rooms.agents = LiveKitAgents(engines, rooms.url, rooms.agent_token)
+    rooms.dispatch = rooms.join_here
+    return rooms
 
 
 def _semantic(settings: Settings, embedder: Embedder, offload: Offload) -> IndexedSemantic:

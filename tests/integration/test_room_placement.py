@@ -113,7 +113,8 @@ async def test_an_offer_with_no_worker_is_refused_with_retry_after(service: Serv
     created = await service.client.post("/v1/conversations", json={"personality_id": personality["id"]})
     assert created.status_code == 201, created.text
     conversation = created.json()
-    offer = await service.client.post(f"/rooms/{conversation['id']}/offer", params={"token": conversation["room_token"]},
+    token = {"token": conversation["room_token"]}
+    offer = await service.client.post(f"/rooms/{conversation['id']}/offer", params=token,
                                       json={"sdp": "v=0\r\n", "type": "offer"})
     assert_error(offer, 503, code="rooms_at_capacity")
     assert int(offer.headers["retry-after"]) > 0
@@ -122,6 +123,6 @@ async def test_an_offer_with_no_worker_is_refused_with_retry_after(service: Serv
                                     json={"sdp": "v=0\r\n", "type": "offer"})
     assert bad.status_code == 401
     await service.client.delete(f"/v1/conversations/{conversation['id']}")
-    over = await service.client.post(f"/rooms/{conversation['id']}/offer", params={"token": conversation["room_token"]},
+    over = await service.client.post(f"/rooms/{conversation['id']}/offer", params=token,
                                      json={"sdp": "v=0\r\n", "type": "offer"})
     assert over.status_code == 409, over.text

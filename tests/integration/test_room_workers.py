@@ -21,8 +21,8 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from avatar_service.adapters.aiortc_rooms.client import RoomClient
-from avatar_service.adapters.sqlalchemy import tables
 from avatar_service.adapters.speech.factory import build_offline_speech
+from avatar_service.adapters.sqlalchemy import tables
 from avatar_service.ports.speech import VoiceChoice
 
 from .conftest import _truncate_all

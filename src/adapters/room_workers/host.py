@@ -30,7 +30,7 @@ class RoomWorker:
         if capacity <= 0:
             raise ValueError("a room worker needs a capacity of at least 1")
         self.rooms, self.id, self.capacity, self.lease = rooms, host_id, capacity, lease_seconds
-        self.server = WorkerServer(rooms.local, say, secret, bind_url or url)
+        self.server = WorkerServer(rooms, say, secret, bind_url or url)
         self._announce_url = url
         self.url = url
         self._missing: set[str] = set()
@@ -59,11 +59,11 @@ class RoomWorker:
         hosts, clock = self.rooms.hosts, self.rooms.clock
         if not await hosts.heartbeat(self.id, clock.now(), self.lease):
             log.error("room worker %s was taken for dead (a heartbeat came too late): hanging up its rooms", self.id)
-            for ident in list(self.rooms.local.sessions):
-                await self.rooms.local.hang_up(ident, "failed", "host_lost", ENDINGS["host_lost"])
+            for ident in list(self.rooms.hosted()):
+                await self.rooms.local_for(ident).hang_up(ident, "failed", "host_lost", ENDINGS["host_lost"])
             await hosts.announce(self.id, self.url, self.capacity, clock.now(), self.lease)
             return
-        here = set(self.rooms.local.sessions)
+        here = set(self.rooms.hosted())
         for placement in await hosts.placed_on(self.id):
             ident = placement.conversation_id
             if ident in here:
@@ -76,7 +76,7 @@ class RoomWorker:
 
     async def _stop(self) -> None:
         host = self.rooms.host
-        for ident, session in list(self.rooms.local.sessions.items()):
+        for ident, session in list(self.rooms.hosted().items()):
             if host is not None:
                 with contextlib.suppress(NotFound, Conflict, Exception):
                     await host.end(session.media.organization_id, ident, "failed", reason="host_lost")

@@ -37,9 +37,11 @@ HANG_UP_TIMEOUT = 5.0  # a worker that does not take a hang-up in this long is l
 class PlacedRooms:
     """RoomProvider + RoomSignaling + RemoteRoomTurns over `RoomHosts`; the media of local rooms in `local`."""
 
-    def __init__(self, local: AiortcRooms, hosts: RoomHosts, clock: Clock, secret: bytes) -> None:
+    def __init__(self, local: AiortcRooms, hosts: RoomHosts, clock: Clock, secret: bytes,
+                 livekit: Any = None) -> None:
         self.local, self.hosts, self.clock = local, hosts, clock
-        self.name = local.name
+        self.livekit = livekit  # LiveKitRooms: rooms on a LiveKit server, the avatar joining from a worker
+        self.name = livekit.name if livekit is not None else local.name
         self.caller = WorkerCaller(secret)
         self.host_id: str | None = None  # set in a worker that hosts rooms
         self.host: RoomHost | None = None
@@ -48,12 +50,26 @@ class PlacedRooms:
         self.host = host
         self.local.attach(host, portraits)
 
+    def local_for(self, conversation_id: str) -> Any:
+        """What holds the conversation's room in this process: the LiveKit avatar, or the aiortc room."""
+        agents = self.livekit.agents if self.livekit is not None else None
+        if agents is not None and conversation_id in agents.sessions:
+            return agents
+        return self.local
+
+    def hosted(self) -> dict[str, Any]:
+        """The rooms running in this process, by conversation id (their sessions)."""
+        agents = self.livekit.agents if self.livekit is not None else None
+        return {**self.local.sessions, **(agents.sessions if agents is not None else {})}
+
     def _now(self) -> datetime:
         return self.clock.now()
 
     # --- the conversation's room -----------------------------------------------------------------------
 
     async def open(self, conversation_id: str, expires_at: datetime) -> RoomAccess:
+        if self.livekit is not None:  # its token; the avatar is placed on a worker once the conversation is stored
+            return await self.livekit.open(conversation_id, expires_at)  # type: ignore[no-any-return]
         return await self.local.hosted.open(conversation_id, expires_at)  # nothing to warm in this process
 
     def verify(self, conversation_id: str, token: str, now: datetime) -> bool:
@@ -71,6 +87,8 @@ class PlacedRooms:
     # --- signaling -------------------------------------------------------------------------------------
 
     async def answer(self, organization_id: str, conversation_id: str, sdp: str, kind: str) -> tuple[str, str]:
+        if self.livekit is not None:
+            return await self.livekit.answer(organization_id, conversation_id, sdp, kind)  # type: ignore[no-any-return]
         if kind != "offer":
             raise Invalid("Send an SDP offer; this room answers", param="type")
         if self.host is None:
@@ -113,7 +131,7 @@ class PlacedRooms:
     async def speak(self, conversation_id: str, text: str) -> bool:
         placement = await self._placement(conversation_id)
         if self._here(placement):
-            return await self.local.speak(conversation_id, text)
+            return await self.local_for(conversation_id).speak(conversation_id, text)  # type: ignore[no-any-return]
         assert placement is not None
         with contextlib.suppress(WorkerUnreachable):
             return bool((await self._forward(placement, "speak", {"text": text}))["ok"])
@@ -122,7 +140,7 @@ class PlacedRooms:
     async def interrupt(self, conversation_id: str) -> bool:
         placement = await self._placement(conversation_id)
         if self._here(placement):
-            return await self.local.interrupt(conversation_id)
+            return await self.local_for(conversation_id).interrupt(conversation_id)  # type: ignore[no-any-return]
         assert placement is not None
         with contextlib.suppress(WorkerUnreachable):
             return bool((await self._forward(placement, "interrupt", {}))["ok"])
@@ -132,7 +150,7 @@ class PlacedRooms:
         """Only for a room in this process: a typed turn for a room elsewhere goes there whole (`say`)."""
         placement = await self._placement(conversation_id)
         if self._here(placement):
-            return await self.local.reply(conversation_id, content, turn)
+            return await self.local_for(conversation_id).reply(conversation_id, content, turn)  # type: ignore[no-any-return]
         return False
 
     async def say(self, organization_id: str, conversation_id: str, content: str) -> MessageResult | None:
@@ -150,7 +168,7 @@ class PlacedRooms:
     async def departing(self, organization_id: str, conversation_id: str) -> None:
         placement = await self._placement(conversation_id)
         if self._here(placement):
-            await self.local.departing(organization_id, conversation_id)
+            await self.local_for(conversation_id).departing(organization_id, conversation_id)
             return
         assert placement is not None
         with contextlib.suppress(WorkerUnreachable):
@@ -159,7 +177,7 @@ class PlacedRooms:
     async def hang_up(self, conversation_id: str, status: str, reason: str, message: str) -> None:
         placement = await self._placement(conversation_id)
         if self._here(placement):
-            await self.local.hang_up(conversation_id, status, reason, message)
+            await self.local_for(conversation_id).hang_up(conversation_id, status, reason, message)
         elif placement is not None and placement.alive:
             try:
                 await self._forward(placement, "hang-up", {"status": status, "reason": reason, "message": message},
@@ -168,6 +186,30 @@ class PlacedRooms:
                 log.warning("room %s: could not tell worker %s it ended: %s", conversation_id, placement.host_id,
                             error)
         if placement is not None:
+            await self.hosts.release(conversation_id, placement.host_id)
+        if self.livekit is not None and self.host_id is None:
+            await self.livekit.close(conversation_id)  # the LiveKit room goes, the participant with it
+
+    async def place_livekit(self, organization_id: str, conversation_id: str, expires_at: datetime) -> None:
+        """A new conversation's LiveKit room: the avatar joins it from a worker with a free place (LiveKitRooms
+        calls this once the conversation is stored). No place: the conversation fails at once, reason
+        `at_capacity`, rather than leave its participant alone in the room until the join timeout."""
+        placement = await self.hosts.place(organization_id, conversation_id, self._now())
+        if placement is None or not placement.alive:
+            log.warning("room %s: no room worker has a place for the avatar", conversation_id)
+            if self.host is not None:
+                with contextlib.suppress(NotFound, Conflict):
+                    await self.host.end(organization_id, conversation_id, "failed", reason="at_capacity")
+            return
+        if placement.host_id == self.host_id:
+            await self.livekit.agents.join(organization_id, conversation_id, expires_at)
+            return
+        try:
+            await self._forward(placement, "livekit", {"organization_id": organization_id,
+                                                       "expires_at": expires_at.isoformat()})
+        except (WorkerUnreachable, Invalid, NotFound, Conflict, Unavailable) as error:
+            log.error("room %s: worker %s could not join the LiveKit room: %s", conversation_id,
+                      placement.host_id, error)
             await self.hosts.release(conversation_id, placement.host_id)
 
     # --- dead workers ----------------------------------------------------------------------------------

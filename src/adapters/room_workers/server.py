@@ -11,19 +11,20 @@ POST /internal/rooms/{id}/interrupt  {}                           -> {ok}
 POST /internal/rooms/{id}/departing  {organization_id}            -> {ok}
 POST /internal/rooms/{id}/hang-up    {status, reason, message}    -> {ok}
 POST /internal/rooms/{id}/present    {}                           -> {present}
+POST /internal/rooms/{id}/livekit    {organization_id, expires_at} -> {ok}  (the avatar joins the LiveKit room)
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import msgspec
 from aiohttp import web
 
-from avatar_service.adapters.aiortc_rooms import AiortcRooms
 from avatar_service.adapters.room_workers.signing import HEADER, verify
 from avatar_service.core.errors import AvatarError, Conflict, Invalid, NotFound, Unavailable
 from avatar_service.core.model import MessageResult
@@ -53,6 +54,11 @@ class _Departing(msgspec.Struct):
     organization_id: str
 
 
+class _LiveKit(msgspec.Struct):
+    organization_id: str
+    expires_at: datetime
+
+
 class _HangUp(msgspec.Struct):
     status: str
     reason: str
@@ -60,9 +66,9 @@ class _HangUp(msgspec.Struct):
 
 
 class WorkerServer:
-    """Serves `rooms` (this worker's own rooms) to the API; `say` takes a typed turn in one of them."""
+    """Serves `rooms` (this worker's own rooms: `PlacedRooms.local_for`) to the API; `say` takes a typed turn."""
 
-    def __init__(self, rooms: AiortcRooms, say: Say, secret: bytes, bind_url: str) -> None:
+    def __init__(self, rooms: Any, say: Say, secret: bytes, bind_url: str) -> None:
         self.rooms, self._say, self._secret = rooms, say, secret
         self._bind = urlsplit(bind_url)
         self._runner: web.AppRunner | None = None
@@ -115,14 +121,14 @@ class WorkerServer:
             return _error(status, error.code, error.message, error.param)
 
     async def _act(self, ident: str, action: str, body: bytes) -> dict[str, Any]:
-        rooms = self.rooms
+        placed, rooms = self.rooms, self.rooms.local_for(ident)
         if action == "offer":
             offer = msgspec.json.decode(body, type=_Offer)
-            sdp, kind = await rooms.answer(offer.organization_id, ident, offer.sdp, offer.type)
+            sdp, kind = await placed.local.answer(offer.organization_id, ident, offer.sdp, offer.type)
             return {"sdp": sdp, "type": kind}
         if action == "say":
             said = msgspec.json.decode(body, type=_Said)
-            if ident not in rooms.sessions:
+            if ident not in placed.hosted():
                 return {"connected": False, "result": None}
             return {"connected": True, "result": msgspec.to_builtins(await self._say(said.organization_id, ident,
                                                                                      said.content))}
@@ -138,7 +144,11 @@ class WorkerServer:
             await rooms.hang_up(ident, end.status, end.reason, end.message)
             return {"ok": True}
         if action == "present":
-            return {"present": ident in rooms.sessions}
+            return {"present": ident in placed.hosted()}
+        if action == "livekit" and placed.livekit is not None and placed.livekit.agents is not None:
+            joining = msgspec.json.decode(body, type=_LiveKit)
+            await placed.livekit.agents.join(joining.organization_id, ident, joining.expires_at)
+            return {"ok": True}
         raise NotFound(f"No such room action: {action}")
 
 

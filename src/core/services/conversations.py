@@ -53,6 +53,7 @@ ENDINGS = {
     "join_timeout": "Nobody joined the conversation in time.",
     "media_failed": "The conversation's audio and video broke down.",
     "host_lost": "The server hosting the conversation stopped.",
+    "at_capacity": "Every server that hosts conversations was full; try again shortly.",
 }
 
 

@@ -200,6 +200,7 @@ export class Room {
       idle: "The conversation ended after a long silence.", max_duration: "The conversation reached its time limit.",
       join_timeout: "Nobody joined the conversation in time.", media_failed: "The conversation's audio and video broke down.",
       host_lost: "The server hosting the conversation stopped.",
+      at_capacity: "Every server that hosts conversations was full; try again shortly.",
     };
     const text = message || reasons[conversation.end_reason] ||
       (conversation.status === "failed" ? "The conversation failed." : "The conversation has ended.");

@@ -1,0 +1,123 @@
+"""LiveKitAgents: the avatar participants this process runs in LiveKit rooms, one `LiveKitSession` a conversation.
+
+The engines (speech, Whisper, the offload pool, the look of the avatar, metrics) are those of the process's
+`AiortcRooms`, so a LiveKit room costs what an aiortc room costs and shares the same model instances. `join`
+makes the agent token for the room named after the conversation and connects; the rest mirrors the aiortc
+provider's signaling side (typed turns, interruption, the end), so `Rooms` and `Conversations` drive both alike.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from avatar_service.adapters.aiortc_rooms import AiortcRooms
+from avatar_service.adapters.aiortc_rooms.video import avatar_composer
+from avatar_service.adapters.echo_cancel import echo_canceller
+from avatar_service.adapters.livekit_agent.session import LiveKitSession
+from avatar_service.core.errors import Conflict, NotFound
+from avatar_service.ports.rooms import ReplyStream
+
+log = logging.getLogger(__name__)
+AgentToken = Callable[[str, datetime], str]  # (conversation id, expires at) -> a LiveKit JWT for the avatar
+
+
+class LiveKitAgents:
+    def __init__(self, engines: AiortcRooms, url: str, agent_token: AgentToken, participant: str = "user",
+                 room_factory: Callable[[], Any] | None = None) -> None:
+        self.engines, self.url, self._token, self.participant = engines, url, agent_token, participant
+        self._room_factory = room_factory
+        self.sessions: dict[str, LiveKitSession] = {}
+        self._background: set[asyncio.Task[Any]] = set()
+
+    async def join(self, organization_id: str, conversation_id: str, expires_at: datetime) -> LiveKitSession:
+        """Joins the conversation's LiveKit room as the avatar (the conversation must be open)."""
+        engines = self.engines
+        if engines.host is None:
+            raise RuntimeError("LiveKitAgents: the engines' AiortcRooms.attach(conversations) was never called")
+        media = await engines.host.room_media(organization_id, conversation_id)  # NotFound / Conflict when over
+        composer = None
+        if media.video_enabled:
+            photo = None
+            if engines.portraits is not None and media.style == "realistic":
+                photo = await engines.portraits.portrait(organization_id, media.avatar_id)
+            composer = await engines.offload(avatar_composer, media.avatar_id, media.style, media.background,
+                                             *engines.video_size, photo)
+        if media.audio_enabled and engines.warm_up:
+            engines.warm()
+        session = LiveKitSession(
+            media, engines.host, engines.speech.for_provider(media.voice.provider), engines.transcriber,
+            engines.offload, composer, self._forget, engines.hangover_ms, engines.fps,
+            echo=echo_canceller() if media.audio_enabled else None, observe=engines.observe, on_left=self._left,
+            participant=self.participant, room=self._room_factory() if self._room_factory else None,
+            video_size=engines.video_size)
+        previous = self.sessions.get(conversation_id)
+        if previous is not None:
+            await previous.close()
+        self.sessions[conversation_id] = session
+        try:
+            await session.start(self.url, self._token(conversation_id, expires_at))
+        except Exception:
+            await session.close()
+            raise
+        log.info("room %s: the avatar joined its LiveKit room", conversation_id)
+        return session
+
+    def _forget(self, session: LiveKitSession) -> None:
+        ident = session.media.conversation_id
+        if self.sessions.get(ident) is session:
+            del self.sessions[ident]
+
+    def _left(self, session: LiveKitSession) -> None:
+        media, host = session.media, self.engines.host
+        if host is None:
+            return
+
+        async def end() -> None:
+            with contextlib.suppress(NotFound, Conflict):
+                await host.end(media.organization_id, media.conversation_id, "ended", reason="left")
+
+        task = asyncio.ensure_future(end())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    # --- what Rooms and Conversations ask of a room ---------------------------------------------------------
+
+    async def speak(self, conversation_id: str, text: str) -> bool:
+        session = self.sessions.get(conversation_id)
+        if session is None or session.voice is None:
+            return False
+        session.pipeline.speak_soon(text)
+        return True
+
+    async def interrupt(self, conversation_id: str) -> bool:
+        session = self.sessions.get(conversation_id)
+        if session is None:
+            return False
+        await session.pipeline.settle()
+        return True
+
+    async def reply(self, conversation_id: str, content: str, turn: ReplyStream) -> bool:
+        session = self.sessions.get(conversation_id)
+        if session is None:
+            return False
+        session.send({"type": "transcript", "role": "user", "content": content})
+        await asyncio.wait([session.pipeline.reply(turn)])
+        return True
+
+    async def departing(self, organization_id: str, conversation_id: str) -> None:
+        return None  # a LiveKit participant's leaving is seen in the room itself (participant_disconnected)
+
+    async def hang_up(self, conversation_id: str, status: str, reason: str, message: str) -> None:
+        session = self.sessions.pop(conversation_id, None)
+        if session is not None:
+            await session.hang_up(status, reason, message)
+
+    async def close(self, conversation_id: str) -> None:
+        session = self.sessions.pop(conversation_id, None)
+        if session is not None:
+            await session.close()
