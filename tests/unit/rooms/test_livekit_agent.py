@@ -139,6 +139,14 @@ async def inline(fn: Any, *args: Any) -> Any:
     return fn(*args)
 
 
+async def until(predicate: Any, seconds: float = 2.0) -> None:
+    for _ in range(int(seconds / 0.02)):
+        if predicate():
+            return
+        await asyncio.sleep(0.02)
+    assert predicate(), "timed out"
+
+
 @pytest.fixture(scope="module")
 def piper() -> PiperSpeech:
     return PiperSpeech()
@@ -211,9 +219,7 @@ async def test_the_avatar_publishes_its_voice_and_video_and_answers_the_particip
         await heard.aclose()
         assert host.joins == 1 and host.turns == ["When does the museum open?"]
         assert room.events("hello") and room.events("joined")
-        async with asyncio.timeout(5):
-            while not room.events("transcript")[1:]:
-                await asyncio.sleep(0.05)
+        await until(lambda: room.events("transcript")[1:], 5)
         lines = [(e["role"], e["content"]) for e in room.events("transcript")]
         assert lines == [("user", "When does the museum open?"), ("assistant", "The museum opens at nine.")]
         assert set(room.events("transcript")[1]["metrics"]) >= {"end_of_speech_to_first_audio_ms"}
@@ -246,14 +252,10 @@ async def test_push_to_talk_packets_and_a_typed_reply_interrupt() -> None:
         assert avatar.pipeline._talking == []
         # A long reply plays; a press of the talk button cuts it (the voice queue empties at once).
         avatar.pipeline.speak_soon("The museum has four floors of paintings. " * 4)
-        async with asyncio.timeout(5):
-            while not (avatar.voice is not None and avatar.voice.queue.pending):
-                await asyncio.sleep(0.02)
+        await until(lambda: (avatar.voice is not None and avatar.voice.queue.pending), 5)
         room.emit("data_received", Packet(talk, TOPIC, Someone("user")))
         assert avatar.voice is not None and not avatar.voice.queue.pending
-        async with asyncio.timeout(2):
-            while not room.events("interrupted"):
-                await asyncio.sleep(0.02)
+        await until(lambda: room.events("interrupted"), 2)
     finally:
         await avatar.close()
 
@@ -268,9 +270,7 @@ async def test_the_participant_leaving_ends_it_and_a_hang_up_says_why() -> None:
     await asyncio.sleep(0.05)
     assert not left
     room.emit("participant_disconnected", Someone("user"))
-    async with asyncio.timeout(2):
-        while not left:
-            await asyncio.sleep(0.02)
+    await until(lambda: left, 2)
     assert closed == [avatar] and room.disconnected
 
     room = FakeRoom()
@@ -303,9 +303,7 @@ async def test_livekit_rooms_put_the_avatar_in_once_the_conversation_is_stored()
     await asyncio.sleep(0.2)
     assert joined == []  # not stored yet (open runs before the conversation is written)
     stored["conv_1"] = "org_1"
-    async with asyncio.timeout(2):
-        while not joined:
-            await asyncio.sleep(0.02)
+    await until(lambda: joined, 2)
     assert joined == [("org_1", "conv_1")]
     with pytest.raises(Exception, match="LiveKit"):
         await rooms.answer("org_1", "conv_1", "v=0", "offer")  # no SDP here: the participant joins LiveKit

@@ -6,8 +6,8 @@ import msgspec
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from avatar_service.adapters.room_workers.signing import HEADER, sign, verify
 from avatar_service.adapters.room_workers.server import WorkerServer
+from avatar_service.adapters.room_workers.signing import HEADER, sign, verify
 
 SECRET = b"the service's secret"
 
