@@ -90,6 +90,9 @@ class DialogueRequest:
     knowledge_relevance: Sequence[float] = ()
     memory_relevance: Sequence[float] = ()
     topics: Sequence[str] = ()  # what the personality knows about (its knowledge items' names), for "I don't know"
+    # Embedding similarity (0..1) to the turn of each knowledge sentence (core.text.sentences.answer_sentences of
+    # the chunks) whose embedding this process has cached; a sentence missing here is judged by its chunk's.
+    sentence_relevance: Mapping[str, float] = field(default_factory=dict)
 
 
 class DialogueFailed(RuntimeError):

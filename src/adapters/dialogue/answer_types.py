@@ -15,7 +15,8 @@ _NUMBER_WORD = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twel
 HOLDS = {
     "time": re.compile(
         rf"\b\d{{1,2}}(?::\d\d)?\s?(?:am|pm|a\.m\.|p\.m\.)|\b\d{{1,2}}:\d\d\b|\b(?:midnight|noon|daily|weekdays?|"
-        rf"weekends?|mornings?|evenings?|{_DAY}|{_MONTH}|today|tomorrow)\b|\b\d{{1,2}}(?:st|nd|rd|th)\b",
+        rf"weekends?|mornings?|evenings?|{_DAY}|{_MONTH}|today|tomorrow)\b|\b\d{{1,2}}(?:st|nd|rd|th)\b|"
+        rf"\b(?:\d+|{_NUMBER_WORD})\s(?:minutes?|hours?|days?|weeks?)\b",
         re.I),
     "price": re.compile(rf"\b(?:\d+(?:[.,]\d\d)?|{_NUMBER_WORD})\s?(?:euros?|eur|dollars?|pounds?|usd|gbp|francs?)\b|"
                         r"[€$£]\s?\d|\bfree\b|\bno charge\b", re.I),
@@ -27,6 +28,10 @@ HOLDS = {
                          r"(?-i:[A-Z][a-z]+)|\b(?:chef|manager|curator|mechanic|surgeon|owner|director|doctor|vet|"
                          r"nurse) (?-i:[A-Z])"),
     "number": re.compile(rf"\b\d+(?:[.,]\d+)?\b|\b{_NUMBER_WORD}\b", re.I),
+    # an age or an age limit: "21 years old", "aged 3", "under 18", "over 65", "18+"
+    "age": re.compile(r"\b\d{1,3}[ -]years?[ -]old\b|\baged? \d|\b(?:under|over|below|above|from|at least) "
+                      r"\d{1,2}\b(?!\s?(?:am|pm|euros?|minutes|hours|km|%))|\b\d{1,2}\+|"
+                      r"\b(?:is|turned|turns) \d{1,3}\b", re.I),
     "contact": re.compile(r"\+?\d[\d ()-]{6,}\d|\b[\w.+-]+@[\w-]+\.[\w.]+", re.I),
     "name": re.compile(r"(?<!^)\b(?-i:[A-Z])[a-z]+"),
 }
@@ -38,7 +43,8 @@ _WANTS = [
                         r"\bopening hours\b|\b(?:open|close|closes|opens)\b", re.I)),
     ("place", re.compile(r"\bwhere\b|\baddress\b|\blocated\b", re.I)),
     ("person", re.compile(r"\bwho\b|\bwhose\b", re.I)),
-    ("number", re.compile(r"\bhow (?:many|old|far|long|big|tall|often)\b|\bwhat age\b", re.I)),
+    ("age", re.compile(r"\bhow old\b|\bwhat age\b|\bminimum age\b|\bage limit\b", re.I)),
+    ("number", re.compile(r"\bhow (?:many|far|long|big|tall|often)\b", re.I)),
     ("name", re.compile(r"\bname\b|\bcalled\b", re.I)),
 ]
 _YES_NO = re.compile(r"^\s*(?:and\s+)?(?:is|are|am|was|were|do|does|did|can|could|may|will|would|should|have|has)\b",

@@ -20,6 +20,7 @@ for _kind, _words in {
         EMOTIONS[_w] = _kind
 _NEGATIVE_PHRASES = {"bad day": "sad", "rough day": "sad", "hard time": "sad", "burned out": "tired"}
 _SELF = frozenset(["i", "i'm", "im", "i've", "i'd", "me", "my", "myself", "feel", "feeling", "felt"])
+_ASKING = frozenset(["what", "which", "who", "whom", "when", "where", "why", "how"])
 _NEGATORS = frozenset(["not", "no", "never", "don't", "didn't", "isn't", "wasn't", "aren't", "hardly"])
 
 
@@ -36,8 +37,8 @@ class Emotion:
 def detect_emotion(text: str) -> Emotion | None:
     """The feeling the user says they have ("I'm so stressed"), not feelings they ask about."""
     ws = words(text)
-    if not _SELF.intersection(ws):
-        return None
+    if not _SELF.intersection(ws) or (ws and ws[0] in _ASKING):
+        return None  # "what am I scared of?" asks for a fact, it does not say a feeling
     lowered = " ".join(ws)
     for phrase, kind in _NEGATIVE_PHRASES.items():
         if phrase in lowered:

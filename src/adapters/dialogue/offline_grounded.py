@@ -15,7 +15,6 @@ from avatar_service.adapters.dialogue import phrases as P
 from avatar_service.adapters.dialogue.answering import (
     as_sentence,
     best_answer,
-    chunk_sentences,
     indirect,
     lower_name,
     question_weights,
@@ -36,7 +35,7 @@ from avatar_service.adapters.dialogue.user_facts import (
     user_name_in,
 )
 from avatar_service.core.text.follow_ups import is_follow_up
-from avatar_service.core.text.sentences import sentence_spans
+from avatar_service.core.text.sentences import answer_sentences, sentence_spans
 from avatar_service.ports.dialogue import DialogueRequest, Turn
 
 _GREETING = re.compile(
@@ -54,6 +53,7 @@ _MY_NAME = re.compile(r"\b(what'?s my name|what is my name|who am i\b|(know|reme
 _ALL_ABOUT_ME = re.compile(r"\b(what do you (know|remember) about me|do you remember (me|anything)|"
                            r"tell me about (me|myself)|what have i told you)")
 _PRONOUN_START = re.compile(r"^(It|Its|They|Their|This|These|He|She|His|Her)\b")
+_POINTS_BACK = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their)\b", re.I)
 _PROPER = re.compile(r"(?<![.!?] )(?<!^)\b[A-Z][a-z]+\b")  # a name: capitalised, not as a sentence's first word
 
 
@@ -300,11 +300,17 @@ class _Reply:
         follow = more or is_follow_up(text) or not (weights or kinds)
         context = self.previous_user if follow else ""
         if context:
-            for t, w in question_weights(context, answer_types.wanted(context), answer_types.ages(context)).items():
-                weights.setdefault(t, w if more else 0.5 * w)
-            for name in _PROPER.findall(self.previous_reply):  # "how old is he?" after "...named Bruno"
-                for t in terms(name):
-                    weights.setdefault(t, 0.5)
+            borrowed = question_weights(context, answer_types.wanted(context), answer_types.ages(context))
+            # the turn's own words say what is new ("and on Saturday?"): the earlier ones together count at
+            # most half as much as they do, however many there are
+            own = sum(weights.values())
+            scale = 1.0 if more or not own else min(0.5, 0.5 * own / max(sum(borrowed.values()), 1e-9))
+            for t, w in borrowed.items():
+                weights.setdefault(t, w * scale)
+            if _POINTS_BACK.search(text):  # "how old is he?" after "...named Bruno"
+                for name in _PROPER.findall(self.previous_reply):
+                    for t in terms(name):
+                        weights.setdefault(t, 0.5)
             kinds = kinds or answer_types.wanted(context)
         if not asked_ages and answer_types.mentions_child(text):
             asked_ages = self.ages_of_relatives(text)
@@ -324,13 +330,18 @@ class _Reply:
         said = exclude.lower()
         for ci, chunk in enumerate(request.knowledge):
             relevance = request.knowledge_relevance[ci] if ci < len(request.knowledge_relevance) else 0.0
-            for si, sentence in enumerate(chunk_sentences(chunk)):
+            for si, sentence in enumerate(answer_sentences(chunk)):
                 if said and sentence.lower().rstrip(".!?") in said:
                     continue  # "tell me more": what the last reply said is not said again
-                out.append(Candidate(sentence, "knowledge", ci, si, relevance))
+                own = request.sentence_relevance.get(sentence)
+                if own is not None:  # "For emergencies outside these hours, ..." means more with its chunk
+                    out.append(Candidate(sentence, "knowledge", ci, si, max(own, 0.5 * (own + relevance)), True))
+                else:
+                    out.append(Candidate(sentence, "knowledge", ci, si, relevance))
         for mi, memory in enumerate(request.memories):
             relevance = request.memory_relevance[mi] if mi < len(request.memory_relevance) else 0.0
-            out.append(Candidate(as_sentence(second_person(memory, self.user_name)), "memory", mi, 0, relevance))
+            out.append(Candidate(as_sentence(second_person(memory, self.user_name)), "memory", mi, 0, relevance,
+                                 mi < len(request.memory_relevance)))
         return out
 
     def choose(self, ranking: Ranking, best: Scored) -> list[Scored]:

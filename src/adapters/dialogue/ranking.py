@@ -25,6 +25,7 @@ from avatar_service.adapters.dialogue.terms import RELATED, terms
 
 _K1, _B = 1.2, 0.25  # BM25: sentences are short, so length matters less than for documents
 _RELATED_MATCH = 0.6
+LEXICAL_WEIGHT, SENTENCE_WEIGHT, CHUNK_WEIGHT, FIT_WEIGHT, UNFIT_LEXICAL = 0.45, 0.6, 0.25, 0.25, 0.6
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +35,7 @@ class Candidate:
     group: int  # index of its chunk (or memory) in the request
     position: int  # index of the sentence in its chunk
     relevance: float = 0.0  # embedding similarity of its chunk, or of the memory, to the turn (0: unknown)
+    own: bool = False  # `relevance` is the sentence's own similarity (a memory, a cached knowledge sentence)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +81,8 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
         reachable |= {t for t in weights if answer_types.mentions_child(t)}
     # only the question's own main words make it unanswerable when nothing holds them
     unmatched = sum(idf[t] * w for t, w in weights.items() if t not in reachable and w >= 1.0) / total
+    # "can I pay in instalments?" asks whether, so the kind its words suggest (a price) matters less
+    fit_weight = FIT_WEIGHT / 2 if query.yes_no else FIT_WEIGHT
     scored = []
     for candidate, have, age in zip(candidates, term_sets, ages, strict=True):
         held = 0.0
@@ -90,8 +94,14 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
         coverage = held / total if weights else 0.0
         length = min(1.1, (1 + _K1) / (1 + _K1 * (1 - _B + _B * len(have) / max(average, 1.0))))
         lexical = min(1.0, coverage * length)
-        fits = bool(query.kinds) and answer_types.holds(candidate.text, query.kinds)
-        score = 0.55 * lexical + 0.25 * candidate.relevance + (0.15 if fits else 0.0)
+        # a time, a price... counts where the sentence is about the question at all ("Belem Tower" is no
+        # answer to "who led the rebuilding of the Baixa?" for holding two capitalised words)
+        fits = bool(query.kinds) and (not weights or coverage > 0 or candidate.relevance >= 0.2) and \
+            answer_types.holds(candidate.text, query.kinds)
+        if query.kinds and not fits:  # about the topic, but not holding what is asked for (no age for "how old")
+            lexical *= UNFIT_LEXICAL if not query.yes_no else (1 + UNFIT_LEXICAL) / 2
+        semantic = SENTENCE_WEIGHT if candidate.own else CHUNK_WEIGHT
+        score = LEXICAL_WEIGHT * lexical + semantic * candidate.relevance + (fit_weight if fits else 0.0)
         if age > 0:  # "visitors under 18" holds what "my 12 year old son" asks about, in other words
             coverage = max(coverage, 0.5)
         score += _who(query, candidate.kind) + 0.2 * age

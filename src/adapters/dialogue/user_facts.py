@@ -13,9 +13,11 @@ from avatar_service.core.text.lexicon import STOPWORDS, words_of
 _I_ASKS = re.compile(r"\b(?:do|did|does|am|was|have|had|can't|cannot|should)\s+i\s+(?:usually\s+|always\s+|really\s+)?"
                      r"(\w+)|\bam i\b|\bcan't i\b|\bcannot i\b", re.I)
 # verbs of doing something at the place ("how do I get there", "do I have to book"): questions for the place
-_PROCEDURE = words_of("get book find reach contact cancel order reserve go come bring need take leave park have")
+_PROCEDURE = words_of("get book find reach contact cancel order reserve go come bring need take leave park have do "
+                      "pick collect drop return pay sign register apply")
 # "my" after these is the one a service is for ("a ticket for my son", "bring my dog"), not what is asked about
-_SERVED = re.compile(r"\b(?:for|with|bring|take|brings|taking|bringing|to|about)\s+(?:my|our)\b", re.I)
+# ("what if my dog gets sick?": a condition, the question is what the place does then)
+_SERVED = re.compile(r"\b(?:for|with|bring|take|brings|taking|bringing|to|about|if|when)\s+(?:my|our)\b", re.I)
 _MINE = re.compile(r"\b(?:my|our|mine)\b", re.I)
 _REMEMBER = re.compile(r"\b(?:do you (?:know|remember)|what (?:do|did) you (?:know|remember)|"
                        r"what have i told you|tell me about (?:me|myself))\b", re.I)

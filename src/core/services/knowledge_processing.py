@@ -25,6 +25,7 @@ from avatar_service.core.model.jobs import JobKind
 from avatar_service.core.model.knowledge import PREVIEW_CHARS, REFRESH_SECONDS
 from avatar_service.core.services.base import Deps, emit
 from avatar_service.core.services.knowledge import namespace
+from avatar_service.core.services.sentence_vectors import sentence_vectors
 from avatar_service.core.states import check_move
 from avatar_service.ports.extractor import ExtractError, TextExtractor
 from avatar_service.ports.fetcher import Fetcher, FetchError
@@ -96,6 +97,10 @@ class KnowledgeProcessor:
             log.exception("knowledge processing failed for %s", item_id)
             await self._finish(record, error=ErrorInfo(code="processing_failed", message=str(error)[:300]))
             return
+        try:  # the offline answerer ranks their sentences: embedded now, before the item is ready, not in a turn
+            await sentence_vectors(self.semantic).warm([p.text for p in content.pieces])
+        except Exception:  # they are embedded after the turn that first needs them instead
+            log.exception("embedding the sentences of %s failed", item_id)
         await self._finish(record, content=content, vectors=vectors)
 
     async def _content(self, record: KnowledgeRecord) -> Content:

@@ -10,6 +10,7 @@ from avatar_service.core.model import KnowledgeHit, MemoryRecord, TranscriptItem
 from avatar_service.core.services.knowledge import Knowledge
 from avatar_service.core.services.knowledge import namespace as knowledge_namespace
 from avatar_service.core.services.memories import Memories
+from avatar_service.core.services.sentence_vectors import sentence_vectors
 from avatar_service.core.text.follow_ups import with_context
 from avatar_service.ports.dialogue import DialogueRequest, Persona, Turn
 from avatar_service.ports.storage import UnitOfWork
@@ -28,6 +29,7 @@ class Grounding:
     knowledge: list[KnowledgeHit]
     memories: list[tuple[MemoryRecord, float]]
     topics: list[str]
+    sentences: dict[str, float]  # knowledge sentence -> embedding similarity to the turn (those cached)
 
     def used_memories(self) -> list[MemoryRecord]:
         """The memories close enough to the turn to count as used (all nearest ones go to the engine)."""
@@ -40,12 +42,14 @@ class Grounding:
                      Turn("user", content)],
             knowledge=[k.content for k in self.knowledge], memories=[m.content for m, _ in self.memories],
             knowledge_relevance=[k.relevance for k in self.knowledge],
-            memory_relevance=[score for _, score in self.memories], topics=self.topics)
+            memory_relevance=[score for _, score in self.memories], topics=self.topics,
+            sentence_relevance=self.sentences)
 
 
 class TurnGrounding:
     def __init__(self, knowledge: Knowledge, memories: Memories) -> None:
         self.knowledge, self.memories = knowledge, memories
+        self.sentences = sentence_vectors(knowledge.semantic)
         self._topics: dict[str, tuple[int | None, list[str]]] = {}  # personality -> (knowledge version, names)
 
     async def embed(self, content: str, history: Sequence[TranscriptItem]) -> bytes:
@@ -63,7 +67,8 @@ class TurnGrounding:
         if user_id:
             memories = await self.memories.ranked_by_vector(uow, user_id, vector, personality_id, MEMORIES,
                                                             MEMORIES_MIN)
-        return Grounding(knowledge, memories, await self.topics(uow, personality_id))
+        sentences = self.sentences.relevance(vector, [k.content for k in knowledge])
+        return Grounding(knowledge, memories, await self.topics(uow, personality_id), sentences)
 
     async def topics(self, uow: UnitOfWork, personality_id: str) -> list[str]:
         """The names of the personality's ready knowledge items, oldest first: what it can help with.

@@ -36,6 +36,22 @@ def split_sentences(text: str) -> list[str]:
     return [text[s:e] for s, e in sentence_spans(text)]
 
 
+_BULLET = re.compile(r"^\s*(?:[#>*\-•]+|\d+[.)])\s*")
+_WORD = re.compile(r"[A-Za-z0-9]+")
+
+
+def answer_sentences(chunk: str) -> list[str]:
+    """The sentences of a knowledge chunk that can answer a question: list bullets and numbers taken off,
+    headings and other pieces of fewer than three words left out. The offline answerer ranks these, and the
+    per-process cache of sentence embeddings (core.services.sentence_vectors) is keyed by them."""
+    out = []
+    for sentence in split_sentences(chunk):
+        sentence = _BULLET.sub("", sentence).strip()
+        if len(_WORD.findall(sentence)) >= 3:
+            out.append(sentence)
+    return out
+
+
 def _goes_on(text: str, start: int, stop: int, after: int) -> bool:
     """Whether the full stop at text[stop] is not the end of a sentence (see the module docstring)."""
     if text[stop] != ".":
