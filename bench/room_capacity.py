@@ -35,6 +35,7 @@ import time
 import uuid
 import wave
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -145,7 +146,8 @@ def admin(url: str, statement: str) -> None:
         finally:
             await conn.close()
 
-    asyncio.run(run())
+    with ThreadPoolExecutor(1) as pool:  # called from the bench's own running loop
+        pool.submit(asyncio.run, run()).result()
 
 
 @dataclass

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
 
 import anyio
 
@@ -37,7 +38,7 @@ class RoomWorker:
         self.started = asyncio.Event()
 
     async def run(self) -> None:
-        self.url = await self.server.start(self._announce_url)
+        self.url = await self.server.start(announced(self._announce_url))
         self.rooms.host_id = self.id
         hosts, clock = self.rooms.hosts, self.rooms.clock
         try:
@@ -84,3 +85,12 @@ class RoomWorker:
             await self.rooms.hosts.retire(self.id)
         await self.server.stop()
         await self.rooms.aclose()
+
+
+def announced(url: str) -> str:
+    """AVATAR_WORKER_URL with `{hostname}` or `{ip}` filled in (this machine's name, or the address it resolves to:
+    in a container, the container's own), so replicas started from one configuration announce themselves."""
+    if "{hostname}" in url or "{ip}" in url:
+        name = socket.gethostname()
+        url = url.replace("{hostname}", name).replace("{ip}", socket.gethostbyname(name) if "{ip}" in url else "")
+    return url
