@@ -153,6 +153,20 @@ def taste_of(content: str) -> tuple[str, str] | None:
     return (_normal(match.group("v")), match.group("how").casefold()) if match else None
 
 
+# a fact that says what the user left behind: "now prefers green tea to coffee", "stopped eating meat"
+_GIVEN_UP = re.compile(_SUBJECT + r"(?:now prefers .+? to|switched from|stopped|gave up|no longer \w+) (?P<old>.+?)"
+                       r"(?: to .+)?$", re.I)
+
+
+def given_up(content: str) -> set[str] | None:
+    """The content words of what a fact says the user gave up or switched from ({"coffee"}), or None."""
+    match = _GIVEN_UP.match(content.strip().rstrip(".!"))
+    if not match:
+        return None
+    words = _content_words(match.group("old")) - {"eating", "drinking", "smoking"}
+    return words or None
+
+
 def _normal(text: str) -> str:
     return " ".join(_WORD.findall(text.casefold()))
 
@@ -185,6 +199,12 @@ def decide(new_content: str, candidates: Sequence[Candidate], thresholds: Thresh
             if taste is not None and taste[0] == new_taste[0]:  # the same thing: liked the same, or changed
                 return Decision("skip" if taste[1] == new_taste[1] else "update", candidate.memory_id,
                                 candidate.similarity)
+
+    if (old := given_up(new_content)) is not None:  # "now prefers green tea to coffee" revises "loves coffee"
+        for candidate in ranked:
+            if old <= _content_words(candidate.content) and (
+                    taste_of(candidate.content) is not None or slot_of(candidate.content) is not None):
+                return Decision("update", candidate.memory_id, candidate.similarity)
 
     new_slot = slot_of(new_content)
     if new_slot is not None:

@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from avatar_service.core.memory.frames import ELDEST, FRAMES, NAMING_FRAGMENT, variants
 from avatar_service.core.memory.rules import RULES, introduction
 from avatar_service.core.memory.vocabulary import REL_MOD, RELATIONS, TITLED_NAME
 from avatar_service.core.text.sentences import split_sentences
@@ -35,9 +36,10 @@ class Fact:
 # who a new clause may start with; not "his"/"her", which usually go on about the same thing ("a puppy, her
 # name is Luna")
 _SUBJECTS = r"i|i'm|i’m|i've|my|we|we're|we’re|our|he|she"
+_THEN = r"(?:(?:now|then|these days|nowadays|today|so)\s*,?\s+)?"  # "and now I drive a taxi"
 _CLAUSE_SPLIT = re.compile(
-    rf"\s*;\s*|\s*,?\s+(?:and|but|so|plus|although|though|while|whereas|because)\s+(?=(?:{_SUBJECTS})\b)|"
-    rf"\s*,\s+(?=(?:{_SUBJECTS})\s)",
+    rf"\s*;\s*|\s*,?\s+(?:and|but|so|plus|although|though|while|whereas|because)\s+(?={_THEN}(?:{_SUBJECTS})\b)|"
+    rf"\s*,\s+(?={_THEN}(?:{_SUBJECTS})\s)",
     re.I,
 )
 _LEADING = re.compile(
@@ -126,18 +128,19 @@ def _clause_facts(clause: str, sentence: str, greeting: bool) -> list[Fact]:
     clause = _HEDGE.sub("", clause).rstrip(" .!")
     if not clause or _NOT_A_STATEMENT.match(clause):
         return []
-    candidates = list(RULES)
+    candidates = [*RULES, *FRAMES]
     if greeting:
         candidates.insert(0, introduction())
-    for pattern, make in candidates:
-        match = pattern.match(clause)
-        made = make(match) if match else None
-        if made is None:
-            continue  # a rule whose object is junk ("I live in fear") leaves the clause to the next one
-        content, category, confidence = made
-        if hedged:
-            confidence -= 0.15
-        return [Fact(content[0].upper() + content[1:], category, round(min(confidence, 0.95), 2), sentence)]
+    for said in variants(clause):  # as said first, then in the word order the rules read (frames.py)
+        for pattern, make in candidates:
+            match = pattern.match(said)
+            made = make(match) if match else None
+            if made is None:
+                continue  # a rule whose object is junk ("I live in fear") leaves the clause to the next one
+            content, category, confidence = made
+            if hedged:
+                confidence -= 0.15
+            return [Fact(content[0].upper() + content[1:], category, round(min(confidence, 0.95), 2), sentence)]
     return []
 
 
@@ -169,6 +172,14 @@ def extract_facts(user_turns: Sequence[str]) -> list[Fact]:
             for relation, name in _named_relations(sentence):
                 verb = "are" if " and " in name else "is"
                 add(Fact(f"User's {relation} {verb} named {name}", "relationship", 0.85, sentence))
+            for m in ELDEST.finditer(sentence):
+                rank = m.group("rank").lower().replace(" one", " child").replace("child child", "child")
+                rank = rank if rank.endswith("child") else f"{rank} child"
+                add(Fact(f"User's {rank} is named {m.group('name')}", "relationship", 0.85, sentence))
+            fragment = NAMING_FRAGMENT.match(sentence.strip().rstrip(".!"))
+            if fragment and last_relation:  # "We got a puppy! A beagle called Biscuit."
+                _name_the_last(facts, seen, last_relation, fragment.group("name"), sentence)
+                continue
             for clause in _clauses(sentence):
                 naming = _NAMING.match(clause.strip().rstrip(".!"))
                 if naming and last_relation:

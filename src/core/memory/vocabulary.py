@@ -69,7 +69,8 @@ misery|the now|my dreams|a dream""",
 CHAT_OBJECTS = re.compile(
     r"^(?:it|this|that|these|those|you|your|yours|him|her|them|how|what|when|where|why|which|who|not|"
     r"the idea|"
-    r"the way|about|talking|chatting|our|here|there|so|too|very|a lot|one|both|neither|either|more|less|"
+    r"the way|about|talking|chatting|our (?:conversation|chat|chats|talk|talks|discussion)|here|there|so|too|very|"
+    r"a lot|one|both|neither|either|more|less|"
     r"to think|to say|to know|to ask|to see|to hear|the answer|the question|the sound of that|that one)\b",
     re.I,
 )

@@ -1,0 +1,159 @@
+"""Memory extraction, second pass: a clause said in everyday word order is read again in the order the rules
+expect, and a few general frames cover what people say about themselves in other ways.
+
+Variants of a clause, tried in turn until a rule yields a fact (the clause as said comes first):
+
+- a time said first goes last: "Last month I moved to Marseille" -> "I moved to Marseille last month";
+  "On Tuesday evenings I play the violin" -> "I play the violin on Tuesday evenings";
+- a time or "now" said last that no rule expects is dropped: "Green is my favourite colour now";
+- "we" speaks for the user's household: "We're renovating our kitchen" -> "I'm renovating our kitchen";
+- two things done by one subject: "We packed up and moved to York" -> "I moved to York".
+
+Frames: relation frames anchored at the user ("I ..."), each a pattern and the fact it makes, the way the
+rules in rules.py are written: having lived somewhere for a while, health and allergies said as nouns,
+fears, life events (getting married, expecting a baby, retiring, passing a test), giving something up or
+switching, things that are or are not "my thing", and relatives in the past tense ("my grandfather was a
+fisherman").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+
+from avatar_service.core.memory.people import Made, relation
+from avatar_service.core.memory.vocabulary import CHAT_OBJECTS, REL_MOD, RELATIONS, TITLED_NAME, V, at_most_words
+from avatar_service.core.memory.wording import clean, third_person
+
+_MONTHS = r"january|february|march|april|may|june|july|august|september|october|november|december"
+_DAYS = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_PERIOD = rf"week|weekend|month|year|spring|summer|autumn|fall|winter|{_DAYS}|{_MONTHS}"
+# a time phrase as people open a sentence with it
+_TIME = (rf"(?:last|next|this|every) (?:{_PERIOD})|(?:yesterday|tomorrow|today|tonight)|"
+         rf"on (?:(?:{_DAYS})s?|weekends?)(?: (?:mornings?|afternoons?|evenings?|nights?))?|"
+         rf"in (?:\d{{4}}|{_MONTHS}|the (?:spring|summer|autumn|fall|winter))|"
+         r"(?:a|one|two|three|a few|some) (?:days|weeks|months|years) ago|(?:these days|nowadays|lately)")
+_LEADING_TIME = re.compile(rf"^(?P<time>{_TIME}),?\s+(?P<rest>(?:i|i'm|i’m|i've|i’ve|we|we're|we’re|my|our)\b.*)$",
+                           re.I)
+_TRAILING_NOW = re.compile(r",?\s+(?:now|these days|nowadays|at the moment|right now|anymore|any more)$", re.I)
+_WE = [(re.compile(r"^we(?:'re|’re| are)\b", re.I), "i'm"), (re.compile(r"^we(?:'ve|’ve| have)\b", re.I), "i've"),
+       (re.compile(r"^we\b", re.I), "i")]
+# "we packed up and moved to York", "I quit my job and started a bakery": the second doing, same subject
+_TWO_DOINGS = re.compile(r"^(?P<subject>i|we) (?:just |finally |recently )?[\w'’]+(?: [\w'’]+){0,2}? and "
+                         r"(?P<rest>(?:then |now |just |finally )?\w+ed\b.*)$", re.I)
+
+
+def variants(clause: str) -> Iterator[str]:
+    """The clause as said, then the same clause in the word order the rules read (see the module doc)."""
+    seen: set[str] = set()
+    # a closing "now" only says the fact is current ("I'm a bank manager now"): read without it first
+    queue = [_TRAILING_NOW.sub("", clause), clause]
+    while queue:
+        text = queue.pop(0).strip()
+        key = text.casefold()
+        if not text or key in seen:
+            continue
+        seen.add(key)
+        yield text
+        if m := _LEADING_TIME.match(text):
+            time = m.group("time")
+            queue.append(f"{m.group('rest')} {time[:1].lower()}{time[1:]}")
+        if (trimmed := _TRAILING_NOW.sub("", text)) != text:
+            queue.append(trimmed)
+        for pattern, replacement in _WE:
+            if pattern.match(text):
+                queue.append(pattern.sub(replacement, text, count=1))
+                break
+        if m := _TWO_DOINGS.match(text):
+            queue.append(f"{m.group('subject')} {m.group('rest')}")
+
+
+_NOTHING = re.compile(r"^(?:nothing|anything|something|everything|none|no one|nobody)\b", re.I)
+
+
+def _text(template: str, category: str, confidence: float, most: int = 8) -> Callable[[re.Match[str]], Made]:
+    def make(m: re.Match[str]) -> Made:
+        value = clean(m.group("v")) if "v" in m.groupdict() else ""
+        if "v" in m.groupdict() and (not at_most_words(value, most) or CHAT_OBJECTS.match(value) or
+                                     _NOTHING.match(value)):
+            return None
+        groups = {k: (third_person(clean(g)) if g else "") for k, g in m.groupdict().items()}
+        return " ".join(template.format(**{**groups, "v": third_person(value)}).split()), category, confidence
+
+    return make
+
+
+def _retired(m: re.Match[str]) -> Made:
+    """ "I retired in 2019 after forty years as an engineer": when, and what they were, in one memory."""
+    when = clean(m.group("when") or "")
+    if not at_most_words(when or "x", 12):
+        return None
+    return f"User retired{' ' + third_person(when) if when else ''}", "personal", 0.85
+
+
+def _relative_was(m: re.Match[str]) -> Made:
+    value = clean(m.group("v"))
+    if not at_most_words(value, 8):
+        return None
+    return f"User's {relation(m)} {m.group('pred').lower()} {third_person(value)}", "relationship", 0.8
+
+
+_I = r"i(?:'m|’m| am)"
+_I_HAVE = r"i(?:'ve|’ve| have)"
+_CAPITAL_PLACE = r"(?P<place>(?-i:[A-Z])[\w'’-]+(?: (?-i:[A-Z])[\w'’-]+)*)"
+
+FRAME_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
+    # where: "I've lived in Dublin for five years", "I've been living in Rotterdam", "I live with my cats in Lyon"
+    (rf"^{_I_HAVE} (?:been living|lived|been based) in {_CAPITAL_PLACE}",
+     _text("User lives in {place}", "location", 0.9)),
+    (rf"^i (?:currently |still )?live with [^,;]{{1,40}}? in (?:an? [\w\s-]{{1,25}}? in )?{_CAPITAL_PLACE}$",
+     _text("User lives in {place}", "location", 0.85)),
+    # health: "I have a peanut allergy", "I was diagnosed with diabetes", "I suffer from migraines"
+    (r"^i (?:have|'ve got|’ve got) (?:an? |a severe |a bad )?(?P<v>[\w-]+(?: [\w-]+)?) allergy$",
+     _text("User is allergic to {v}", "personal", 0.9, 3)),
+    (r"^i (?:was|got|have been|'ve been|’ve been) diagnosed with (?P<v>[^,;!?]+)",
+     _text("User has {v}", "personal", 0.85, 5)),
+    (r"^i (?:suffer from|live with|struggle with) (?P<v>(?!my |our |a friend|friends|roommates)[^,;!?]+)",
+     _text("User has {v}", "personal", 0.75, 4)),
+    # fears: "I'm afraid of spiders", "I get really nervous on planes"
+    (rf"^{_I} (?:really |so |very |a bit |terribly )?(?P<how>afraid|scared|terrified|frightened) of {V}",
+     _text("User is {how} of {v}", "personal", 0.85, 6)),
+    (r"^i (?:always |often |really )?get (?:really |very |so |quite |a bit )?(?P<how>nervous|anxious|scared|sick)"
+     r" (?P<prep>on|in|about|before|during) (?P<v>[^,;!?]+)",
+     _text("User gets {how} {prep} {v}", "personal", 0.8, 5)),
+    # life events: "I'm getting married next June", "We're expecting a baby in March", "I retired in 2019"
+    (rf"^{_I} (?:getting married|engaged)(?P<v>(?: to [^,;!?]+| (?:next|this|in|on) [^,;!?]+)*)$",
+     lambda m: (f"User is getting married{' ' + clean(m.group('v')) if m.group('v') else ''}",
+                "relationship", 0.85)),
+    (rf"^{_I} (?:expecting|having) (?P<v>(?:a|our \w+) (?:baby|child|son|daughter|twins)(?: [^,;!?]+)?)$",
+     _text("User is expecting {v}", "relationship", 0.85)),
+    (r"^i (?:just |finally |recently )?retired(?P<when>(?: (?:in|at|on|last|this|after|from|early|\d|a |two|three)"
+     r"[^,;!?]*)?)$", _retired),
+    (r"^i (?:just |finally )?(?P<verb>passed|failed|finished|graduated from|completed) (?P<v>(?:my|the) [^,;!?]+)",
+     _text("User {verb} {v}", "context", 0.8, 8)),
+    (rf"^{_I} (?:starting|beginning) (?P<v>(?:a|my) (?:new )?(?:job|course|degree|school|university)[^,;!?]*)",
+     _text("User is starting {v}", "context", 0.8, 8)),
+    # giving things up, switching: "I stopped eating meat", "I've switched from coffee to green tea"
+    (rf"^(?:i|{_I_HAVE}) (?:stopped|quit|gave up|given up|cut out) (?P<v>(?:eating|drinking|smoking)[^,;!?]*)",
+     _text("User stopped {v}", "preference", 0.85, 6)),
+    (rf"^(?:i|{_I_HAVE}) switched from (?P<old>[^,;!?]+?) to (?P<v>[^,;!?]+)",
+     _text("User now prefers {v} to {old}", "preference", 0.85, 5)),
+    # tastes said the other way round: "Scary films are really not my thing", "Jazz is my favourite kind of music"
+    (r"^(?P<v>[^,;!?]+?) (?:is|are) (?:really |just |definitely |honestly )?not (?:really )?my (?:thing|cup of tea)",
+     _text("User does not like {v}", "preference", 0.8, 5)),
+    (r"^(?P<v>[^,;!?]+?) (?:is|are) my (?:absolute |all-time )?fav(?:ou?rite|e) (?P<what>[\w\s-]{1,30}?)(?=,|$)",
+     _text("User's favorite {what} is {v}", "preference", 0.85, 5)),
+    (rf"^{_I} (?:not (?:a (?:big |huge )?fan of|into)|no fan of) {V}",
+     _text("User does not like {v}", "preference", 0.8, 6)),
+    # relatives in the past tense, and other states: "my grandfather was a fisherman", "my wife is pregnant"
+    (rf"^(?:my|our) {REL_MOD}(?P<rel>{RELATIONS})(?: {TITLED_NAME})? "
+     r"(?P<pred>was an?|used to be an?|worked as an?|is pregnant|turns|will be|is going to be)\s?(?P<v>[^,;!?]*)",
+     _relative_was),
+]
+FRAMES = [(re.compile(pattern, re.I), make) for pattern, make in FRAME_TEXTS]
+# "our eldest, Leo, ...": a child named by their place among the children
+ELDEST = re.compile(r"\b(?:my|our) (?P<rank>eldest|oldest|youngest|firstborn|middle child|middle one),? "
+                    r"(?P<name>(?-i:[A-Z])[\w'’-]+)\b", re.I)
+# "A beagle called Biscuit." after "we got a puppy": the name of the one just mentioned
+NAMING_FRAGMENT = re.compile(r"^(?:an?|the|our|my) (?:[\w-]+ ){0,2}(?:called|named) (?P<name>(?-i:[A-Z])[\w'’-]+)$",
+                             re.I)
