@@ -46,6 +46,17 @@ def question_weights(text: str, kinds: Sequence[str], ages: Sequence[int]) -> di
 SURE_SIMILARITY = 0.47
 
 
+CLOSE_SIMILARITY, CLEAR_MARGIN = 0.4, 0.08
+
+
+def _clearly_closest(best: Scored, ranked: Sequence[Scored]) -> bool:
+    """The best is the sentence nearest the question by a clear margin: one sentence stands out (unrelated
+    questions come out nearly level with two or three sentences of the same domain)."""
+    others = sorted((s.candidate.relevance for s in ranked if s.candidate.own and s is not best), reverse=True)
+    runner_up = others[0] if others else 0.0
+    return best.candidate.relevance >= CLOSE_SIMILARITY and best.candidate.relevance - runner_up >= CLEAR_MARGIN
+
+
 def best_answer(ranking: Ranking, more: bool, asking: bool, about_user: float, to_place: bool) -> Scored | None:
     """The best candidate when it answers the question; None when nothing does (say so honestly)."""
     ranked = ranking.ranked
@@ -60,7 +71,7 @@ def best_answer(ranking: Ranking, more: bool, asking: bool, about_user: float, t
         return best if best.fits and (best.candidate.relevance >= 0.2 or to_place) else None
     # what the user told is short and said in their words: asked about themselves, a lower similarity will do
     sure = SURE_SIMILARITY - (0.2 * about_user if best.candidate.kind == "memory" else 0.0)
-    if best.candidate.own and best.candidate.relevance >= sure:
+    if best.candidate.own and (best.candidate.relevance >= sure or _clearly_closest(best, ranked)):
         return best  # it says what was asked in other words ("hire a van" / "a van costs 89 euros per day")
     if ranking.unmatched >= 0.45 and best.coverage < 0.6:
         return None  # the question's main words are nowhere in what is known ("do you sell skateboards?")
