@@ -34,6 +34,9 @@ BACKGROUND_LIMIT = 256  # sentences queued for background embedding at most; mor
 class SentenceVectors:
     def __init__(self, semantic: Semantic, capacity: int = CAPACITY) -> None:
         self.semantic, self.capacity = semantic, capacity
+        # The lexical fallback's hashed n-grams say nothing that the answerer's own word match does not (and
+        # the answerer's similarity thresholds are MiniLM's): with it, sentences are judged by words alone.
+        self.enabled = not semantic.embedder_name.startswith("lexical")
         self._vectors: OrderedDict[str, array.array[float]] = OrderedDict()
         self._pending: dict[str, None] = {}
         self._task: asyncio.Task[None] | None = None
@@ -43,6 +46,8 @@ class SentenceVectors:
 
     async def warm(self, chunks: Iterable[str]) -> None:
         """Embeds the sentences of these chunks that are not cached yet (batched, off the event loop)."""
+        if not self.enabled:
+            return
         missing = list(dict.fromkeys(s for chunk in chunks for s in answer_sentences(chunk)
                                      if s not in self._vectors))
         for start in range(0, len(missing), BATCH):
@@ -53,6 +58,8 @@ class SentenceVectors:
     def relevance(self, query: bytes, chunks: Sequence[str]) -> dict[str, float]:
         """Cosine of each cached sentence of these chunks to the query vector (clamped to 0..1); sentences
         not cached yet are left out and queued for background embedding."""
+        if not self.enabled:
+            return {}
         q = array.array("f", query)
         out: dict[str, float] = {}
         missing: list[str] = []

@@ -31,9 +31,8 @@ HOURS = ("The practice is open Monday to Thursday from 8am to 6pm and on Friday 
 class CountingSemantic:
     """The Semantic port's embed, on the lexical embedder, counting what it was asked to embed."""
 
-    embedder_name = "lexical-hash"
-
-    def __init__(self) -> None:
+    def __init__(self, embedder_name: str = "hashed-words-for-tests") -> None:
+        self.embedder_name = embedder_name
         self.embedder = LexicalEmbedder()
         self.embedded: list[str] = []
 
@@ -87,6 +86,13 @@ async def test_the_cache_keeps_the_most_recently_used_sentences() -> None:
     [query] = await semantic.embed(["five"])
     assert cache.relevance(query, ["Five six seven eight."])  # still there
     await asyncio.sleep(0)
+
+
+async def test_the_lexical_fallback_embeds_no_sentences() -> None:
+    semantic = CountingSemantic("lexical-hash")
+    cache = SentenceVectors(semantic)  # type: ignore[arg-type]
+    await cache.warm([FLEET])
+    assert cache.relevance(b"\0" * 2048, [FLEET]) == {} and semantic.embedded == []
 
 
 def test_one_cache_per_semantic() -> None:
