@@ -1,8 +1,8 @@
 """Rooms on real `avatar worker` processes (PostgreSQL): the API places each room on a worker with a free place
 and forwards the signaling; a real aiortc client joins through the API and hears the worker's reply; a full
 house is a 503 with Retry-After; ending a conversation in the API hangs up the worker's room and frees its
-place; a worker killed with SIGKILL mid-conversation fails its conversations (end_reason host_lost) within the
-heartbeat lease and frees its places."""
+place (and its recording, written by the worker, is served by the API); a worker killed with SIGKILL
+mid-conversation fails its conversations (end_reason host_lost) within the heartbeat lease and frees its places."""
 
 from __future__ import annotations
 
@@ -88,9 +88,9 @@ async def _hosts(url: str) -> dict[str, int]:
     return {host: rooms.count(host) for host in hosts}
 
 
-async def _conversation(service: Service, personality_id: str) -> dict[str, Any]:
+async def _conversation(service: Service, personality_id: str, **config: bool) -> dict[str, Any]:
     created = await service.client.post("/v1/conversations", json={"personality_id": personality_id,
-                                                                   "config": {"video_enabled": False}})
+                                                                   "config": {"video_enabled": False, **config}})
     assert created.status_code == 201, created.text
     return dict(created.json())
 
@@ -126,7 +126,8 @@ async def test_rooms_run_on_workers_and_fail_when_theirs_dies(service: Service, 
     await service.client.post(f"/v1/personalities/{personality['id']}/knowledge",
                               json={"type": "text", "content": "The museum opens at 9am on Sundays and closes at 5pm."})
     await service.drain()
-    first, second, third = [await _conversation(service, personality["id"]) for _ in range(3)]
+    first, third = [await _conversation(service, personality["id"]) for _ in range(2)]
+    second = await _conversation(service, personality["id"], record=True)  # recorded by its worker
 
     # The first room: placed on a worker, signaling forwarded, the media runs there.
     room = RoomClient()
@@ -193,6 +194,15 @@ async def test_rooms_run_on_workers_and_fail_when_theirs_dies(service: Service, 
         await service.client.delete(f"/v1/conversations/{second['id']}")
         assert await other.wait_for(lambda: any(e.get("type") == "ended" for e in other.heard.events), 10)
         assert list((await _hosts(database_url)).values()) == [0]
+        recorded = await _status(service, second["id"])  # the worker wrote it to the shared blob store
+        for _ in range(100):
+            if recorded["recording_url"]:
+                break
+            await other.wait_for(lambda: False, 0.2)
+            recorded = await _status(service, second["id"])
+        assert recorded["recording_url"], recorded
+        media = await service.client.get(recorded["recording_url"])
+        assert media.status_code == 200 and media.content[4:8] == b"ftyp", media.status_code
         # ...which the third conversation now takes.
         third_room = RoomClient()
         try:
