@@ -12,7 +12,7 @@ from avatar_service.adapters.dialogue.ranking import Ranking, Scored
 from avatar_service.adapters.dialogue.terms import GENERIC_TERMS, RELATED, terms
 from avatar_service.core.text.lexicon import words_of
 
-_NEGATIVE = re.compile(r"\b(not|no|never|closed|cannot|can't|don't|doesn't|isn't|aren't|won't|without)\b", re.I)
+_NEGATIVE = re.compile(r"\b(not|no|never|closed|cannot|can't|don't|doesn't|isn't|aren't|won't)\b", re.I)
 # light verbs and words of asking that a yes needs not find in the answer ("can I *bring* my dog")
 _LIGHT = frozenset(terms("bring take get go come use make need put leave allow allowed possible there"))
 # sentence openers that are not names, so "Yes, " may put them in lower case
@@ -81,17 +81,37 @@ def best_answer(ranking: Ranking, more: bool, asking: bool, about_user: float, t
     return None
 
 
+_PARTS = re.compile(r"\s*;\s*|,\s*(?:but|while|whereas)\s+|\s+but\s+", re.I)
+
+
+def _with_related(stems: set[str]) -> set[str]:
+    return stems.union(*(RELATED.get(s, frozenset()) for s in stems))
+
+
 def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
     """The best sentence, with "Yes," or "No," in front when it plainly answers a yes/no question."""
     text = as_sentence(best.candidate.text)
     if not answer_types.is_yes_no(question):
         return text
-    negative = bool(_NEGATIVE.search(text)) and not re.search(r"\b(but|except|only)\b", text, re.I)
     if _NEGATIVE.search(question):
         return text  # "isn't it open?": a yes or no would be ambiguous
+    asked = {t for t in terms(question) if t not in _LIGHT}
+    # "Coffee and tea are free; lunch is not included": the part that holds what is asked says yes or no
+    parts = [p for p in _PARTS.split(text) if p.strip()]
+    concerned = [p for p in parts if asked & _with_related(set(terms(p)))] if len(parts) > 1 else []
+    if concerned:
+        verdicts = {bool(_NEGATIVE.search(p)) for p in concerned}
+        if len(verdicts) > 1:
+            return text  # "covered by insurance; whitening is not": it depends, the sentence says how
+        if verdicts == {True}:
+            return "No, " + lower_first(text)
+        text_terms = set().union(*(terms(p) for p in concerned))
+        if all(t in text_terms or RELATED.get(t, frozenset()) & text_terms for t in asked):
+            return "Yes, " + lower_first(text)
+        return text
+    negative = bool(_NEGATIVE.search(text)) and not re.search(r"\b(but|except|only)\b", text, re.I)
     if negative:
         return "No, " + lower_first(text)
-    asked = {t for t in terms(question) if t not in _LIGHT}
     have = set(terms(text))
     if asked and all(t in have or RELATED.get(t, frozenset()) & have for t in asked):
         return "Yes, " + lower_first(text)

@@ -141,3 +141,12 @@ def test_what_to_do_questions_are_about_the_place() -> None:
     assert about_user("Where do I pick the car up?") < 1.0
     assert about_user("What if my dog gets sick?") == 0.0
     assert about_user("Where do I live?") == 1.0
+
+
+def test_yes_or_no_comes_from_the_part_that_holds_what_was_asked() -> None:
+    facilities = "Coffee and tea are free; lunch is not included."
+    assert reply("Is the coffee free?", [facilities]).startswith("Yes, ")
+    assert reply("Do you provide lunch?", [facilities], {facilities: 0.5}).startswith("No, ")
+    insurance = "Most treatments are covered by basic insurance; whitening is not."
+    assert reply("Does insurance pay for whitening?", [insurance], {insurance: 0.7}) == insurance  # it depends
+    assert not reply("Can I take pictures?", ["Photography without flash is allowed everywhere."]).startswith("No")
