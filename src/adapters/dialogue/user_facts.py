@@ -13,8 +13,10 @@ from avatar_service.core.text.lexicon import STOPWORDS, words_of
 _I_ASKS = re.compile(r"\b(?:do|did|does|am|was|have|had|can't|cannot|should)\s+i\s+(?:usually\s+|always\s+|really\s+)?"
                      r"(\w+)|\bam i\b|\bcan't i\b|\bcannot i\b", re.I)
 # verbs of doing something at the place ("how do I get there", "do I have to book"): questions for the place
-_PROCEDURE = words_of("get book find reach contact cancel order reserve go come bring need take leave park have do "
+_PROCEDURE = words_of("get book find reach contact cancel order reserve go come bring need take leave park have "
                       "pick collect drop return pay sign register apply")
+# "what should I do if I get a toothache?" asks what to do in a case; "what do I do for a living?" asks about them
+_IN_CASE = re.compile(r"\b(?:if|in case|when|whenever)\b", re.I)
 # "my" after these is the one a service is for ("a ticket for my son", "bring my dog"), not what is asked about
 # ("what if my dog gets sick?": a condition, the question is what the place does then)
 _SERVED = re.compile(r"\b(?:for|with|bring|take|brings|taking|bringing|to|about|if|when)\s+(?:my|our)\b", re.I)
@@ -34,7 +36,7 @@ def about_user(question: str) -> float:
         return 1.0
     for m in _I_ASKS.finditer(question):
         verb = (m.group(1) or "").lower()
-        if verb not in _PROCEDURE:
+        if verb not in _PROCEDURE and not (verb == "do" and _IN_CASE.search(question)):
             return 1.0
     mine = len(_MINE.findall(question)) - len(_SERVED.findall(question))
     return 0.6 if mine > 0 else 0.0

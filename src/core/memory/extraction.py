@@ -39,7 +39,8 @@ _SUBJECTS = r"i|i'm|i’m|i've|my|we|we're|we’re|our|he|she"
 _THEN = r"(?:(?:now|then|these days|nowadays|today|so)\s*,?\s+)?"  # "and now I drive a taxi"
 _CLAUSE_SPLIT = re.compile(
     rf"\s*;\s*|\s*,?\s+(?:and|but|so|plus|although|though|while|whereas|because)\s+(?={_THEN}(?:{_SUBJECTS})\b)|"
-    rf"\s*,\s+(?={_THEN}(?:{_SUBJECTS})\s)",
+    rf"\s*,\s+(?={_THEN}(?:{_SUBJECTS})\s)|"
+    r"\s*,\s+(?=[^,]{1,40}? (?:is|are) (?:still )?my\b)",  # "I hate the cold, summer is my favourite season"
     re.I,
 )
 _LEADING = re.compile(

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 
 from avatar_service.core.memory.people import Made, relation
 from avatar_service.core.memory.vocabulary import CHAT_OBJECTS, REL_MOD, RELATIONS, TITLED_NAME, V, at_most_words
-from avatar_service.core.memory.wording import clean, third_person
+from avatar_service.core.memory.wording import clean, predicate, third_person
 
 _MONTHS = r"january|february|march|april|may|june|july|august|september|october|november|december"
 _DAYS = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
@@ -32,7 +32,8 @@ _PERIOD = rf"week|weekend|month|year|spring|summer|autumn|fall|winter|{_DAYS}|{_
 _TIME = (rf"(?:last|next|this|every) (?:{_PERIOD})|(?:yesterday|tomorrow|today|tonight)|"
          rf"on (?:(?:{_DAYS})s?|weekends?)(?: (?:mornings?|afternoons?|evenings?|nights?))?|"
          rf"in (?:\d{{4}}|{_MONTHS}|the (?:spring|summer|autumn|fall|winter))|"
-         r"(?:a|one|two|three|a few|some) (?:days|weeks|months|years) ago|(?:these days|nowadays|lately)")
+         r"(?:a|one|two|three|a few|some) (?:days|weeks|months|years) ago|(?:these days|nowadays|lately)|"
+         rf"since (?:\d{{4}}|{_MONTHS}|last (?:{_PERIOD})|the (?:spring|summer|autumn|fall|winter))")
 _LEADING_TIME = re.compile(rf"^(?P<time>{_TIME}),?\s+(?P<rest>(?:i|i'm|i’m|i've|i’ve|we|we're|we’re|my|our)\b.*)$",
                            re.I)
 _TRAILING_NOW = re.compile(r",?\s+(?:now|these days|nowadays|at the moment|right now|anymore|any more)$", re.I)
@@ -108,6 +109,24 @@ FRAME_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
      _text("User lives in {place}", "location", 0.9)),
     (rf"^i (?:currently |still )?live with [^,;]{{1,40}}? in (?:an? [\w\s-]{{1,25}}? in )?{_CAPITAL_PLACE}$",
      _text("User lives in {place}", "location", 0.85)),
+    # moving, said with where from: "we moved out of Berlin and into a house in Potsdam"
+    (rf"^(?:i|we) (?:just |finally |recently )?moved\b[^,;!?]*?\b(?:to|into|in) (?:an? [\w\s-]{{1,25}}? in )?"
+     rf"{_CAPITAL_PLACE}(?P<when>(?: [a-z][^,;!?]*)?)$",
+     _text("User moved to {place}", "location", 0.85)),
+    # work: "I've been working at a bike shop", "I've been working as a courier"
+    (rf"^{_I_HAVE} been working (?P<prep>at|for|in) (?P<v>[^,;!?]+)",
+     _text("User works {prep} {v}", "personal", 0.85, 8)),
+    (rf"^{_I_HAVE} been working as (?P<art>an?) (?P<v>[^,;!?]+)",
+     _text("User works as {art} {v}", "personal", 0.85, 6)),
+    # habits of taste: "I stick to decaf", "I always go for the vegetarian option"
+    (r"^i (?:always |usually |only |mostly )?(?P<verb>stick to|stick with|go for|opt for|always order|usually order) "
+     r"(?P<v>[^,;!?]+)",
+     lambda m: _text(f"User {predicate(m.group('verb').lower())} {{v}}", "preference", 0.8, 6)(m)),
+    # relatives' ages in words: "my daughter just turned three"
+    (rf"^(?:my|our) {REL_MOD}(?P<rel>{RELATIONS})(?: {TITLED_NAME})? (?P<pred>just turned|turned|is turning) "
+     r"(?P<v>(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+     r"seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[ -]\w+)?)$",
+     _relative_was),
     # health: "I have a peanut allergy", "I was diagnosed with diabetes", "I suffer from migraines"
     (r"^i (?:have|'ve got|’ve got) (?:an? |a severe |a bad )?(?P<v>[\w-]+(?: [\w-]+)?) allergy$",
      _text("User is allergic to {v}", "personal", 0.9, 3)),

@@ -208,9 +208,12 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     ),
     (
         r"^(?:i|we) (?:just |recently |finally )?(?:adopted|got|bought|rescued|have) "
-        r"(?P<art>an?|a new|two|three) (?P<what>(?:[\w-]+ )?(?:puppy|kitten|dog|cat|parrot|hamster|rabbit|bunny|"
-        r"horse|turtle|tortoise|fish|guinea pig|bird|budgie|ferret|gecko|snake|pony))"
-        rf"(?:,? (?:(?:her|his|its|their) name is|named|called) {CAPITALISED})?(?=$|[\s,])",
+        r"(?P<art>an?|a new|two|three|four|five|\d) (?P<what>(?:[\w-]+ )?(?:pupp(?:y|ies)|kittens?|dogs?|cats?|"
+        r"parrots?|hamsters?|rabbits?|bunn(?:y|ies)|horses?|turtles?|tortoises?|fish|guinea pigs?|birds?|budgies?|"
+        r"ferrets?|"
+        r"geckos?|snakes?|pon(?:y|ies)|chickens?))"
+        rf"(?:,? (?:(?:her|his|its|their) name is|named|called) {CAPITALISED})?(?=$|[\s,])"
+        r"(?!,? (?-i:[A-Z]))",  # "two cats, Felix and Tiger": the rule that names them reads it
         pet,
     ),
     (

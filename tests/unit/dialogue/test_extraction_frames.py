@@ -39,11 +39,21 @@ def test_variants_put_a_leading_time_last_and_drop_a_closing_now() -> None:
     ("Scary films are really not my thing.", ("User does not like Scary films", "preference")),
     ("I stopped eating meat last year.", ("User stopped eating meat last year", "preference")),
     ("Our eldest, Leo, just started at university.", ("User's eldest child is named Leo", "relationship")),
+    ("We adopted two rescue cats last winter.", ("User has two rescue cats", "relationship")),
+    ("Coffee makes me jittery so I stick to decaf.", ("User sticks to decaf", "preference")),
+    ("My daughter just turned three.", ("User's daughter just turned three", "relationship")),
+    ("We finally moved out of Berlin and into a house in Potsdam.", ("User moved to Potsdam", "location")),
+    ("Since January I've been working at a bike shop.", ("User works at a bike shop since January", "personal")),
+    ("I hate the cold, summer is my favourite season.", ("User's favorite season is summer", "preference")),
     ("Next Saturday I'm going to my cousin's wedding in Porto.",
      ("User is going to their cousin's wedding in Porto next Saturday", "schedule")),
 ])
 def test_everyday_phrasings_become_facts(said: str, expected: tuple[str, str]) -> None:
     assert expected in facts(said)
+
+
+def test_pets_named_in_a_list_keep_their_names() -> None:
+    assert facts("I have two cats, Felix and Tiger.") == [("User has two cats named Felix and Tiger", "relationship")]
 
 
 def test_a_name_said_in_a_fragment_names_the_pet_just_mentioned() -> None:

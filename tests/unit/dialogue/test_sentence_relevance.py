@@ -141,6 +141,7 @@ def test_what_to_do_questions_are_about_the_place() -> None:
     assert about_user("Where do I pick the car up?") < 1.0
     assert about_user("What if my dog gets sick?") == 0.0
     assert about_user("Where do I live?") == 1.0
+    assert about_user("What do I do for a living?") == 1.0
 
 
 def test_yes_or_no_comes_from_the_part_that_holds_what_was_asked() -> None:
