@@ -187,7 +187,7 @@ class PlacedRooms:
                             error)
         if placement is not None:
             await self.hosts.release(conversation_id, placement.host_id)
-        if self.livekit is not None and self.host_id is None:
+        if self.livekit is not None:
             await self.livekit.close(conversation_id)  # the LiveKit room goes, the participant with it
 
     async def place_livekit(self, organization_id: str, conversation_id: str, expires_at: datetime) -> None:
