@@ -32,6 +32,8 @@ HOLDS = {
     "age": re.compile(r"\b\d{1,3}[ -]years?[ -]old\b|\baged? \d|\b(?:under|over|below|above|from|at least) "
                       r"\d{1,2}\b(?!\s?(?:am|pm|euros?|minutes|hours|km|%))|\b\d{1,2}\+|"
                       r"\b(?:is|turned|turns) \d{1,3}\b", re.I),
+    "duration": re.compile(rf"\b(?:\d+|{_NUMBER_WORD}|a|an|half an?)[ -](?:minutes?|hours?|days?|weeks?|months?|"
+                           r"years?)\b", re.I),
     "contact": re.compile(r"\+?\d[\d ()-]{6,}\d|\b[\w.+-]+@[\w-]+\.[\w.]+", re.I),
     "name": re.compile(r"(?<!^)\b(?-i:[A-Z])[a-z]+"),
 }
@@ -44,7 +46,8 @@ _WANTS = [
     ("place", re.compile(r"\bwhere\b|\baddress\b|\blocated\b", re.I)),
     ("person", re.compile(r"\bwho\b|\bwhose\b", re.I)),
     ("age", re.compile(r"\bhow old\b|\bwhat age\b|\bminimum age\b|\bage limit\b", re.I)),
-    ("number", re.compile(r"\bhow (?:many|far|long|big|tall|often)\b", re.I)),
+    ("duration", re.compile(r"\bhow long\b|\bfor how many (?:days|weeks|months|hours)\b", re.I)),
+    ("number", re.compile(r"\bhow (?:many|far|big|tall|often)\b", re.I)),
     ("name", re.compile(r"\bname\b|\bcalled\b", re.I)),
 ]
 _YES_NO = re.compile(r"^\s*(?:and\s+)?(?:is|are|am|was|were|do|does|did|can|could|may|will|would|should|have|has)\b",

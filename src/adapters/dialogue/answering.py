@@ -26,7 +26,8 @@ _PHRASES = [(re.compile(r"\bfor a living\b", re.I), "for work"), (re.compile(r"\
             (re.compile(r"\b(do|did) (i|we) (?:like|love|enjoy)\b", re.I), r"\1 \2 love")]
 # words that only say which kind of answer is wanted: the kind itself is matched instead
 _KIND_WORDS = {"name": set(terms("name names called call")), "place": set(terms("address location located")),
-               "time": set(terms("time hours")), "age": set(terms("old age aged years year"))}
+               "time": set(terms("time hours")), "age": set(terms("old age aged years year")),
+               "duration": set(terms("long"))}
 
 
 def question_weights(text: str, kinds: Sequence[str], ages: Sequence[int]) -> dict[str, float]:

@@ -82,6 +82,7 @@ _SLOTS: list[tuple[str, re.Pattern[str]]] = [
         ("hometown", r"hometown is (?P<v>.+)"),
         ("base", r"is based in (?P<v>.+)"),
         ("job", r"works as an? (?P<v>.+)"),
+        ("job", r"(?:got |was |has been )?promoted to (?:an? )?(?P<v>.+?)(?: (?:last|this) \w+)?"),
         ("job", rf"is (?:now )?an? (?P<v>(?:[\w-]+ ){{0,3}}?(?:{OCCUPATIONS}))$"),
         ("marital", r"is (?P<v>married|engaged|single|divorced|widowed)\b.*"),
         ("favorite {kind}", r"favou?rite (?P<kind>[\w\s-]+?) (?:is|are) (?P<v>.+)"),

@@ -8,7 +8,9 @@ Precision first: a rule fires only on a clause that starts with the user speakin
 ("I live in", "my sister is called"), after a few discourse markers are stripped. Questions,
 conditionals and wishes ("if I...", "I'd love to..."), jokes and small talk about the conversation itself
 ("I like that", "I love you") produce nothing; a negated statement produces nothing unless the negation
-is itself the fact ("I don't eat meat", "I don't like horror films").
+is itself the fact ("I don't eat meat", "I don't like horror films"). A clause no rule reads as said is read
+again in the rules' word order and by general frames (frames.py); a statement about the user that nothing
+reads is kept as said, with a lower confidence (open_clauses.py).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from avatar_service.core.memory.frames import ELDEST, FRAMES, NAMING_FRAGMENT, variants
+from avatar_service.core.memory.open_clauses import open_fact
 from avatar_service.core.memory.rules import RULES, introduction
 from avatar_service.core.memory.vocabulary import REL_MOD, RELATIONS, TITLED_NAME
 from avatar_service.core.text.sentences import split_sentences
@@ -132,16 +135,22 @@ def _clause_facts(clause: str, sentence: str, greeting: bool) -> list[Fact]:
     candidates = [*RULES, *FRAMES]
     if greeting:
         candidates.insert(0, introduction())
+    rejected = False  # a rule read the clause's shape and found its object junk ("I live in fear")
     for said in variants(clause):  # as said first, then in the word order the rules read (frames.py)
         for pattern, make in candidates:
             match = pattern.match(said)
             made = make(match) if match else None
+            rejected = rejected or (match is not None and made is None)
             if made is None:
-                continue  # a rule whose object is junk ("I live in fear") leaves the clause to the next one
+                continue  # a rule whose object is junk leaves the clause to the next one
             content, category, confidence = made
             if hedged:
                 confidence -= 0.15
             return [Fact(content[0].upper() + content[1:], category, round(min(confidence, 0.95), 2), sentence)]
+    for said in variants(clause) if not rejected else ():  # no rule reads it: kept as said, if it is about the user
+        if made := open_fact(said):
+            content, category, confidence = made
+            return [Fact(content, category, round(confidence - (0.15 if hedged else 0.0), 2), sentence)]
     return []
 
 

@@ -83,3 +83,36 @@ def test_a_switch_revises_the_taste_it_leaves() -> None:
     assert decide("User now prefers green tea to coffee", known).memory_id == "mem_1"
     assert decide("User now prefers green tea to coffee", known).action == "update"
     assert decide("User stopped eating meat", [Candidate("mem_3", "User plays chess", 0.3)]).action == "new"
+
+
+@pytest.mark.parametrize(("said", "expected"), [
+    ("I'm pretty short-sighted.", ("User is pretty short-sighted", "personal")),
+    ("I wear glasses.", ("User wears glasses", "personal")),
+    ("Mornings are not my best time, I'm a night owl.", ("User is a night owl", "personal")),
+    ("I turned forty in May.", ("User turned forty in May", "personal")),
+    ("I got promoted to restaurant manager last month.",
+     ("User got promoted to restaurant manager last month", "personal")),
+    ("We're going camping in Scotland next month.", ("User is going camping in Scotland next month", "schedule")),
+])
+def test_a_statement_no_rule_reads_is_kept_as_said(said: str, expected: tuple[str, str]) -> None:
+    assert expected in facts(said)
+    assert all(f.confidence <= 0.6 for f in extract_facts([said]) if (f.content, f.category) == expected)
+
+
+@pytest.mark.parametrize("said", [
+    "I see what you mean.", "I think so.", "I'm fine, thanks.", "I'm so tired today.", "I'm just browsing.",
+    "I have a question about the tickets.", "I need a ticket for Saturday.", "I want to know the price.",
+    "I'm looking for the toilets.", "I love that!", "I agree with you.", "I'm going home now.",
+    "I went to the shop earlier.", "I booked a table for two.", "I lost my keys yesterday.", "I'm not sure.",
+    "I'm having a great time.", "I'm in a hurry.", "I'm with my friend.", "I live in fear of spiders, haha.",
+    "I prefer not to say.", "I'm the one who asked yesterday.", "I'm allergic to cats but I still have one.",
+])
+def test_talk_about_the_conversation_or_the_moment_is_no_memory(said: str) -> None:
+    kept = [f.content for f in extract_facts([said]) if f.confidence <= 0.6]
+    assert kept == []
+
+
+def test_a_promotion_updates_the_job() -> None:
+    known = [Candidate("mem_1", "User works as a waiter", 0.5)]
+    decision = decide("User got promoted to restaurant manager last month", known)
+    assert (decision.action, decision.memory_id) == ("update", "mem_1")
