@@ -192,14 +192,14 @@ class PlacedRooms:
 
     async def place_livekit(self, organization_id: str, conversation_id: str, expires_at: datetime) -> None:
         """A new conversation's LiveKit room: the avatar joins it from a worker with a free place (LiveKitRooms
-        calls this once the conversation is stored). No place: the conversation fails at once, reason
-        `at_capacity`, rather than leave its participant alone in the room until the join timeout."""
+        calls this once the conversation is stored). Whenever the avatar cannot join, the conversation fails at
+        once rather than leave its participant alone in the room until the join timeout: no place, reason
+        `at_capacity`; the worker given the place did not answer, `host_lost` (the server that was to host it is
+        gone); the worker answered but could not join (LiveKit refused it, say), `media_failed`."""
         placement = await self.hosts.place(organization_id, conversation_id, self._now())
         if placement is None or not placement.alive:
             log.warning("room %s: no room worker has a place for the avatar", conversation_id)
-            if self.host is not None:
-                with contextlib.suppress(NotFound, Conflict):
-                    await self.host.end(organization_id, conversation_id, "failed", reason="at_capacity")
+            await self._fail_livekit(organization_id, conversation_id, "at_capacity")
             return
         if placement.host_id == self.host_id:
             await self.livekit.agents.join(organization_id, conversation_id, expires_at)
@@ -211,6 +211,14 @@ class PlacedRooms:
             log.error("room %s: worker %s could not join the LiveKit room: %s", conversation_id,
                       placement.host_id, error)
             await self.hosts.release(conversation_id, placement.host_id)
+            reason = "host_lost" if isinstance(error, WorkerUnreachable) else "media_failed"
+            await self._fail_livekit(organization_id, conversation_id, reason)
+
+    async def _fail_livekit(self, organization_id: str, conversation_id: str, reason: str) -> None:
+        """Fails a conversation whose avatar never joined (ending it hangs up and deletes its LiveKit room)."""
+        if self.host is not None:
+            with contextlib.suppress(NotFound, Conflict):
+                await self.host.end(organization_id, conversation_id, "failed", reason=reason)
 
     # --- dead workers ----------------------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ import pytest
 
 from avatar_service.adapters.room_workers.caller import WorkerUnreachable
 from avatar_service.adapters.room_workers.placed import PlacedRooms
-from avatar_service.core.errors import AtCapacity
+from avatar_service.core.errors import AtCapacity, Unavailable
 from avatar_service.ports.room_hosts import Placement
 from avatar_service.ports.rooms import RoomMedia
 from avatar_service.ports.speech import VoiceChoice
@@ -35,14 +35,14 @@ class Hosts:
 
 
 class Caller:
-    def __init__(self, fail: bool = False) -> None:
+    def __init__(self, fail: bool = False, error: Exception | None = None) -> None:
         self.posts: list[tuple[str, str, dict[str, Any]]] = []
-        self.fail = fail
+        self.error = error or (WorkerUnreachable("refused") if fail else None)
 
     async def post(self, base_url: str, path: str, payload: dict[str, Any], within: float | None = None) -> Any:
         self.posts.append((base_url, path, payload))
-        if self.fail:
-            raise WorkerUnreachable("refused")
+        if self.error is not None:
+            raise self.error
         return {"ok": True, "sdp": "answer", "type": "answer"}
 
     async def aclose(self) -> None:
@@ -151,3 +151,16 @@ async def test_the_livekit_avatar_joins_from_a_worker_or_the_conversation_fails_
     assert conversations.ended == [("conv_1", "failed", "at_capacity")]
     await placed.hang_up("conv_1", "failed", "at_capacity", "full")
     assert livekit.closed == ["conv_1"]  # the LiveKit room goes with the conversation
+
+
+@pytest.mark.parametrize(("error", "reason"), [
+    (WorkerUnreachable("connection refused"), "host_lost"),  # the worker given the place is gone
+    (Unavailable("The room's worker failed", code="room_worker_failed"), "media_failed"),  # it could not join
+])
+async def test_a_failed_livekit_hand_off_fails_the_conversation_at_once(error: Exception, reason: str) -> None:
+    livekit = LiveKit()
+    placed, hosts, _, conversations = rooms(ELSEWHERE, Caller(error=error), livekit=livekit)
+    await placed.place_livekit("org_1", "conv_1", NOW + timedelta(hours=1))
+    assert [path for _, path, _ in placed.caller.posts] == ["/internal/rooms/conv_1/livekit"]  # type: ignore[attr-defined]
+    assert hosts.released == [("conv_1", "rh_other")]  # the place is freed...
+    assert conversations.ended == [("conv_1", "failed", reason)]  # ...and the participant told now, not at timeout
