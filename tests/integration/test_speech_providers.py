@@ -1,4 +1,5 @@
-"""Each provider adapter against a local server speaking that provider's protocol; fallback and factory."""
+"""Each provider adapter against a local server on a loopback port (`fake_tts`) speaking that provider's protocol;
+fallback and factory."""
 
 from __future__ import annotations
 
