@@ -1,18 +1,29 @@
 """Tools end to end over HTTP: a local OpenAI-compatible model that calls them with `tool_calls` deltas, the
 service POSTing each call signed through the SSRF guard to an HTTPS tool that verifies the signature with the
-`standardwebhooks` package, the answer back to the model, and the call in the transcript."""
+`standardwebhooks` package, the answer back to the model, and the call in the transcript; in text turns, streamed
+turns and a room's spoken turn."""
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import json
 from collections.abc import AsyncIterator, Iterator
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import av
+import numpy as np
 import pytest
+from aiortc.mediastreams import MediaStreamError, MediaStreamTrack
 
+from avatar_service.adapters.aiortc_rooms.audio import FRAME_SAMPLES, OUT_RATE
+from avatar_service.adapters.aiortc_rooms.session import RoomSession
 from avatar_service.adapters.guarded_http import GuardedHttp
 from avatar_service.core.services import tool_calls
+from avatar_service.core.services.conversations import Conversations
+from avatar_service.ports.speech import Audio, VoiceChoice
 
 from .live_app import Live, live_app, sse_events
 from .openai_server import Answer, Call, FakeModel, Say, last_tool_results
@@ -200,3 +211,100 @@ async def test_tools_on_personalities_over_http(live: Live, receiver: ToolReceiv
     assert again.json()["tools_secret"] is None
     listed = await live.api.get("/personalities")
     assert all("tools_secret" not in p for p in listed.json()["data"])
+
+
+class Words:
+    """Speech that records each line the room speaks (a short tone stands for its audio)."""
+
+    name = "words"
+
+    def __init__(self) -> None:
+        self.said: list[str] = []
+
+    def synthesize(self, text: str, voice: VoiceChoice) -> Audio:
+        self.said.append(text)
+        return Audio(samples=np.full(2400, 3000, np.int16), sample_rate=24_000)
+
+
+class Microphone(MediaStreamTrack):
+    """The user's microphone: these 48 kHz samples as stereo 20 ms frames, as fast as asked for, then the end."""
+
+    kind = "audio"
+
+    def __init__(self, samples: np.ndarray) -> None:
+        super().__init__()
+        self._samples, self._at = samples, 0
+
+    async def recv(self) -> av.AudioFrame:
+        if self._at >= self._samples.size:
+            raise MediaStreamError
+        chunk = np.zeros(FRAME_SAMPLES, np.int16)
+        part = self._samples[self._at:self._at + FRAME_SAMPLES]
+        chunk[:part.size] = part
+        frame = av.AudioFrame.from_ndarray(np.repeat(chunk, 2).reshape(1, -1), format="s16", layout="stereo")
+        frame.sample_rate, frame.pts, frame.time_base = OUT_RATE, self._at, Fraction(1, OUT_RATE)
+        self._at += FRAME_SAMPLES
+        await asyncio.sleep(0)
+        return frame
+
+
+class Heard:
+    """Speech-to-text that hears the user's question whatever was said."""
+
+    def transcribe(self, samples: Any, sample_rate: int = 16000) -> str:
+        return "What's the weather in Porto?"
+
+
+async def test_a_tool_call_in_a_room_turn(live: Live, model: FakeModel, receiver: ToolReceiver) -> None:
+    """A spoken turn in the room goes through the same use case as a text turn (voice_turn -> start_turn): the
+    model's streamed `tool_calls` are run signed, the tool's answer reaches the model, the room speaks the reply
+    that holds it, and the transcript holds the `tool` item."""
+
+    def weather_in_words(body: dict[str, Any]) -> Answer:
+        results = last_tool_results(body)
+        if results:
+            got = json.loads(results[0])
+            return Say(f"It is {got['temperature']} degrees and {got['sky']} in Porto.")
+        return Call(("get_weather", {"city": "Porto"}), text="Let me check.")
+
+    model.answer = weather_in_words
+    pid = await personality_with_tool(live, receiver)
+    cid = await conversation(live, pid)
+    media = await live.container.resolve(Conversations).room_media(live.organization_id, cid)
+    media = dataclasses.replace(media, video_enabled=False, vad_enabled=False)
+    speech = Words()
+    session = RoomSession(media, live.container.resolve(Conversations), speech, Heard(), asyncio.to_thread, None,
+                          lambda s: None)
+    sent: list[dict[str, Any]] = []
+    replied = asyncio.Event()
+
+    def send(event: dict[str, Any]) -> None:
+        sent.append(event)
+        if event.get("role") == "assistant":
+            replied.set()
+
+    session.pipeline.send = send  # type: ignore[method-assign]
+    session.pipeline.start()
+    try:
+        session._on_message('{"type": "talk", "state": "start"}')  # push to talk: half a second of sound
+        await session._listen(Microphone(np.full(OUT_RATE // 2, 2000, np.int16)))
+        session._on_message('{"type": "talk", "state": "stop"}')
+        async with asyncio.timeout(20):
+            await replied.wait()  # the reply is written and stored
+            await asyncio.gather(*session.pipeline._replying)  # and every sentence of it spoken
+    finally:
+        await session.close()
+    [line] = [e for e in sent if e.get("role") == "assistant"]
+    assert line["content"] == "Let me check. It is 21 degrees and clear in Porto." and "interrupted" not in line
+    assert " ".join(speech.said) == line["content"]  # spoken, sentence by sentence, with the tool's answer
+    assert receiver.refused == []
+    [call] = receiver.calls  # verified with standardwebhooks against the personality's tools_secret
+    assert call["arguments"] == {"city": "Porto"} and call["conversation_id"] == cid
+    assert model.requests[0]["tools"][0]["function"]["name"] == "get_weather"
+    stored = await transcript(live, cid)
+    assert [t["role"] for t in stored] == ["user", "tool", "assistant"]
+    assert stored[0]["content"] == "What's the weather in Porto?"
+    assert json.loads(stored[1]["content"]) == {"tool": "get_weather", "arguments": {"city": "Porto"},
+                                                "result": {"temperature": 21, "sky": "clear"}}
+    assert stored[2]["content"] == line["content"] and not stored[2].get("interrupted")
+    assert stored[2]["metrics"]["end_of_speech_to_first_audio_ms"] is not None  # stored as a spoken turn
