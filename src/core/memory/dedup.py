@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from avatar_service.core.memory.vocabulary import OCCUPATIONS
+from avatar_service.core.text.lexicon import FACT_GLUE, words_of
 
 Action = Literal["skip", "update", "new"]
 
@@ -91,43 +92,9 @@ _SLOTS: list[tuple[str, re.Pattern[str]]] = [
     ]
 ]
 _WORD = re.compile(r"[^\W_]+")
-_STOP = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "am",
-        "user",
-        "user's",
-        "users",
-        "their",
-        "them",
-        "they",
-        "to",
-        "of",
-        "in",
-        "on",
-        "at",
-        "for",
-        "with",
-        "and",
-        "or",
-        "as",
-        "by",
-        "from",
-        "that",
-        "this",
-        "it",
-        "its",
-        "s",
-    ]
-)
+# "user" is the extractor's subject and "s" what is left of "user's"; FUNCTION_WORDS would also drop "not" and
+# "more", and "User is not vegan" would then repeat "User is vegan" instead of revising it.
+_STOP = FACT_GLUE | words_of("user users s")
 
 
 def slot_of(content: str) -> tuple[str, str] | None:
@@ -173,6 +140,8 @@ def _normal(text: str) -> str:
 
 
 def _stem(word: str) -> str:
+    # Plurals only, by hand: the core imports stdlib and msgspec alone (no snowballstemmer), and a full stemmer
+    # would also fold "hiking" into "hike" and change which restatements count as saying nothing new.
     for suffix in ("ies", "es", "s"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             return word[: -len(suffix)] + ("y" if suffix == "ies" else "")

@@ -23,6 +23,14 @@ FUNCTION_WORDS = words_of(
     yours yourself yourselves"""
 )
 
+# The glue every stated fact is built with ("User is from Porto", "their cat is called Tom"): articles, forms of
+# "be", the commonest prepositions and conjunctions, "they" and "it". Memory dedup compares facts without them.
+# A subset of FUNCTION_WORDS that keeps what changes a fact: negation, quantity, other pronouns ("not", "more").
+FACT_GLUE = words_of(
+    """a am an and are as at be been by for from in is it its of on or that the their them they this to was
+    were with"""
+)
+
 CONTRACTIONS = words_of(
     """aren't can't couldn't didn't doesn't don't hadn't hasn't haven't he'd he'll he's here's how's i'd
     i'll i'm i've isn't it's let's mustn't shan't she'd she'll she's shouldn't that's there's they'd

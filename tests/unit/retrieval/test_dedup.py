@@ -58,6 +58,12 @@ def test_close_statement_that_says_more_or_differs_updates() -> None:
     assert decide("User hates hiking", [c("User loves hiking", 0.85)]).action == "update"
 
 
+def test_negation_and_quantity_are_not_glue() -> None:
+    # dedup leaves out the words every fact is built with, not every function word: "not" and "more" say something
+    assert decide("User is not vegan", [c("User is vegan", 0.9)]).action == "update"
+    assert decide("User wants to travel more", [c("User wants to travel", 0.93)]).action == "update"
+
+
 def test_distant_facts_are_new() -> None:
     assert decide("User likes swimming", [c("User likes hiking", 0.54)]).action == "new"
     assert decide("User is learning Japanese", [c("User is learning Korean", 0.79)]).action == "new"
