@@ -185,3 +185,23 @@ async def test_schema_page_needs_no_key(client: AsyncTestClient[Any]) -> None:
     response = await client.send(request)
     assert response.status_code == 200
     assert "html" in response.headers["content-type"]
+
+
+async def test_openapi_document_describes_the_streamed_turn(client: AsyncTestClient[Any]) -> None:
+    """POST /v1/conversations/{id}/messages documents both forms of its 200 (JSON, and server-sent events with
+    `"stream": true`) and the `stream` boolean of its body, so clients and the fuzzing see the streamed form."""
+    doc = (await client.get("/schema/openapi.json")).json()
+    operation = _operation(doc, "post", "/v1/conversations/{}/messages")
+    ok = operation["responses"]["200"]["content"]
+    assert set(ok) == {"application/json", "text/event-stream"}
+    assert set(_resolve(doc, ok["application/json"]["schema"])["properties"]) >= {"conversation", "message",
+                                                                                   "reply"}
+    events = ok["text/event-stream"]["schema"]
+    assert events["type"] == "string"
+    for said in ("event: delta", "event: done", "event: error", '"stream": true'):
+        assert said in events["description"], said
+    body = _resolve(doc, operation["requestBody"]["content"]["application/json"]["schema"])
+    assert body["properties"]["stream"] == {"type": "boolean", "default": False}
+    assert body["required"] == ["content"]  # streaming is asked for, never required
+    assert body["additionalProperties"] is False  # a misspelt "stream" is a 400, not a silent JSON turn
+    assert "application/json" in operation["responses"]["503"]["content"]  # the engine down before the first byte
