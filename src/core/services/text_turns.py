@@ -12,7 +12,9 @@ An engine failure surfaces as `Unavailable` (HTTP 503) after the partial reply i
 With a toolbox (the personality has tools), the request offers them; when the engine answers with tool calls,
 they are run (`tool_calls.ToolRunner`), each becomes a `tool` transcript item, and the engine is asked again
 with the round's results, at most `MAX_ROUNDS` times; the last time it must answer in words. The text of every
-round is the reply (rounds joined by a space, sent as a piece of its own so the pieces still join to it).
+round is the reply (rounds joined by a space, sent as a piece of its own so the pieces still join to it). When
+tools were called and the engine's last round says nothing (a model that only calls, past the cap too), the reply
+ends with `NO_TOOL_ANSWER`, so the user is told rather than left with silence or a bare "Let me check."
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ from avatar_service.core.services.tool_calls import MAX_ROUNDS, Toolbox, ToolRun
 from avatar_service.ports.dialogue import DialogueEngine, DialogueFailed, DialogueRequest, ToolCalls, ToolRound
 
 log = logging.getLogger(__name__)
+
+NO_TOOL_ANSWER = "Sorry, my tools did not give me an answer this time."
 
 
 class TextTurn:
@@ -133,6 +137,14 @@ class TextTurn:
                 self._tool_items += [TranscriptItem(role="tool", content=o.transcript_content(), timestamp=when)
                                      for o in outcomes]
                 rounds.append(ToolRound("".join(written), calls, tuple(o.for_model() for o in outcomes)))
+            if rounds and not "".join(written).strip():  # tools ran, and the model's last word was nothing
+                if _runs_into(self._text, NO_TOOL_ANSWER):
+                    self._text.append(" ")
+                    yield " "
+                self._text.append(NO_TOOL_ANSWER)
+                if self._first_piece is None:
+                    self._first_piece = time.monotonic()
+                yield NO_TOOL_ANSWER
         except DialogueFailed as error:
             await self._finish(interrupted=True)
             log.warning("conversation %s: the dialogue engine failed midway: %s", self.record.id, error)

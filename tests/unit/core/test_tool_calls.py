@@ -15,6 +15,7 @@ from avatar_service.core.errors import Invalid
 from avatar_service.core.model import ConversationCreate, PersonalityCreate, PersonalityPatch
 from avatar_service.core.services.conversations import Conversations
 from avatar_service.core.services.personalities import Personalities
+from avatar_service.core.services.text_turns import NO_TOOL_ANSWER
 from avatar_service.core.services.tool_calls import MAX_ANSWER_BYTES, ToolRunner
 from avatar_service.core.validation import parse
 from avatar_service.core.webhooks.signing import verify
@@ -138,14 +139,33 @@ async def test_calls_the_tool_cannot_take_are_not_made(world: dict[str, Any]) ->
 
 async def test_at_most_four_rounds_then_the_model_must_answer(world: dict[str, Any]) -> None:
     world["engine"].answers = [[weather()]]  # a model that would call forever
-    result = await world["conversations"].say(ORG, world["cid"], "Weather?")
+    turn = await world["conversations"].start_turn(ORG, world["cid"], "Weather?")
+    pieces = [piece async for piece in turn]
+    result = turn.result
+    assert result is not None
     requests = world["engine"].requests
     assert len(world["caller"].calls) == 4 and len(requests) == 5
     assert [len(r.tool_rounds) for r in requests] == [0, 1, 2, 3, 4]
     assert [r.tools_final for r in requests] == [False, False, False, False, True]
-    assert result.reply.content == "" and not result.reply.interrupted  # it said nothing but calls
+    # It said nothing but calls: the user is told so in a sentence, streamed like any piece, stored whole.
+    assert pieces == [NO_TOOL_ANSWER] == [result.reply.content] and not result.reply.interrupted
+    assert result.reply.content == "Sorry, my tools did not give me an answer this time."
     transcript = (await world["conversations"].get(ORG, world["cid"], include_transcript=True)).transcript or []
     assert [t.role for t in transcript] == ["user", "tool", "tool", "tool", "tool", "assistant"]
+    assert transcript[-1].content == NO_TOOL_ANSWER
+
+
+async def test_a_last_round_with_no_words_ends_with_the_fallback(world: dict[str, Any]) -> None:
+    engine = world["engine"]
+    engine.answers = [["Let me check.", weather()], [""]]  # the answer after the call is empty
+    turn = await world["conversations"].start_turn(ORG, world["cid"], "Weather?")
+    pieces = [piece async for piece in turn]
+    assert turn.result is not None
+    assert pieces == ["Let me check.", " ", NO_TOOL_ANSWER]
+    assert turn.result.reply.content == f"Let me check. {NO_TOOL_ANSWER}"
+    engine.requests.clear()
+    engine.answers = [[""]]  # no tool called: an empty answer stays the engine's own (nothing to own up to)
+    assert (await world["conversations"].say(ORG, world["cid"], "Hm?")).reply.content == ""
 
 
 async def test_a_turn_cut_during_a_round_keeps_the_calls_made(world: dict[str, Any]) -> None:
