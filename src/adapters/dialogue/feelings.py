@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from avatar_service.adapters.dialogue.terms import words
+from avatar_service.core.text.lexicon import WH_WORDS
 
 EMOTIONS: dict[str, str] = {}
 for _kind, _words in {
@@ -20,7 +21,6 @@ for _kind, _words in {
         EMOTIONS[_w] = _kind
 _NEGATIVE_PHRASES = {"bad day": "sad", "rough day": "sad", "hard time": "sad", "burned out": "tired"}
 _SELF = frozenset(["i", "i'm", "im", "i've", "i'd", "me", "my", "myself", "feel", "feeling", "felt"])
-_ASKING = frozenset(["what", "which", "who", "whom", "when", "where", "why", "how"])
 _NEGATORS = frozenset(["not", "no", "never", "don't", "didn't", "isn't", "wasn't", "aren't", "hardly"])
 
 
@@ -37,7 +37,7 @@ class Emotion:
 def detect_emotion(text: str) -> Emotion | None:
     """The feeling the user says they have ("I'm so stressed"), not feelings they ask about."""
     ws = words(text)
-    if not _SELF.intersection(ws) or (ws and ws[0] in _ASKING):
+    if not _SELF.intersection(ws) or (ws and ws[0] in WH_WORDS):
         return None  # "what am I scared of?" asks for a fact, it does not say a feeling
     lowered = " ".join(ws)
     for phrase, kind in _NEGATIVE_PHRASES.items():

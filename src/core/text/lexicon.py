@@ -47,9 +47,11 @@ CONVERSATIONAL = words_of(
 
 STOPWORDS = FUNCTION_WORDS | CONTRACTIONS | CONVERSATIONAL
 
-QUESTION_OPENERS = words_of(
-    """what who whom whose where when why how which is are am was were do does did can could would will
-    should shall may might have has had tell explain describe name define"""
+WH_WORDS = words_of("what which who whom whose when where why how")
+
+QUESTION_OPENERS = WH_WORDS | words_of(
+    """is are am was were do does did can could would will should shall may might have has had tell explain
+    describe name define"""
 )
 
 NUMBER_WORDS = words_of(
