@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from avatar_service.core.text.sentences import sentence_spans
+from avatar_service.core.text.sentences import sentence_spans, trim_span
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,15 +47,7 @@ def _paragraphs(text: str) -> list[tuple[int, int]]:
         pieces.append((cursor, match.end()))
         cursor = match.end()
     pieces.append((cursor, len(text)))
-    return [trimmed for s, e in pieces if (trimmed := _trim(text, s, e))]
-
-
-def _trim(text: str, start: int, end: int) -> tuple[int, int] | None:
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return (start, end) if start < end else None
+    return [trimmed for s, e in pieces if (trimmed := trim_span(text, s, e))]
 
 
 def _split_long(

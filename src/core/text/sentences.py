@@ -28,7 +28,7 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
         pieces.append((cursor, match.end()))
         cursor = match.end()
     pieces.append((cursor, end))
-    return [trimmed for s, e in pieces if (trimmed := _trim(text, s, e))]
+    return [trimmed for s, e in pieces if (trimmed := trim_span(text, s, e))]
 
 
 def split_sentences(text: str) -> list[str]:
@@ -75,7 +75,8 @@ def _goes_on(text: str, start: int, stop: int, after: int) -> bool:
     )
 
 
-def _trim(text: str, start: int, end: int) -> tuple[int, int] | None:
+def trim_span(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """text[start:end] without the whitespace around it, as (start, end); None when nothing else is left."""
     while start < end and text[start].isspace():
         start += 1
     while end > start and text[end - 1].isspace():
