@@ -11,12 +11,13 @@ from aiortc.mediastreams import MediaStreamError, MediaStreamTrack
 
 from avatar_service.adapters.aiortc_rooms.pacing import Pacer
 from avatar_service.adapters.aiortc_rooms.voice import FRAME_SAMPLES, OUT_RATE, VoiceQueue
+from avatar_service.core.text.sentences import sentence_spans
 
 __all__ = ["FRAME_SAMPLES", "IN_RATE", "OUT_RATE", "MicrophoneResampler", "ReplyAudioTrack", "SentenceCutter",
            "VoiceQueue", "audio_frame", "resample", "sentences"]
 
 IN_RATE = 16_000  # what the VAD and Whisper take
-_SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+")
+_PAUSE = re.compile(r"(?<=[;:])\s+")  # a clause ends: a voice pauses there as at a full stop
 _QUICK_START_CHARS = 40  # a first sentence longer than this is cut at a comma or before a conjunction
 _BREAK = re.compile(r",\s+|\s+(?=(?:and|but|so|because|or|which|where|while)\s)")
 
@@ -58,12 +59,13 @@ class MicrophoneResampler:
 
 
 def sentences(text: str) -> list[str]:
-    """Reply text cut where a speaker pauses, so the first piece can play while the next is synthesised.
+    """Reply text cut where a speaker pauses, so the first piece can play while the next is synthesised: the
+    sentences of `core.text.sentences` ("Dr. Vos" stays whole), each cut again after a semicolon or colon.
 
     Synthesis time grows with length, so a long first sentence is cut at its first comma (or before a
     conjunction): the listener hears the voice sooner, and the break falls where a voice may pause anyway.
     """
-    parts = [part.strip() for part in _SENTENCE_END.split(text) if part.strip()]
+    parts = [clause[s:e] for clause in _PAUSE.split(text) for s, e in sentence_spans(clause)]
     if parts and len(parts[0]) > _QUICK_START_CHARS:
         head = _quick_start(parts[0])
         if head is not None:
@@ -95,10 +97,15 @@ class SentenceCutter:
     def feed(self, piece: str) -> list[str]:
         self._pending += piece
         done: list[str] = []
-        while (end := _SENTENCE_END.search(self._pending)) is not None:
-            sentence, self._pending = self._pending[: end.start()].strip(), self._pending[end.end() :]
-            if sentence:
-                done += self._give(sentence)
+        *clauses, self._pending = _PAUSE.split(self._pending)
+        for clause in clauses:  # a pause point is written: the clause before it is whole
+            for s, e in sentence_spans(clause):
+                done += self._give(clause[s:e])
+        spans = sentence_spans(self._pending)
+        # A sentence is out once the next one has begun: whether "no." or "p.m." ends it depends on what follows.
+        for s, e in spans[:-1]:
+            done += self._give(self._pending[s:e])
+        self._pending = self._pending[spans[-1][0]:] if spans else ""
         lead = self._pending.lstrip()
         if self._first and len(lead.rstrip()) > _QUICK_START_CHARS:
             head = _quick_start(lead.rstrip())  # a long first sentence: out at its comma already

@@ -151,6 +151,12 @@ def test_sentences_start_short() -> None:
     assert sentences("  ") == []
 
 
+def test_speech_is_cut_at_the_one_splitters_sentences_and_at_pauses() -> None:
+    assert sentences("Dr. Vos is in room no. 5 until 5 p.m. on Fridays. Ask at the desk; it is on the left: "
+                     "past the cafe.") == ["Dr. Vos is in room no. 5 until 5 p.m. on Fridays.", "Ask at the desk;",
+                                           "it is on the left:", "past the cafe."]
+
+
 async def test_voice_track_paces_20ms_frames_and_cuts_at_once() -> None:
     track = ReplyAudioTrack()
     track.play(np.full(OUT_RATE, 3000, np.int16))  # one second of "speech"
@@ -266,15 +272,22 @@ async def test_early_transcription_starts_at_a_pause_and_is_dropped_if_speech_go
     assert early.take() is None
 
 
-def test_a_reply_still_being_written_is_cut_into_the_same_sentences() -> None:
-    text = "The museum opens at nine on Sundays, and it closes at five. Tickets cost 12.50 euros! Anything else?"
-    for size in (1, 2, 3, 7, 40, len(text)):
+@pytest.mark.parametrize("text", [
+    "The museum opens at nine on Sundays, and it closes at five. Tickets cost 12.50 euros! Anything else?",
+    "Dr. Vos sees patients on Mondays. Ask for room no. 5 at the desk; it is on the left: past the cafe.",
+    "Sure: three options.\n- The park\n- The zoo until 5 p.m. on Sundays… Then J. R. R. Tolkien wrote it.",
+])
+def test_a_reply_still_being_written_is_cut_into_the_same_sentences(text: str) -> None:
+    for size in range(1, len(text) + 1):
         cutter, said = SentenceCutter(), []
         for start in range(0, len(text), size):
             said += cutter.feed(text[start:start + size])
         assert said + cutter.end() == sentences(text)
+
+
+def test_a_sentence_is_out_once_the_next_one_begins() -> None:
     cutter = SentenceCutter()
-    assert cutter.feed("Hello there. How") == ["Hello there."]  # out as soon as it is complete
+    assert cutter.feed("Hello there. How") == ["Hello there."]  # out as soon as the next word starts
     assert cutter.feed(" are") == [] and cutter.end() == ["How are"]
 
 
@@ -386,7 +399,7 @@ async def test_an_interruption_in_the_room_stops_the_model_and_keeps_the_reply_m
 
         async def stream(self, request: DialogueRequest) -> AsyncIterator[str]:
             try:
-                for word in ("Hello there.", *(f" word{i}" for i in range(200))):
+                for word in ("Hello there.", *(f" Word{i}" for i in range(200))):
                     await asyncio.sleep(0.02)
                     yield word
             except (GeneratorExit, asyncio.CancelledError):
@@ -424,7 +437,7 @@ async def test_an_interruption_in_the_room_stops_the_model_and_keeps_the_reply_m
     assert SlowEngine.stopped
     transcript = (await conversations.get("org", conversation.id, include_transcript=True)).transcript or []
     assert [(t.role, t.interrupted) for t in transcript] == [("user", False), ("assistant", True)]
-    assert transcript[1].content.startswith("Hello there. word0") and len(transcript[1].content.split()) < 100
+    assert transcript[1].content.startswith("Hello there. Word0") and len(transcript[1].content.split()) < 100
     metrics = transcript[1].metrics or {}
     assert metrics["end_of_speech_to_first_audio_ms"] is not None and "first_piece_ms" not in metrics
     await session.close()
