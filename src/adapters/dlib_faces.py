@@ -1,4 +1,5 @@
-"""DlibFaceFinder: the FaceFinder port on dlib, with the model files the `face-recognition-models` package ships.
+"""DlibFaceFinder: the FaceFinder port on dlib, with the model files the `face-recognition-models` package ships
+(pinned by hash in adapters/model_files.py).
 
 HOG finds candidates fast (also faces down to about 40 px, with one upsampling); each candidate is then
 confirmed by dlib's CNN detector (MMOD) on a crop where the face is about 150 px wide, which drops HOG's
@@ -15,9 +16,9 @@ from typing import Any
 
 import cv2
 import dlib
-import face_recognition_models
 import numpy as np
 
+from avatar_service.adapters.model_files import DLIB_FACE_DETECTOR, DLIB_LANDMARKS
 from avatar_service.ports.faces import FoundFace
 
 WORK_SIDE = 1280  # candidates are searched on a copy whose longer side is at most this
@@ -27,10 +28,11 @@ MAX_CANDIDATES = 8  # a crowd is refused anyway; confirming more would only cost
 
 @cache
 def _models() -> tuple[Any, Any, Any]:
-    # Loaded once per process (the CNN file is 700 KB, the predictor 100 MB; about a second).
+    # Loaded once per process (the CNN file is 700 KB, the predictor 100 MB; about a second), each file checked
+    # against its pinned hash first (a tenth of a second for the predictor): a mismatch is refused, naming it.
     hog = dlib.get_frontal_face_detector()
-    cnn = dlib.cnn_face_detection_model_v1(face_recognition_models.cnn_face_detector_model_location())
-    predictor = dlib.shape_predictor(face_recognition_models.pose_predictor_model_location())
+    cnn = dlib.cnn_face_detection_model_v1(str(DLIB_FACE_DETECTOR.verified()))
+    predictor = dlib.shape_predictor(str(DLIB_LANDMARKS.verified()))
     return hog, cnn, predictor
 
 

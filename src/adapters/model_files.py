@@ -2,8 +2,15 @@
 
 A version pin does not stop a republished wheel, and a different file would change what the service hears,
 says or stores (embeddings in another space than the stored ones), so each file is hashed before it is loaded
-and a mismatch is refused with the file's name. Hashes are computed once per process and file.
-`avatar doctor` checks the same list.
+and a mismatch is refused with the file's name. Hashes are computed once per process and file (again only when
+its size or modification time changes). `avatar doctor` checks the same list.
+
+What is checked when: each engine checks its files just before it loads them (MiniLM when the service is
+assembled, so at start-up; Whisper, Piper and the Silero VAD at their first use or a room's warm-up; dlib's
+face models at the first photo). At start-up the service also checks every pinned file of at most
+START_CHECK_BYTES (configs, tokenizers, vocabulary, the Silero graph, the face detector: about 5 MB in all,
+some 10 ms), so a tampered one stops it at once; the large weights (Whisper 74 MB, Piper 62 MB, dlib's
+predictor 97 MB: a tenth of a second each from the page cache, seconds from a cold disk) wait for their load.
 """
 
 from __future__ import annotations
@@ -93,10 +100,35 @@ PIPER_JOE = (
 SILERO_VAD = ModelFile("Silero VAD v6 graph", "faster-whisper", "faster_whisper/assets/silero_vad_v6.onnx",
                        "4cbf549b8326f60f80f2536d9eefeb450a9abe83365a098031c89719f1be17d2")
 
-EVERY_FILE = (MINILM_MODEL, MINILM_TOKENIZER, *WHISPER_FILES, *PIPER_JOE, SILERO_VAD)
+# dlib's models from face-recognition-models (CC0 package): the 68-point landmarks and the MMOD face detector.
+_DLIB = "face_recognition_models/models/"
+DLIB_LANDMARKS = ModelFile("dlib 68-point face landmarks", "face-recognition-models",
+                           _DLIB + "shape_predictor_68_face_landmarks.dat",
+                           "fbdc2cb80eb9aa7a758672cbfdda32ba6300efe9b6e6c7a299ff7e736b11b92f")
+DLIB_FACE_DETECTOR = ModelFile("dlib MMOD face detector", "face-recognition-models",
+                               _DLIB + "mmod_human_face_detector.dat",
+                               "4cb19393e2fbaf2b1609a9319ad5386618c886a6234ec1b971f3e87c85d87fe6")
+
+EVERY_FILE = (MINILM_MODEL, MINILM_TOKENIZER, *WHISPER_FILES, *PIPER_JOE, SILERO_VAD, DLIB_LANDMARKS,
+              DLIB_FACE_DETECTOR)
+
+START_CHECK_BYTES = 8 << 20  # files up to this size are hashed at start-up (see the module's docstring)
 
 
 def verify_all(files: tuple[ModelFile, ...]) -> Path:
     """Verifies several files of one model; their common folder."""
     paths = [file.verified() for file in files]
     return paths[0].parent
+
+
+def verify_small_files(files: tuple[ModelFile, ...] | None = None, limit: int = START_CHECK_BYTES) -> None:
+    """Start-up: every file (EVERY_FILE by default) of at most `limit` bytes against its hash; ModelFileMismatch
+    naming the first that differs. A missing package is not an error here: its engine falls back, or says so
+    when it is used."""
+    for file in EVERY_FILE if files is None else files:
+        try:
+            path = file.path()
+        except ModelUnavailable:
+            continue
+        if path.stat().st_size <= limit:
+            file.verified(path)

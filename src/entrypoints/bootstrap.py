@@ -11,6 +11,7 @@ from avatar_service.adapters.filesystem_blobs import FilesystemBlobs
 from avatar_service.adapters.guarded_http import GuardedFetcher, GuardedHttp, GuardedSender, GuardedToolCaller
 from avatar_service.adapters.hosted_rooms import HostedRooms
 from avatar_service.adapters.local_rate_limit import LocalRateLimiter
+from avatar_service.adapters.model_files import verify_small_files
 from avatar_service.adapters.numpy_index import NumpyVectorIndex
 from avatar_service.adapters.procrastinate_jobs import ProcrastinateJobQueue
 from avatar_service.adapters.prometheus_metrics import PrometheusMetrics
@@ -192,6 +193,9 @@ def _blobs(settings: Settings) -> BlobStore:
 def assemble(settings: Settings, storage: Storage, clock: Clock | None = None, ids: Ids | None = None,
              **overrides: object) -> punq.Container:
     """Wires every port and use case; `overrides` replace single ports by name (tests)."""
+    # A tampered config, tokenizer or small graph stops start-up here (~10 ms); large weights are checked when
+    # loaded (adapters/model_files.py says what is checked when).
+    verify_small_files()
     c = punq.Container()
     clock = clock or SystemClock()
     ids = ids or RandomIds()

@@ -263,7 +263,9 @@ def _warm(transcriber: Transcriber, speech: SpeechEngines) -> None:
     if load is not None:
         load()
     transcriber.transcribe(np.asarray(audio.samples), audio.sample_rate)
-    with contextlib.suppress(Exception):  # the VAD falls back to energy where Silero is missing
-        from avatar_service.adapters.vad import SileroScorer
+    from avatar_service.adapters.vad import default_scorer
 
-        SileroScorer()
+    # Silero's session (checked against its hash first); where it is missing the energy detector is used and a
+    # warning logged, but a tampered graph raises: the warm-up's failure is logged (_log_failure) and each room's
+    # VAD refuses it again.
+    default_scorer()

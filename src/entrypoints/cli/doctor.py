@@ -120,16 +120,19 @@ def _espeak() -> Check:
 
 def _faces() -> Check:
     """dlib and the two face models photo avatars use, loaded as the service loads them (about a second)."""
+    from avatar_service.adapters.model_files import DLIB_FACE_DETECTOR, DLIB_LANDMARKS, ModelFileMismatch
+
     try:
         import dlib
-        import face_recognition_models as models
     except ImportError as error:
         return Check("fail", "photo avatars", f"cannot import {error.name}: photo avatars cannot be made",
                      "reinstall avatar-service (dlib builds from source: it needs cmake and a C++ compiler)")
-    try:
-        dlib.shape_predictor(models.pose_predictor_model_location())
-        dlib.cnn_face_detection_model_v1(models.cnn_face_detector_model_location())
-    except Exception as error:  # dlib raises its own RuntimeError for an unreadable model
+    try:  # the files the service loads, hashed as it does (already hashed above: the cached digests are reused)
+        dlib.shape_predictor(str(DLIB_LANDMARKS.verified()))
+        dlib.cnn_face_detection_model_v1(str(DLIB_FACE_DETECTOR.verified()))
+    except ModelFileMismatch as error:
+        return Check("fail", "photo avatars", f"refused: {error}", "reinstall face-recognition-models")
+    except Exception as error:  # not installed, or dlib's own RuntimeError for an unreadable model
         return Check("fail", "photo avatars", f"dlib cannot load the face models: {error}",
                      "reinstall face-recognition-models")
     return Check("ok", "photo avatars", f"dlib {dlib.__version__}, 68-point landmarks and the MMOD face detector load")
