@@ -68,7 +68,19 @@ def test_doctor_on_this_machine(migrated: dict[str, str]) -> None:
     assert found["espeak-ng"][0].startswith("ok ") and found["photo avatars"][0].startswith("ok ")
     assert found["embedder"] == ["ok minilm-l6-v2-int8"] and found["dialogue"] == ["ok offline-grounded"]
     assert {"speech openai", "speech to text", "renderer", "rooms"} <= set(found)
+    assert found["voice activity"] == ["ok silero-v6"]
     assert all(not line.startswith("fail") for group in found.values() for line in group)
+
+
+def test_doctor_warns_when_the_vad_falls_back_to_energy(migrated: dict[str, str],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "faster_whisper.vad", None)  # as if Silero could not be imported
+    for name, value in migrated.items():
+        monkeypatch.setenv(name, value)
+    result: Any = CliRunner().invoke(app, ["doctor"])
+    assert result.exit_code == 0, result.output  # a warning: rooms still hear speech in quiet rooms
+    [line] = lines(result.stdout)["voice activity"]
+    assert line.startswith("warn energy:") and "-> reinstall faster-whisper" in line
 
 
 def test_doctor_fails_on_a_database_behind_its_migrations(tmp_path: Path) -> None:

@@ -142,6 +142,7 @@ async def test_healthz_needs_no_key(service: Service, client: AsyncTestClient[An
     assert all(isinstance(name, str) and name for name in engines["voice"].values())
     for capability in ("embedder", "speech_to_text", "dialogue"):
         assert isinstance(engines[capability], str) and engines[capability], capability
+    assert engines["voice_activity"] == "silero-v6"  # the VAD a room of this process gets
     request = client.build_request("GET", "/healthz")
     del request.headers["authorization"]
     assert (await client.send(request)).status_code == 200

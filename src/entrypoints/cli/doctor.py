@@ -165,5 +165,10 @@ def _engines(config: Any) -> Iterator[Check]:
     for provider, engine in found["voice"].items():
         yield Check("ok", f"speech {provider}", str(engine))
     yield Check("ok", "speech to text", str(found["speech_to_text"]))
+    if found["voice_activity"] == "energy":
+        yield Check("warn", "voice activity", "energy: loud steady noise counts as speech in rooms",
+                    "reinstall faster-whisper (its Silero VAD graph and onnxruntime)")
+    else:
+        yield Check("ok", "voice activity", str(found["voice_activity"]))
     yield Check("ok", "renderer", str(found["renderer"]))
     yield Check("ok", "rooms", str(found["rooms"]))

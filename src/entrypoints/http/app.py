@@ -16,6 +16,7 @@ from litestar.openapi.spec import Components, SecurityScheme
 from avatar_service import __version__
 from avatar_service.adapters.guarded_http import GuardedHttp
 from avatar_service.adapters.speech.voices import offline_voice_map
+from avatar_service.adapters.vad import default_scorer
 from avatar_service.core.media_urls import MediaSigner
 from avatar_service.core.services.api_keys import ApiKeys
 from avatar_service.core.services.avatars import Avatars
@@ -81,13 +82,15 @@ INJECTED: dict[str, Any] = {
 
 
 def engines(container: punq.Container) -> dict[str, Any]:
-    """Which engine serves each capability, for /healthz (contract, section 7)."""
+    """Which engine serves each capability, for /healthz (contract, section 7). The VAD is the one a room of this
+    process gets, found by making one (Silero's session loads once per process, so a first room reuses it)."""
     speech: SpeechEngines = container.resolve(SpeechEngines)
     return {
         "voice": {provider: engine.name for provider, engine in speech.engines.items()},
         "offline_voices": offline_voice_map(speech.engines),
         "embedder": container.resolve(Semantic).embedder_name,
         "speech_to_text": "faster-whisper:tiny.en",
+        "voice_activity": default_scorer().name,  # silero-v6, or energy when Silero cannot run (a warning says why)
         "dialogue": container.resolve(DialogueEngine).name,
         "renderer": container.resolve(AvatarRenderer).name,
         "rooms": container.resolve(RoomProvider).name,
