@@ -115,17 +115,16 @@ def places_rooms_on_workers(settings: Settings) -> bool:
 
 
 def _rooms(settings: Settings, hosted: HostedRooms, speech: SpeechEngines, offload: Offload, blobs: BlobStore,
-           storage: Storage, clock: Clock, secret: bytes) -> RoomProvider:
+           storage: Storage, clock: Clock, secret: bytes, metrics: Metrics) -> RoomProvider:
     from avatar_service.adapters.aiortc_rooms import AiortcRooms, is_loopback_url
 
     extra = [address for address in settings.room_host_addresses.split(",") if address.strip()]
     if not extra and is_loopback_url(settings.public_url):  # a local service serves local browsers
         extra = ["127.0.0.1"]
-    from avatar_service.adapters.prometheus_metrics import observe_room_turn
-
-    # Recordings are put together under the data dir, then stored in the blob store; turns go to /metrics.
+    # Recordings are put together under the data dir, then stored in the blob store; turns go to the Metrics
+    # port (the container's, so a test or an embedding application that registers its own sees them).
     local = AiortcRooms(hosted, speech, offload, host_addresses=extra, blobs=blobs,
-                        work_dir=settings.data_path / "work" / "rooms", observe=observe_room_turn)
+                        work_dir=settings.data_path / "work" / "rooms", observe=metrics.room_turn)
     livekit = _livekit(settings, local, storage) if settings.livekit_url else None
     if not places_rooms_on_workers(settings):
         return livekit or local
@@ -212,10 +211,11 @@ def assemble(settings: Settings, storage: Storage, clock: Clock | None = None, i
     portrait_analyzer: PortraitAnalyzer | None = overrides.pop("portraits", None)  # type: ignore[assignment]
     fetcher = GuardedFetcher(http)
     blobs = _blobs(settings)
-    room_provider = _rooms(settings, rooms, speech, offload, blobs, storage, clock, secret)
+    metrics: Metrics = overrides.pop("metrics", None) or PrometheusMetrics()  # type: ignore[assignment]
+    room_provider = _rooms(settings, rooms, speech, offload, blobs, storage, clock, secret, metrics)
     ports: dict[object, object] = {
         Settings: settings, Storage: storage, Clock: clock, Ids: ids, Offload: offload, JobQueue: jobs,
-        QueueStats: jobs, Metrics: PrometheusMetrics(),
+        QueueStats: jobs, Metrics: metrics,
         GuardedHttp: http, JobRunner: jobs, Fetcher: fetcher, WebhookSender: GuardedSender(http),
         ToolCaller: GuardedToolCaller(http),
         Semantic: _semantic(settings, embedder, offload), TextExtractor: DocumentTextExtractor(),
