@@ -63,6 +63,21 @@ async def test_only_a_name_is_required(client: AsyncTestClient[Any]) -> None:
     assert_error(await client.post("/v1/personalities", json={"name": ""}), 400, param="name")
 
 
+async def test_no_appearance_is_a_drawn_avatar_called_cartoon(client: AsyncTestClient[Any]) -> None:
+    """The default appearance must not call a cartoon realistic (issue 17): no appearance, an empty one, or a
+    style alone all give the default drawn avatar with style `cartoon`, and GET /avatars agrees."""
+    drawn = {a["id"]: a["style"] for a in (await client.get("/v1/avatars")).json()["data"]}
+    for appearance in (None, {}, {"style": "realistic"}, {"background": "blur"}):
+        fields_sent = {} if appearance is None else {"appearance": appearance}
+        created = await create_personality(client, name="Bo", **fields_sent)
+        look = created["appearance"]
+        assert look["style"] == "cartoon", (appearance, look)
+        assert drawn[look["avatar_id"]] == "cartoon"  # one of the shipped, drawn avatars
+        assert (await client.get(f"/v1/personalities/{created['id']}")).json()["appearance"] == look
+    assert (await create_personality(client, name="Bo"))["appearance"] == {
+        "avatar_id": "ava", "style": "cartoon", "background": None}
+
+
 async def test_invalid_fields_name_their_param(client: AsyncTestClient[Any]) -> None:
     cases: list[tuple[dict[str, Any], str]] = [
         ({"name": 5}, "name"),
