@@ -113,6 +113,45 @@ def test_backgrounds_use_the_cut_out() -> None:
     assert blurred[corner].astype(float).std() < 0.8 * plain[corner].astype(float).std()
 
 
+def test_an_image_background_is_behind_the_cut_out(tmp_path: Path) -> None:
+    """An image background (a video's `background` URL, fetched to a file by the renderer) fills the frame
+    ("cover": scaled to fill, the middle kept) where the cut-out is not the person; the person is the photo."""
+    import cv2
+
+    # 1280x960: a left-to-right red ramp over a top-to-bottom blue ramp, so every place in it is told apart.
+    y, x = np.mgrid[0:960, 0:1280].astype(np.float32)
+    scene = np.dstack([x / 1279 * 255, np.full_like(x, 90), y / 959 * 255]).round().astype(np.uint8)
+    path = tmp_path / "beach.png"
+    assert cv2.imwrite(str(path), cv2.cvtColor(scene, cv2.COLOR_RGB2BGR))
+    plain_rig = photo_rig(portrait(), "", 854, 480)
+    plain, _ = PhotoComposer(plain_rig).still()
+    framed, alpha = PhotoComposer(photo_rig(portrait(), str(path), 854, 480)).still()
+    assert alpha is None and framed.shape == (480, 854, 3)
+    # Cover: 1280x960 scaled by 854/1280 is 854x640, its middle 480 rows kept (80 rows cut above and below).
+    expected = cv2.resize(scene, (854, 640), interpolation=cv2.INTER_CUBIC)[80:560].astype(int)
+    for row, column in ((5, 5), (5, 848), (470, 5), (470, 848), (10, 300)):  # corners, and above her shoulder
+        assert np.abs(framed[row, column].astype(int) - expected[row, column]).max() <= 4, (row, column)
+    assert framed[5, 5, 0] < 20 and framed[5, 848, 0] > 235  # the ramp runs across the whole frame
+    person = _cut_out_alpha(plain_rig) > 0.98
+    assert person.mean() > 0.15
+    assert np.abs(framed[person].astype(int) - plain[person]).mean() < 1.0  # the person is the photo itself
+    backdrop = _cut_out_alpha(plain_rig) < 0.02
+    assert np.abs(framed[backdrop].astype(int) - expected[backdrop]).mean() < 3  # the studio is gone
+    nose = plain_rig.points[30].round().astype(int)
+    assert np.abs(framed[nose[1], nose[0]].astype(int) - plain[nose[1], nose[0]]).max() <= 2
+    # The live room does not fetch an image for its background: a room shows the photo as it is.
+    live = avatar_composer("avatar_x", "realistic", str(path), 854, 480, portrait())
+    assert isinstance(live, LivePhoto) and live.composer.rig.plain
+
+
+def _cut_out_alpha(rig: Any) -> np.ndarray:
+    """The person's alpha (0..1) as placed in the frame: a transparent rig's rest frame carries it."""
+    transparent = photo_rig(portrait(), "transparent", rig.width, rig.height)
+    _, alpha = PhotoComposer(transparent).still()
+    assert alpha is not None
+    return np.asarray(alpha, np.float32) / 255.0
+
+
 def speech_like(seconds: float, rate: int = 16_000) -> np.ndarray:
     t = np.arange(int(seconds * rate)) / rate
     envelope = np.clip(np.sin(2 * np.pi * 2.5 * t), 0, None) ** 2
