@@ -92,6 +92,28 @@ async def test_queue_depth_and_job_durations(service: Service, client: AsyncTest
         value(queued, "avatar_job_duration_seconds_count", **ran) == 1
 
 
+async def test_render_durations(service: Service, client: AsyncTestClient[Any]) -> None:
+    """kind="video.render" is the render duration: one short sentence rendered, one attempt timed."""
+    personality = await create_personality(client)
+    created = await client.post("/v1/video/generations", json={"personality_id": personality["id"], "text": "Hi.",
+                                                               "resolution": "480p"})
+    assert created.status_code == 201, created.text
+    before = await scrape(client)
+    assert value(before, "avatar_job_queue_depth", kind="video.render") == 1
+    await service.drain()
+    video = (await client.get(f"/v1/video/generations/{created.json()['id']}")).json()
+    assert video["status"] == "completed", video
+    after = await scrape(client)
+    ran = {"kind": "video.render", "outcome": "succeeded"}
+    assert value(after, "avatar_job_duration_seconds_count", **ran) - \
+        value(before, "avatar_job_duration_seconds_count", **ran) == 1
+    assert value(after, "avatar_jobs_finished_total", **ran) - value(before, "avatar_jobs_finished_total", **ran) == 1
+    took = value(after, "avatar_job_duration_seconds_sum", **ran) - \
+        value(before, "avatar_job_duration_seconds_sum", **ran)
+    assert 0 < took < 60
+    assert value(after, "avatar_job_queue_depth", kind="video.render") == 0
+
+
 async def test_webhook_deliveries_by_outcome(client: AsyncTestClient[Any], receiver: Receiver) -> None:
     hook = (await client.post("/v1/webhooks", json={"url": receiver.url + "/hook",
                                                     "events": ["memory.created"]})).json()
