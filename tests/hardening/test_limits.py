@@ -88,6 +88,38 @@ async def test_an_upload_over_the_cap_is_a_413(small: Api) -> None:
     assert fits.status_code == 201, fits.text
 
 
+async def test_an_avatar_upload_over_the_cap_is_a_413(small: Api) -> None:
+    """POST /v1/avatars takes AVATAR_MAX_UPLOAD_BYTES for its image (not the API's body cap): a portrait over it
+    is a 413 naming `image` (413 per the contract's 'body too large', as for knowledge uploads), whether the
+    route measures the file or the body is already past the cap plus the multipart framing; nothing is stored."""
+    import cv2
+
+    portrait = cv2.imread(str(Path(__file__).parents[1] / "data" / "astronaut.png"))
+
+    def jpeg(quality: int) -> bytes:
+        ok, data = cv2.imencode(".jpg", portrait, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        assert ok
+        return data.tobytes()
+
+    async def upload(image: bytes) -> Any:
+        return await small.post("/v1/avatars", files={"image": ("me.jpg", image, "image/jpeg")},
+                                data={"name": "Eileen"})
+
+    cap = 64 * 1024
+    over = jpeg(95)  # about 97 kB: over the cap, within the body limit (cap + 64 kB of framing)
+    assert cap < len(over) < 2 * cap
+    refused = await upload(over)
+    assert_error(refused, 413, code="payload_too_large", param="image")
+    assert str(cap) in refused.json()["error"]["message"]
+    far = (Path(__file__).parents[1] / "data" / "astronaut.png").read_bytes()  # 790 kB: past the body limit
+    assert_error(await upload(far), 413, code="payload_too_large", param=None)  # refused before the form is read
+    listed = (await small.client.get("/v1/avatars", headers=small.headers)).json()["data"]
+    assert [a for a in listed if a["style"] == "realistic"] == []
+    fits = await upload(jpeg(80))  # about 45 kB
+    assert len(jpeg(80)) < cap and fits.status_code == 201, fits.text
+    assert fits.json()["style"] == "realistic"
+
+
 async def test_a_fetch_over_the_cap_fails_the_item_too_large(small: Api) -> None:
     pid = (await small.post("/v1/personalities", json={"name": "Ada"})).json()["id"]
     with Receiver() as site:
