@@ -39,7 +39,9 @@ async def test_the_internal_server_refuses_unsigned_requests(header: str | None)
         headers = {HEADER: header} if header else {}
         response = await client.post("/internal/rooms/c1/interrupt", data=b"{}", headers=headers)
         assert response.status == 401
-        assert (await response.json())["error"]["code"] == "invalid_signature"
+        error = (await response.json())["error"]
+        assert error["code"] == "invalid_signature" and error["type"] == "authentication_error"
+        assert set(error) == {"type", "code", "message", "param", "request_id"}  # the API's envelope, in shape
 
 
 async def test_signed_requests_are_answered_and_bad_bodies_are_400() -> None:

@@ -156,5 +156,13 @@ def _dumps(value: Any) -> str:
     return msgspec.json.encode(value).decode()
 
 
+# The API's envelope in shape ({"error": {type, code, message, param, request_id}}) but built here: an adapter does not
+# import the entrypoints, and entrypoints/http/errors.py is Litestar's. Only caller.py reads it, and raises the error
+# again in the API process, whose envelope then carries the participant's request_id; a worker has none of its own.
+_TYPES = {401: "authentication_error", 503: "api_error"}
+
+
 def _error(status: int, code: str, message: str, param: str | None = None) -> web.Response:
-    return web.json_response({"error": {"code": code, "message": message, "param": param}}, status=status)
+    error = {"type": _TYPES.get(status, "invalid_request_error"), "code": code, "message": message, "param": param,
+             "request_id": None}
+    return web.json_response({"error": error}, status=status)
