@@ -34,14 +34,17 @@ class Hosts:
         self.announced: list[str] = []
         self.released: list[str] = []
         self.retired: list[str] = []
+        self.leases: set[float] = set()  # how long each announcement and heartbeat kept the row alive
 
     async def announce(self, host_id: str, url: str, capacity: int, now: datetime, lease_seconds: float) -> None:
+        self.leases.add(lease_seconds)
         self.rows[host_id] = (url, capacity, now + timedelta(seconds=lease_seconds))
         self.announced.append(host_id)
 
     async def heartbeat(self, host_id: str, now: datetime, lease_seconds: float) -> bool:
         if host_id not in self.rows:
             return False
+        self.leases.add(lease_seconds)
         url, capacity, _ = self.rows[host_id]
         self.rows[host_id] = (url, capacity, now + timedelta(seconds=lease_seconds))
         return True
@@ -152,6 +155,9 @@ async def test_a_late_heartbeat_hangs_up_the_rooms_and_announces_the_worker_agai
         assert local.hung_up == [("conv_1", "failed", "host_lost", ENDINGS["host_lost"])]
         assert local.sessions == {}
         assert hosts.rows["rh_1"][:2] == ("http://10.0.0.7:8100", 2)  # back, under the same id and URL
+        # Its row outlives a heartbeat by three quarters of the lease: with sweeps every quarter lease, a dead
+        # worker's rooms fail within one lease of its last heartbeat.
+        assert hosts.leases == {LEASE * 0.75}
     finally:
         running.cancel()
         await asyncio.gather(running, return_exceptions=True)
