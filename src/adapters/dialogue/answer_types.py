@@ -38,18 +38,24 @@ HOLDS = {
     "name": re.compile(r"(?<!^)\b(?-i:[A-Z])[a-z]+"),
 }
 
+_PRICE_NOUNS = r"(?:money|cash|more|extra|altogether|overall|in total|each|per|for|it|that|this|they|these|those)"
 _WANTS = [
     ("contact", re.compile(r"\b(?:phone|telephone|call|email|e-mail|contact|reach)\b", re.I)),
-    ("price", re.compile(r"\bhow much\b|\b(?:cost|costs|price|prices|fee|fees|charge|charges|pay)\b", re.I)),
+    # "how much notice/clay/time" asks for an amount of something else; "per month" asks what it costs a month
+    ("price", re.compile(rf"\bhow much\b(?!\s+(?!{_PRICE_NOUNS}\b)[a-z]+\s+(?:do|does|did|is|are|will|would|can|"
+                         r"should|must|have|has|of|in|to)\b)|\b(?:cost|costs|price|prices|fee|fees|charge|charges|"
+                         r"pay)\b", re.I)),
     ("time", re.compile(r"\bwhen\b|\bwhat time\b|\bhow (?:late|early)\b|\buntil when\b|\bwhat hours\b|"
                         r"\bopening hours\b|\b(?:open|close|closes|opens)\b", re.I)),
     ("place", re.compile(r"\bwhere\b|\baddress\b|\blocated\b", re.I)),
     ("person", re.compile(r"\bwho\b|\bwhose\b", re.I)),
     ("age", re.compile(r"\bhow old\b|\bwhat age\b|\bminimum age\b|\bage limit\b", re.I)),
     ("duration", re.compile(r"\bhow long\b|\bfor how many (?:days|weeks|months|hours)\b", re.I)),
-    ("number", re.compile(r"\bhow (?:many|far|big|tall|often)\b", re.I)),
+    ("number", re.compile(r"\bhow (?:many|far|big|tall|often|much)\b", re.I)),
     ("name", re.compile(r"\bname\b|\bcalled\b", re.I)),
 ]
+_PER_UNIT = re.compile(r"\bper (?:month|week|day|night|hour|year|person|head|session|lesson|class)\b", re.I)
+_HOW_MANY = re.compile(r"\bhow (?:many|far|big|tall|often)\b", re.I)
 _YES_NO = re.compile(r"^\s*(?:and\s+)?(?:is|are|am|was|were|do|does|did|can|could|may|will|would|should|have|has)\b",
                      re.I)
 
@@ -57,8 +63,10 @@ _YES_NO = re.compile(r"^\s*(?:and\s+)?(?:is|are|am|was|were|do|does|did|can|coul
 def wanted(question: str) -> list[str]:
     """The kinds of answer the question asks for, most specific first (may be empty)."""
     kinds = [kind for kind, pattern in _WANTS if pattern.search(question)]
-    if "contact" in kinds and "number" in kinds:
-        kinds.remove("number")
+    if _PER_UNIT.search(question) and not kinds:  # "what's the membership per month?"
+        kinds.append("price")
+    if "number" in kinds and ("contact" in kinds or ("price" in kinds and not _HOW_MANY.search(question))):
+        kinds.remove("number")  # "how much is it?" asks a price, not any number
     return kinds
 
 

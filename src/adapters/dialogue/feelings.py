@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from avatar_service.adapters.dialogue.terms import words
@@ -21,6 +22,9 @@ for _kind, _words in {
         EMOTIONS[_w] = _kind
 _NEGATIVE_PHRASES = {"bad day": "sad", "rough day": "sad", "hard time": "sad", "burned out": "tired"}
 _SELF = frozenset(["i", "i'm", "im", "i've", "i'd", "me", "my", "myself", "feel", "feeling", "felt"])
+# asking to be told again what the user said: a question about their memories, whatever words it holds
+_RECALLING = re.compile(r"\b(?:remind me|do you (?:know|remember|recall)|did i (?:say|tell you|mention)|"
+                        r"have i (?:said|told you|mentioned))\b", re.I)
 _NEGATORS = frozenset(["not", "no", "never", "don't", "didn't", "isn't", "wasn't", "aren't", "hardly"])
 
 
@@ -37,8 +41,8 @@ class Emotion:
 def detect_emotion(text: str) -> Emotion | None:
     """The feeling the user says they have ("I'm so stressed"), not feelings they ask about."""
     ws = words(text)
-    if not _SELF.intersection(ws) or (ws and ws[0] in WH_WORDS):
-        return None  # "what am I scared of?" asks for a fact, it does not say a feeling
+    if not _SELF.intersection(ws) or (ws and ws[0] in WH_WORDS) or _RECALLING.search(text):
+        return None  # "what am I scared of?", "remind me what makes me nervous": a fact asked for, not a feeling
     lowered = " ".join(ws)
     for phrase, kind in _NEGATIVE_PHRASES.items():
         if phrase in lowered:
@@ -47,6 +51,8 @@ def detect_emotion(text: str) -> Emotion | None:
         felt = EMOTIONS.get(w)
         if felt is None:
             continue
+        if WH_WORDS.intersection(ws[:i]) and text.rstrip().endswith("?"):
+            return None  # "so which part makes me nervous?": the feeling is what the question is about
         if _NEGATORS.intersection(ws[max(0, i - 3) : i]):
             # "not happy" is a low mood; "not sad" is no emotion worth answering
             if felt == "happy":

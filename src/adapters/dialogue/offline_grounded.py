@@ -49,7 +49,7 @@ _WHO_ARE_YOU = re.compile(r"\b(who are you|what's your name|what is your name|te
 _MORE = re.compile(r"\b(tell me more|go on|more about (that|it|this)|what else|keep going|say more)\b")
 _ACK = re.compile(r"^(ok|okay|alright|all right|cool|sure|great|nice|yes|no|yep|nope|got it|i see|hmm+|ah)\W*$")
 _JOKE = re.compile(r"\b(tell me a joke|make me laugh|say something funny|know any jokes)\b")
-_MY_NAME = re.compile(r"\b(what'?s my name|what is my name|who am i\b|(know|remember) my name)")
+_MY_NAME = re.compile(r"\b(what'?s my name|what is my name|\bwho am i(?: again)?$|(know|remember) my name)")
 _ALL_ABOUT_ME = re.compile(r"\b(what do you (know|remember) about me|do you remember (me|anything)|"
                            r"tell me about (me|myself)|what have i told you)")
 _PRONOUN_START = re.compile(r"^(It|Its|They|Their|This|These|He|She|His|Her)\b")

@@ -76,7 +76,8 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
     total = sum(idf[t] * w for t, w in weights.items()) or 1.0
     average = sum(len(s) for s in term_sets) / n if n else 1.0
     ages = [_age(query, c.text) for c in candidates]
-    reachable = {t for t in weights if df[t] or any(RELATED.get(t, frozenset()) & s for s in term_sets)}
+    related = _related_in(weights, set().union(*term_sets))
+    reachable = {t for t in weights if df[t] or any(related[t] & s for s in term_sets)}
     if any(a > 0 for a in ages):  # "my son" is covered by "visitors under 18"
         reachable |= {t for t in weights if answer_types.mentions_child(t)}
     # only the question's own main words make it unanswerable when nothing holds them
@@ -89,7 +90,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
         for t, w in weights.items():
             if t in have:
                 held += idf[t] * w
-            elif RELATED.get(t, frozenset()) & have:
+            elif related[t] & have:
                 held += _RELATED_MATCH * idf[t] * w
         coverage = held / total if weights else 0.0
         length = min(1.1, (1 + _K1) / (1 + _K1 * (1 - _B + _B * len(have) / max(average, 1.0))))
@@ -116,6 +117,20 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
         scored.append(Scored(candidate, score, coverage, fits))
     scored.sort(key=lambda s: -s.score)
     return Ranking(scored, unmatched, len(weights))
+
+
+_SHARED_PREFIX = 5
+
+
+def _related_in(weights: dict[str, float], vocabulary: set[str]) -> dict[str, frozenset[str]]:
+    """Each question term's related stems: the table's, and the candidates' stems it begins or that begin it
+    ("membership" / "members", "teach" / "teacher": word families Snowball leaves apart), from 5 letters on."""
+    out = {}
+    for t in weights:
+        family = frozenset(v for v in vocabulary if v != t and min(len(v), len(t)) >= _SHARED_PREFIX and
+                           not t[:1].isdigit() and (v.startswith(t) or t.startswith(v)))
+        out[t] = RELATED.get(t, frozenset()) | family
+    return out
 
 
 def _age(query: Query, text: str) -> float:

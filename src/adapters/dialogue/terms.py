@@ -7,7 +7,7 @@ import re
 
 import snowballstemmer
 
-from avatar_service.core.text.lexicon import GENERIC, QUESTION_OPENERS, RELATED_GROUPS, STOPWORDS
+from avatar_service.core.text.lexicon import GENERIC, QUESTION_OPENERS, RELATED_GROUPS, STOPWORDS, words_of
 
 # numbers keep their dots and colons ("22.50", "8:30"); words their apostrophes ("can't")
 _TOKEN = re.compile(r"\d+(?:[.,:]\d+)*|[a-z]+(?:'[a-z]+)?")
@@ -29,11 +29,21 @@ def stem(word: str) -> str:
     return str(_STEMMER.stemWord(word.removesuffix("'s")))
 
 
+# Words of talking rather than of the topic: apologies, hedges, emphasis, asking again ("Sorry, which street was
+# that?", "Where are you exactly?", "Remind me what...", "Do you teach X as well?"). A question's terms leave them
+# out, so they are never what it is about nor the topic of an "I don't know".
+DISCOURSE = words_of(
+    """sorry pardon excuse exactly precisely actually basically honestly really quite rather just simply
+    again remind reminded remember recall mention mentioned wondering wonder wondered curious quick quickly
+    anyway anyhow though besides perhaps maybe probably possibly still even ever already also too well
+    hi hello hey oh um uh er hmm please kindly per said say tell told ask asking asked""")
+
+
 def terms(text: str) -> list[str]:
     """Stems of the words that carry meaning, in order, without repeats."""
     seen: dict[str, None] = {}
     for w in words(text):
-        if w not in STOPWORDS and (len(w) > 1 or w.isdigit()):
+        if w not in STOPWORDS and w not in DISCOURSE and (len(w) > 1 or w.isdigit()):
             seen.setdefault(stem(w), None)
     return list(seen)
 

@@ -21,8 +21,9 @@ _IN_CASE = re.compile(r"\b(?:if|in case|when|whenever)\b", re.I)
 # ("what if my dog gets sick?": a condition, the question is what the place does then)
 _SERVED = re.compile(r"\b(?:for|with|bring|take|brings|taking|bringing|to|about|if|when)\s+(?:my|our)\b", re.I)
 _MINE = re.compile(r"\b(?:my|our|mine)\b", re.I)
-_REMEMBER = re.compile(r"\b(?:do you (?:know|remember)|what (?:do|did) you (?:know|remember)|"
-                       r"what have i told you|tell me about (?:me|myself))\b", re.I)
+_REMEMBER = re.compile(r"\b(?:do you (?:know|remember|recall)|what (?:do|did) you (?:know|remember)|"
+                       r"what have i told you|tell me about (?:me|myself)|remind me|did i (?:say|tell you|mention)|"
+                       r"have i (?:said|told you|mentioned))\b", re.I)
 _PERMISSION = re.compile(r"^\s*(?:and\s+)?(?:can|could|may|must|should)\s+(?:i|we)\b|^\s*what if\b|"
                          r"\bwhat (?:should|do|can) (?:i|we) do\b|"
                          r"\b(?:do|will)\s+i\s+(?:have|need)\s+to\b|"
@@ -112,6 +113,25 @@ _USER_PRONOUNS = [
     (re.compile(r"\bthem\b"), "you"),
     (re.compile(r"\btheir\b"), "your"),
 ]
+# "Raj wants to make mugs for his sister": "his" is the user's own unless someone else was named before it
+_HIS_HER = re.compile(r"\b(?:his|her|himself|herself)\b")
+_SOMEONE = re.compile(r"(?<!your )\b(?:[A-Z][a-z]+|wife|husband|partner|sons?|daughters?|child|children|kids?|"
+                      r"mother|father|mum|mom|dad|parents?|brother|sister|friend|boss|girlfriend|boyfriend|baby|"
+                      r"grand\w+|aunt|uncle|cousin|niece|nephew|colleague|neighbour|neighbor|dog|cat|horse)\b")
+_OWN = {"his": "your", "her": "your", "himself": "yourself", "herself": "yourself"}
+
+
+def _own_pronouns(text: str) -> str:
+    out: list[str] = []
+    start = 0
+    for m in _HIS_HER.finditer(text):
+        if _SOMEONE.search("".join(out) + text[start: m.start()]):
+            break
+        out += [text[start: m.start()], _OWN[m.group(0)]]
+        start = m.end()
+    return "".join(out) + text[start:]
+
+
 _IRREGULAR = {"is": "are", "was": "were", "has": "have", "does": "do", "isn't": "aren't", "wasn't": "weren't",
               "hasn't": "haven't", "doesn't": "don't", "'s": "'re"}
 
@@ -154,6 +174,8 @@ def second_person(memory: str, user_name: str | None = None) -> str:
             text = f"you {verb} {tail}".rstrip()
         for pattern, repl in _USER_PRONOUNS:
             text = pattern.sub(repl, text)
+        if not subject.endswith(("'s", "'")):
+            text = _own_pronouns(text)
     elif text.lower().startswith(("you ", "your ")):
         pass
     elif re.match(r"^(I|My|I'm)\b", text):
