@@ -23,7 +23,12 @@ _LOWER_STARTERS = words_of("""The A An It This That These Those There In On At F
 
 # phrasings whose words mislead a word match: "for a living" is about work, not where one lives
 _PHRASES = [(re.compile(r"\bfor a living\b", re.I), "for work"), (re.compile(r"\b(?:is|are) called\b", re.I), "name"),
-            (re.compile(r"\b(do|did) (i|we) (?:like|love|enjoy)\b", re.I), r"\1 \2 love")]
+            (re.compile(r"\b(do|did) (i|we) (?:like|love|enjoy)\b", re.I), r"\1 \2 love"),
+            # "how much is one lesson?" asks about a single one ("a single lesson costs..."), not "two-hour lessons"
+            (re.compile(r"\b(?:just |only )?one (?!of\b|or\b|and\b|more\b|another\b|other\b)(?=[a-z])", re.I),
+             "single ")]
+# words a phrase above brings in: they tip a balance, and nothing lacks them
+_HINTS = frozenset(terms("single"))
 # words that only say which kind of answer is wanted: the kind itself is matched instead
 _KIND_WORDS = {"name": set(terms("name names called call")), "place": set(terms("address location located")),
                "time": set(terms("time hours")), "age": set(terms("old age aged years year")),
@@ -38,7 +43,7 @@ def question_weights(text: str, kinds: Sequence[str], ages: Sequence[int]) -> di
     skip = {str(age) for age in ages} | (set(terms("year years old")) if ages else set())
     for kind in kinds:
         skip |= _KIND_WORDS.get(kind, set())
-    return {t: (0.3 if t in GENERIC_TERMS else 1.0) for t in terms(text) if t not in skip}
+    return {t: (0.3 if t in GENERIC_TERMS or t in _HINTS else 1.0) for t in terms(text) if t not in skip}
 
 
 # An answer's own embedding similarity to the question above which it answers even when some of the question's
@@ -48,6 +53,9 @@ SURE_SIMILARITY = 0.47
 
 
 CLOSE_SIMILARITY, CLEAR_MARGIN = 0.4, 0.08
+# A best that holds less than PARTIAL of the question's known words needs PARTIAL_MARGIN more similarity to answer
+# by meaning; one far in meaning (below FAR_SIMILARITY) and holding less than half of them does not answer.
+PARTIAL, PARTIAL_MARGIN, FAR_SIMILARITY = 0.7, 0.03, 0.4
 
 
 def _clearly_closest(best: Scored, ranked: Sequence[Scored]) -> bool:
@@ -72,10 +80,18 @@ def best_answer(ranking: Ranking, more: bool, asking: bool, about_user: float, t
         return best if best.fits and (best.candidate.relevance >= 0.2 or to_place) else None
     # what the user told is short and said in their words: asked about themselves, a lower similarity will do
     sure = SURE_SIMILARITY - (0.2 * about_user if best.candidate.kind == "memory" else 0.0)
+    # the share of what is known of the question's words that the best holds: a sentence holding one word of
+    # "do you teach motorbike lessons?" ("Dev teaches in our automatic cars") is the domain, not the answer
+    held = best.coverage / max(1.0 - ranking.unmatched, 1e-9)
+    if held < PARTIAL and ranking.unmatched > 0:
+        sure += PARTIAL_MARGIN
     if best.candidate.own and (best.candidate.relevance >= sure or _clearly_closest(best, ranked)):
         return best  # it says what was asked in other words ("hire a van" / "a van costs 89 euros per day")
     if ranking.unmatched >= 0.45 and best.coverage < 0.6:
         return None  # the question's main words are nowhere in what is known ("do you sell skateboards?")
+    if best.candidate.own and best.candidate.kind == "knowledge" and not best.fits and held < 0.5 and \
+            best.candidate.relevance < FAR_SIMILARITY:
+        return None  # "what's your pass rate?" / "...runs Pass Plus courses": a word shared, the meaning far
     needed = 0.3 if asking else 0.5
     if best.coverage >= needed or (best.coverage >= 0.2 and (best.fits or best.candidate.relevance >= 0.5)):
         return best

@@ -3,6 +3,7 @@ handed, in one or two sentences whose wording follows the personality's traits."
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 import zlib
@@ -22,9 +23,9 @@ from avatar_service.adapters.dialogue.answering import (
     with_answer_word,
 )
 from avatar_service.adapters.dialogue.feelings import Emotion, detect_emotion
-from avatar_service.adapters.dialogue.ranking import Candidate, Query, Ranking, Scored, rank
+from avatar_service.adapters.dialogue.ranking import PRONOUN_START, Candidate, Query, Ranking, Scored, rank
 from avatar_service.adapters.dialogue.style import Bank, Style
-from avatar_service.adapters.dialogue.terms import is_question, terms, words
+from avatar_service.adapters.dialogue.terms import RELATED, is_question, terms, words
 from avatar_service.adapters.dialogue.user_facts import (
     about_user,
     addresses_the_place,
@@ -52,7 +53,6 @@ _JOKE = re.compile(r"\b(tell me a joke|make me laugh|say something funny|know an
 _MY_NAME = re.compile(r"\b(what'?s my name|what is my name|\bwho am i(?: again)?$|(know|remember) my name)")
 _ALL_ABOUT_ME = re.compile(r"\b(what do you (know|remember) about me|do you remember (me|anything)|"
                            r"tell me about (me|myself)|what have i told you)")
-_PRONOUN_START = re.compile(r"^(It|Its|They|Their|This|These|He|She|His|Her)\b")
 _POINTS_BACK = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their)\b", re.I)
 _PROPER = re.compile(r"(?<![.!?] )(?<!^)\b[A-Z][a-z]+\b")  # a name: capitalised, not as a sentence's first word
 
@@ -286,7 +286,7 @@ class _Reply:
         s = self.style
         if s.warmth >= 0.67 and s.verbosity >= 0.34 and asking and not self.negative:
             self.say(P.SURE, name_comma=self.name_comma(0.8))
-        lead = with_answer_word(chosen[0], text, ranking)
+        lead = with_answer_word(self.with_antecedent(chosen[0], ranking, terms(text)), text, ranking)
         self.parts.append(lead)
         self.parts.extend(as_sentence(c.candidate.text) for c in chosen[1:])
         self.quip("answer")
@@ -344,6 +344,21 @@ class _Reply:
                                  mi < len(request.memory_relevance)))
         return out
 
+    def with_antecedent(self, best: Scored, ranking: Ranking, asked: list[str]) -> Scored:
+        """"It costs 23 euros." is said after the sentence "it" stands for when that is where the question's own
+        words are ("how much is the theory test?"), unless the last reply just said it."""
+        c = best.candidate
+        if c.kind != "knowledge" or not PRONOUN_START.match(c.text):
+            return best
+        before = next((s.candidate for s in ranking.ranked if s.candidate.kind == "knowledge" and
+                       s.candidate.group == c.group and s.candidate.position == c.position - 1), None)
+        own = set(terms(c.text))
+        missing = {t for t in asked if t not in own and not RELATED.get(t, frozenset()) & own}
+        if before is None or before.text.lower().rstrip(".!?") in self.previous_reply.lower() or \
+                not missing & set(terms(before.text)):
+            return best
+        return dataclasses.replace(best, candidate=dataclasses.replace(c, text=f"{as_sentence(before.text)} {c.text}"))
+
     def choose(self, ranking: Ranking, best: Scored) -> list[Scored]:
         """The best sentence, then (as verbosity allows) others that answer nearly as well, or follow it."""
         v = self.style.verbosity
@@ -357,7 +372,7 @@ class _Reply:
             key = (c.kind, c.group, c.position)
             if key in taken or other.coverage <= 0 or other.score < 0.7 * best.score:
                 continue
-            if _PRONOUN_START.match(c.text) and (c.kind, c.group, c.position - 1) not in taken:
+            if PRONOUN_START.match(c.text) and (c.kind, c.group, c.position - 1) not in taken:
                 continue  # "It opened in 2019" only makes sense after the sentence it refers to
             chosen.append(other)
             taken.add(key)

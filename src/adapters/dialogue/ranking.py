@@ -77,6 +77,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
     average = sum(len(s) for s in term_sets) / n if n else 1.0
     ages = [_age(query, c.text) for c in candidates]
     related = _related_in(weights, set().union(*term_sets))
+    inherited = _antecedents(candidates, term_sets)
     reachable = {t for t in weights if df[t] or any(related[t] & s for s in term_sets)}
     if any(a > 0 for a in ages):  # "my son" is covered by "visitors under 18"
         reachable |= {t for t in weights if answer_types.mentions_child(t)}
@@ -85,12 +86,12 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
     # "can I pay in instalments?" asks whether, so the kind its words suggest (a price) matters less
     fit_weight = FIT_WEIGHT / 2 if query.yes_no else FIT_WEIGHT
     scored = []
-    for candidate, have, age in zip(candidates, term_sets, ages, strict=True):
+    for candidate, have, age, before in zip(candidates, term_sets, ages, inherited, strict=True):
         held = 0.0
         for t, w in weights.items():
             if t in have:
                 held += idf[t] * w
-            elif related[t] & have:
+            elif related[t] & have or t in before:
                 held += _RELATED_MATCH * idf[t] * w
         coverage = held / total if weights else 0.0
         length = min(1.1, (1 + _K1) / (1 + _K1 * (1 - _B + _B * len(have) / max(average, 1.0))))
@@ -117,6 +118,22 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
         scored.append(Scored(candidate, score, coverage, fits))
     scored.sort(key=lambda s: -s.score)
     return Ranking(scored, unmatched, len(weights))
+
+
+# a sentence that opens by pointing back at the one before it: "It costs 23 euros." after "...the theory test..."
+PRONOUN_START = re.compile(r"^(It|Its|They|Their|This|These|He|She|His|Her)\b")
+
+
+def _antecedents(candidates: Sequence[Candidate], term_sets: Sequence[set[str]]) -> list[frozenset[str]]:
+    """For a knowledge sentence that opens with a pronoun, the terms of the sentence before it in its chunk:
+    what "it" stands for, which counts as a related word would."""
+    where = {(c.kind, c.group, c.position): i for i, c in enumerate(candidates)}
+    out = []
+    for c, have in zip(candidates, term_sets, strict=True):
+        before = where.get((c.kind, c.group, c.position - 1)) if c.kind == "knowledge" else None
+        out.append(frozenset(term_sets[before] - have) if before is not None and PRONOUN_START.match(c.text)
+                   else frozenset())
+    return out
 
 
 _SHARED_PREFIX = 5

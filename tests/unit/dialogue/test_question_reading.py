@@ -74,3 +74,45 @@ def test_the_users_own_pronouns_become_yours() -> None:
     assert second_person("User calls her mum and her sister") == "you call your mum and your sister"
     assert second_person("User has a daughter who loves her horse") == "you have a daughter who loves her horse"
     assert second_person("Alice's husband loves his job", "Alice") == "your husband loves his job"
+
+
+DRIVING = [
+    "A single driving lesson lasts 60 minutes and costs 38 euros. Two-hour lessons are 74 euros.",
+    "We don't book the theory test for you: book it yourself online. It costs 23 euros.",
+    "Sarah, our chief instructor, has been teaching for 18 years and also runs Pass Plus courses (six hours, "
+    "180 euros). Dev Patel teaches in our automatic cars.",
+]
+
+
+def ask_school(text: str, history: list[Turn] | None = None, similarity: dict[str, float] | None = None) -> str:
+    persona = Persona("Tom", "", "The office assistant at a driving school.", {"verbosity": 0.3})
+    return engine.compose(DialogueRequest(persona, [*(history or []), Turn("user", text)], knowledge=DRIVING,
+                                          sentence_relevance=similarity or {}))
+
+
+def test_one_thing_is_a_single_one() -> None:
+    assert "38 euros" in ask_school("How much is one lesson?")
+
+
+def test_a_sentence_that_opens_with_it_is_about_the_sentence_before() -> None:
+    cold = ask_school("How much does the theory test cost?")
+    assert cold == "We don't book the theory test for you: book it yourself online. It costs 23 euros."
+    said = "No, we don't book the theory test for you: book it yourself online."
+    history = [Turn("user", "Will you book my theory test?"), Turn("assistant", said)]
+    assert ask_school("How much does the theory test cost?", history) == "It costs 23 euros."
+
+
+# MiniLM's similarities to the questions, as bench/dialogue_eval.py measured them (heldout7)
+MOTORBIKE = {"Dev Patel teaches in our automatic cars.": 0.48, "A single driving lesson lasts 60 minutes and costs "
+             "38 euros.": 0.47, "Two-hour lessons are 74 euros.": 0.46}
+PASS_RATE = {"Sarah, our chief instructor, has been teaching for 18 years and also runs Pass Plus courses (six hours, "
+             "180 euros).": 0.34, "A single driving lesson lasts 60 minutes and costs 38 euros.": 0.28}
+
+
+def test_a_sentence_sharing_one_word_and_level_in_meaning_with_others_does_not_answer() -> None:
+    assert DONT_KNOW.search(ask_school("Do you teach motorbike lessons as well?", similarity=MOTORBIKE))
+    assert DONT_KNOW.search(ask_school("What's your pass rate?", similarity=PASS_RATE))
+    # the same sentence clearly nearest, or holding what is asked, still answers
+    nearer = {**MOTORBIKE, "Dev Patel teaches in our automatic cars.": 0.6}
+    assert "Dev Patel" in ask_school("Do you teach in automatic cars?", similarity=nearer)
+    assert "180 euros" in ask_school("How much is Pass Plus?", similarity=PASS_RATE)
