@@ -72,6 +72,7 @@ class Heard:
     audible: list[float] = field(default_factory=list)
     audio_frames: int = 0
     video_frames: int = 0
+    last_video: av.VideoFrame | None = None  # the latest frame of the avatar, decoded
     events: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -106,6 +107,8 @@ class RoomClient:
                 return
             if track.kind == "video":
                 self.heard.video_frames += 1
+                if isinstance(frame, av.VideoFrame):
+                    self.heard.last_video = frame
                 continue
             self.heard.audio_frames += 1
             if isinstance(frame, av.AudioFrame) and int(np.abs(frame.to_ndarray()).max(initial=0)) > SILENT_PEAK:
