@@ -11,7 +11,8 @@ reply to play out, and a second later asks the next. Per level:
 - video fps: avatar frames each client received per second (15 sent when the server keeps up);
 - audio frames missing: the share of the 50 voice frames a second each client should have received that never came
   (the server's pacer skips what a stalled loop could not send in time);
-- CPU: cores used by the server processes (all their threads; /proc), and by this client process.
+- CPU: cores used by the API process and by each room worker, apart (all their threads; /proc), and by this
+  client process. With workers, the API's own figure shows whether it stays free for HTTP while they hold the rooms.
 
 The capacity is the last level before p50 first crosses 1 s; the run goes on until p50 passes 2 s. The clients
 run on the same machine (Opus and VP8 decoding): on 2 cores they take CPU from the server, so the figures are a
@@ -77,13 +78,22 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
 
 
-def cpu_seconds(pids: list[int]) -> float:
-    total = 0.0
+def cpu_seconds(pids: list[int]) -> list[float]:
+    """CPU time (user + system, all threads) each process has used so far, in the order of `pids`."""
+    used = []
     for pid in pids:
+        seconds = 0.0
         with contextlib.suppress(OSError):
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / TICK
-    return total
+            seconds = (int(fields[11]) + int(fields[12])) / TICK
+        used.append(seconds)
+    return used
+
+
+def cores(figures: dict[str, Any]) -> str:
+    """The API's cores, then each worker's: '0.12c' alone, or '0.05c | 0.91c 0.88c' with room workers."""
+    api, *workers = figures["cpu"]
+    return f"{api:.2f}c" + (" | " + " ".join(f"{w:.2f}c" for w in workers) if workers else "")
 
 
 def _free_port() -> int:
@@ -94,7 +104,8 @@ def _free_port() -> int:
 
 @contextlib.contextmanager
 def deployment(room_workers: int, postgres: str, capacity: int) -> Iterator[tuple[str, str, list[int]]]:
-    """The server processes; yields the API's base URL, a '*' key and the pids whose CPU is counted."""
+    """The server processes; yields the API's base URL, a '*' key and the pids whose CPU is counted (the API's
+    first, then each room worker's)."""
     with tempfile.TemporaryDirectory() as tmp:
         port = _free_port()
         env = {k: v for k, v in os.environ.items() if not k.startswith("AVATAR_")}
@@ -178,7 +189,7 @@ async def talk(person: Participant, clips: list[tuple[np.ndarray, int]], until: 
 
 
 async def level(api: httpx.AsyncClient, personality: str, count: int, seconds: float, video: bool,
-                clips: list[tuple[np.ndarray, int]], pids: list[int]) -> dict[str, float] | None:
+                clips: list[tuple[np.ndarray, int]], pids: list[int]) -> dict[str, Any] | None:
     from avatar_service.adapters.aiortc_rooms.client import RoomClient
 
     people: list[Participant] = []
@@ -215,7 +226,8 @@ async def level(api: httpx.AsyncClient, personality: str, count: int, seconds: f
         until = started + seconds
         await asyncio.gather(*[talk(p, clips, until, i) for i, p in enumerate(people)])
         wall = time.monotonic() - started
-        used, client_used = (cpu_seconds(pids) - cpu) / wall, (time.process_time() - client_cpu) / wall
+        used = [(after - before) / wall for before, after in zip(cpu, cpu_seconds(pids), strict=True)]
+        client_used = (time.process_time() - client_cpu) / wall
         video_fps = [(p.room.heard.video_frames - v) / wall for p, (v, _) in zip(people, frames, strict=True)]
         audio = [(p.room.heard.audio_frames - a) for p, (_, a) in zip(people, frames, strict=True)]
         missing = 100 * max(0.0, 1 - statistics.mean(audio) / (50 * wall))
@@ -255,8 +267,9 @@ async def run(args: argparse.Namespace) -> None:
                 await asyncio.sleep(0.2)
             # One warm-up conversation (models load on the first one), not counted.
             await level(api, ava["id"], 1, 6, args.video, clips, pids)
+            server = "API | each worker CPU" if args.room_workers else "server CPU"
             print(f"{'rooms':>5} {'turns':>5} {'p50 ms':>7} {'p99 ms':>7} {'video fps':>10} {'audio missing':>13} "
-                  f"{'server CPU':>10} {'client CPU':>10}")
+                  f"{'client CPU':>10}  {server}")
             capacity, crossed = 0, False
             for count in args.levels:
                 figures = await level(api, ava["id"], count, args.seconds, args.video, clips, pids)
@@ -270,7 +283,7 @@ async def run(args: argparse.Namespace) -> None:
                     note += f"  ({figures['unanswered']:.0f} questions unanswered within 10 s)"
                 print(f"{figures['rooms']:>5.0f} {figures['turns']:>5.0f} {1000 * figures['p50']:>7.0f} "
                       f"{1000 * figures['p99']:>7.0f} {figures['fps']:>5.1f} (min {figures['fps_min']:>4.1f}) "
-                      f"{figures['missing']:>11.1f} % {figures['cpu']:>9.2f}c {figures['client_cpu']:>9.2f}c{note}",
+                      f"{figures['missing']:>11.1f} % {figures['client_cpu']:>9.2f}c  {cores(figures)}{note}",
                       flush=True)
                 if figures["p50"] > 1.0:
                     crossed = True
