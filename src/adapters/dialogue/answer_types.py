@@ -36,6 +36,8 @@ HOLDS = {
                            r"years?)\b", re.I),
     "contact": re.compile(r"\+?\d[\d ()-]{6,}\d|\b[\w.+-]+@[\w-]+\.[\w.]+", re.I),
     "name": re.compile(r"(?<!^)\b(?-i:[A-Z])[a-z]+"),
+    # an enumeration of three or more short items: "small city cars, estate cars, vans and electric cars"
+    "list": re.compile(r"\b(?:[\w-]+ ){0,2}[\w-]+, (?:[\w-]+ ){0,2}[\w-]+,? (?:and|or) [\w-]+", re.I),
 }
 
 _PRICE_NOUNS = r"(?:money|cash|more|extra|altogether|overall|in total|each|per|for|it|that|this|they|these|those)"
@@ -53,6 +55,8 @@ _WANTS = [
     ("duration", re.compile(r"\bhow long\b|\bfor how many (?:days|weeks|months|hours)\b", re.I)),
     ("number", re.compile(r"\bhow (?:many|far|big|tall|often|much)\b", re.I)),
     ("name", re.compile(r"\bname\b|\bcalled\b", re.I)),
+    ("list", re.compile(r"\b(?:what|which) (?:kinds?|sorts?|types?) of\b|"
+                        r"\bwhat (?:\w+ )?(?:do|can) you (?:offer|sell|teach|rent|serve|treat|stock)\b", re.I)),
 ]
 _PER_UNIT = re.compile(r"\bper (?:month|week|day|night|hour|year|person|head|session|lesson|class)\b", re.I)
 _HOW_MANY = re.compile(r"\bhow (?:many|far|big|tall|often)\b", re.I)

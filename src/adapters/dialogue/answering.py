@@ -32,7 +32,7 @@ _HINTS = frozenset(terms("single"))
 # words that only say which kind of answer is wanted: the kind itself is matched instead
 _KIND_WORDS = {"name": set(terms("name names called call")), "place": set(terms("address location located")),
                "time": set(terms("time hours")), "age": set(terms("old age aged years year")),
-               "duration": set(terms("long"))}
+               "duration": set(terms("long")), "list": set(terms("kind kinds sort sorts type types"))}
 
 
 def question_weights(text: str, kinds: Sequence[str], ages: Sequence[int]) -> dict[str, float]:
@@ -54,8 +54,10 @@ SURE_SIMILARITY = 0.47
 
 CLOSE_SIMILARITY, CLEAR_MARGIN = 0.4, 0.08
 # A best that holds less than PARTIAL of the question's known words needs PARTIAL_MARGIN more similarity to answer
-# by meaning; one far in meaning (below FAR_SIMILARITY) and holding less than half of them does not answer.
+# by meaning; one far in meaning (below FAR_SIMILARITY) that holds at most half of them does not answer.
 PARTIAL, PARTIAL_MARGIN, FAR_SIMILARITY = 0.7, 0.03, 0.4
+# candidates after the best, at most this many and this close in score to it, may answer by the words instead
+RUNNERS_UP, LEVEL_SCORE = 2, 0.05
 
 
 def _clearly_closest(best: Scored, ranked: Sequence[Scored]) -> bool:
@@ -87,15 +89,26 @@ def best_answer(ranking: Ranking, more: bool, asking: bool, about_user: float, t
         sure += PARTIAL_MARGIN
     if best.candidate.own and (best.candidate.relevance >= sure or _clearly_closest(best, ranked)):
         return best  # it says what was asked in other words ("hire a van" / "a van costs 89 euros per day")
-    if ranking.unmatched >= 0.45 and best.coverage < 0.6:
-        return None  # the question's main words are nowhere in what is known ("do you sell skateboards?")
-    if best.candidate.own and best.candidate.kind == "knowledge" and not best.fits and held < 0.5 and \
-            best.candidate.relevance < FAR_SIMILARITY:
-        return None  # "what's your pass rate?" / "...runs Pass Plus courses": a word shared, the meaning far
-    needed = 0.3 if asking else 0.5
-    if best.coverage >= needed or (best.coverage >= 0.2 and (best.fits or best.candidate.relevance >= 0.5)):
-        return best
+    # by the words: the best, or one nearly level with it that holds them ("what if my dog gets sick at night?":
+    # "for emergencies outside these hours..." came just behind "bring your pet's vaccination booklet")
+    for runner_up in ranked[:RUNNERS_UP + 1]:
+        if runner_up.score < best.score - LEVEL_SCORE:
+            break
+        if _holds_the_answer(runner_up, ranking, asking):
+            return runner_up
     return None
+
+
+def _holds_the_answer(scored: Scored, ranking: Ranking, asking: bool) -> bool:
+    """Whether a candidate answers by the question's words (rather than by its similarity)."""
+    c = scored.candidate
+    if ranking.unmatched >= 0.45 and scored.coverage < 0.6:
+        return False  # the question's main words are nowhere in what is known ("do you sell skateboards?")
+    if c.own and c.kind == "knowledge" and not scored.fits and scored.main_held <= 0.5 and \
+            c.relevance < FAR_SIMILARITY:
+        return False  # "what's your pass rate?" / "...runs Pass Plus courses": a word shared, the meaning far
+    needed = 0.3 if asking else 0.5
+    return scored.coverage >= needed or (scored.coverage >= 0.2 and (scored.fits or c.relevance >= 0.5))
 
 
 _PARTS = re.compile(r"\s*;\s*|,\s*(?:but|while|whereas)\s+|\s+but\s+", re.I)

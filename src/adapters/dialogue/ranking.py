@@ -58,6 +58,7 @@ class Scored:
     score: float
     coverage: float  # share of the question's weighted terms it holds, directly or by a related word
     fits: bool  # holds the kind of answer asked for
+    main_held: float = 0.0  # share of the question's own main words found anywhere that it holds (or related)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,13 +87,17 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
     # "can I pay in instalments?" asks whether, so the kind its words suggest (a price) matters less
     fit_weight = FIT_WEIGHT / 2 if query.yes_no else FIT_WEIGHT
     scored = []
+    main = [t for t, w in weights.items() if w >= 1.0 and t in reachable]
     for candidate, have, age, before in zip(candidates, term_sets, ages, inherited, strict=True):
-        held = 0.0
+        held, main_held = 0.0, 0
         for t, w in weights.items():
             if t in have:
                 held += idf[t] * w
             elif related[t] & have or t in before:
                 held += _RELATED_MATCH * idf[t] * w
+            else:
+                continue
+            main_held += w >= 1.0 and t in reachable
         coverage = held / total if weights else 0.0
         length = min(1.1, (1 + _K1) / (1 + _K1 * (1 - _B + _B * len(have) / max(average, 1.0))))
         lexical = min(1.0, coverage * length)
@@ -115,7 +120,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
             score -= 0.08  # "On Fridays it stays open until 10pm" answers "when do you open?" only on Fridays
         # the chunk retrieval put first, and a chunk's opening sentences (which state its main facts) win ties
         score += 0.01 / (1 + candidate.group) + max(0.0, 0.02 - 0.01 * candidate.position)
-        scored.append(Scored(candidate, score, coverage, fits))
+        scored.append(Scored(candidate, score, coverage, fits, main_held / len(main) if main else 0.0))
     scored.sort(key=lambda s: -s.score)
     return Ranking(scored, unmatched, len(weights))
 

@@ -17,9 +17,10 @@ _PROCEDURE = words_of("get book find reach contact cancel order reserve go come 
                       "pick collect drop return pay sign register apply")
 # "what should I do if I get a toothache?" asks what to do in a case; "what do I do for a living?" asks about them
 _IN_CASE = re.compile(r"\b(?:if|in case|when|whenever)\b", re.I)
-# "my" after these is the one a service is for ("a ticket for my son", "bring my dog"), not what is asked about
+# "my" after these is the one a service is for ("a ticket for my son", "bring my dog", "a charge for adding my
+# husband as a driver"), not what is asked about
 # ("what if my dog gets sick?": a condition, the question is what the place does then)
-_SERVED = re.compile(r"\b(?:for|with|bring|take|brings|taking|bringing|to|about|if|when)\s+(?:my|our)\b", re.I)
+_SERVED = re.compile(r"\b(?:for|with|bring|take|brings|to|about|if|when|\w+ing)\s+(?:my|our)\b", re.I)
 _MINE = re.compile(r"\b(?:my|our|mine)\b", re.I)
 _REMEMBER = re.compile(r"\b(?:do you (?:know|remember|recall)|what (?:do|did) you (?:know|remember)|"
                        r"what have i told you|tell me about (?:me|myself)|remind me|did i (?:say|tell you|mention)|"

@@ -116,3 +116,30 @@ def test_a_sentence_sharing_one_word_and_level_in_meaning_with_others_does_not_a
     nearer = {**MOTORBIKE, "Dev Patel teaches in our automatic cars.": 0.6}
     assert "Dev Patel" in ask_school("Do you teach in automatic cars?", similarity=nearer)
     assert "180 euros" in ask_school("How much is Pass Plus?", similarity=PASS_RATE)
+
+
+def test_a_sentence_just_behind_the_best_answers_when_it_holds_the_words() -> None:
+    clinic = ["Please bring your pet's vaccination booklet to the first visit. Vaccinations for dogs cost 40 euros.",
+              "For emergencies outside these hours, call the emergency line at 0800 123 911."]
+    similarity = {"Please bring your pet's vaccination booklet to the first visit.": 0.42,
+                  "Vaccinations for dogs cost 40 euros.": 0.37,
+                  "For emergencies outside these hours, call the emergency line at 0800 123 911.": 0.16}
+    persona = Persona("Amara", "", "A vet.", {"verbosity": 0.3})
+    request = DialogueRequest(persona, [Turn("user", "What if my dog gets sick at night?")], knowledge=clinic,
+                              sentence_relevance=similarity)
+    assert "0800 123 911" in engine.compose(request)
+
+
+def test_what_kinds_of_things_asks_for_a_list() -> None:
+    assert wanted("What kinds of cars have you got?") == ["list"]
+    assert wanted("What do you teach?") == ["list"]
+    fleet = ["All cars have automatic gearboxes except the Fiat Panda. We rent small city cars, estate cars, vans "
+             "and electric cars."]
+    persona = Persona("Dev", "", "A car rental desk agent.", {"verbosity": 0.3})
+    request = DialogueRequest(persona, [Turn("user", "What kinds of cars have you got?")], knowledge=fleet)
+    assert engine.compose(request) == "We rent small city cars, estate cars, vans and electric cars."
+
+
+def test_my_after_a_verb_of_doing_is_who_a_service_is_for() -> None:
+    assert about_user("Is there a charge for adding my husband as a driver?") == 0.0
+    assert about_user("What's my husband's name?") > 0
