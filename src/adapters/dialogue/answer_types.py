@@ -22,8 +22,9 @@ HOLDS = {
                         r"[€$£]\s?\d|\bfree\b|\bno charge\b", re.I),
     # a preposition and a name that is not a day or a month ("at Birch Lane", not "to Friday"), or a place word
     "place": re.compile(rf"(?<!^)\b(?:at|on|in|to|near) (?!{_DAY}\b|{_MONTH}\b)(?-i:[A-Z])\w+|"
-                        r"\b(?:street|road|lane|avenue|square|piazza|"
-                        r"via|plaza|floor|station|next to|behind|opposite|in front of|located|corner)\b", re.I),
+                        r"\b(?:street|road|lane|avenue|square|piazza|row|yard|quay|"
+                        r"via|plaza|floor|station|next to|behind|opposite|in front of|located|corner|above|below|"
+                        r"beside)\b|\b\d+[a-z]? (?-i:[A-Z])[a-z]+ (?-i:[A-Z])[a-z]+", re.I),
     "person": re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Prof)\.? (?-i:[A-Z])|(?<!^)(?<![.!?] )\b(?-i:[A-Z][a-z]+) "
                          r"(?-i:[A-Z][a-z]+)|\b(?:chef|manager|curator|mechanic|surgeon|owner|director|doctor|vet|"
                          r"nurse) (?-i:[A-Z])"),
@@ -49,7 +50,7 @@ _WANTS = [
                          r"pay)\b", re.I)),
     ("time", re.compile(r"\bwhen\b|\bwhat time\b|\bhow (?:late|early)\b|\buntil when\b|\bwhat hours\b|"
                         r"\bopening hours\b|\b(?:open|close|closes|opens)\b", re.I)),
-    ("place", re.compile(r"\bwhere\b|\baddress\b|\blocated\b", re.I)),
+    ("place", re.compile(r"\bwhere\b|\baddress\b|\blocated\b|\bbased\b|\bsituated\b", re.I)),
     ("person", re.compile(r"\bwho\b|\bwhose\b", re.I)),
     ("age", re.compile(r"\bhow old\b|\bwhat age\b|\bminimum age\b|\bage limit\b", re.I)),
     ("duration", re.compile(r"\bhow long\b|\bfor how many (?:days|weeks|months|hours)\b", re.I)),

@@ -30,7 +30,8 @@ _PHRASES = [(re.compile(r"\bfor a living\b", re.I), "for work"), (re.compile(r"\
 # words a phrase above brings in: they tip a balance, and nothing lacks them
 _HINTS = frozenset(terms("single"))
 # words that only say which kind of answer is wanted: the kind itself is matched instead
-_KIND_WORDS = {"name": set(terms("name names called call")), "place": set(terms("address location located")),
+_KIND_WORDS = {"name": set(terms("name names called call")),
+               "place": set(terms("address location located based situated")),
                "time": set(terms("time hours")), "age": set(terms("old age aged years year")),
                "duration": set(terms("long")), "list": set(terms("kind kinds sort sorts type types"))}
 
@@ -85,8 +86,8 @@ def best_answer(ranking: Ranking, more: bool, asking: bool, about_user: float, t
     # the share of what is known of the question's words that the best holds: a sentence holding one word of
     # "do you teach motorbike lessons?" ("Dev teaches in our automatic cars") is the domain, not the answer
     held = best.coverage / max(1.0 - ranking.unmatched, 1e-9)
-    if held < PARTIAL and ranking.unmatched > 0:
-        sure += PARTIAL_MARGIN
+    if held < PARTIAL and 0 < ranking.unmatched < 1.0:
+        sure += PARTIAL_MARGIN  # (when none of its words is known anywhere, meaning alone decides as ever)
     if best.candidate.own and (best.candidate.relevance >= sure or _clearly_closest(best, ranked)):
         return best  # it says what was asked in other words ("hire a van" / "a van costs 89 euros per day")
     # by the words: the best, or one nearly level with it that holds them ("what if my dog gets sick at night?":
@@ -168,15 +169,21 @@ def lower_name(topic: str) -> str:
 
 
 def unknown_topic(text: str, ranking: Ranking) -> str | None:
-    """The question's words that nothing known holds, as the user said them ("skateboards")."""
+    """The question's words that nothing known holds, as the user said them: the last run of them, where English
+    puts what is asked about ("do you sell skateboards?" -> "skateboards"; "can I keep a kayak?" -> "kayak")."""
     known = {t for s in ranking.ranked for t in terms(s.candidate.text)}
-    span: list[str] = []
+    spans: list[list[str]] = [[]]
     for word in re.findall(r"[A-Za-z][\w'-]*", text):
         stems = terms(word)
+        if stems and ranking.main and stems[0] not in ranking.main:
+            if spans[-1]:  # "email address" goes on; "how long", "what time" (the kind asked for) start nothing
+                spans[-1].append(word)
+            continue
         if stems and stems[0] not in known:
-            span.append(word)
-        elif span:
-            break
+            spans[-1].append(word)
+        elif spans[-1]:
+            spans.append([])
+    span = next((s for s in reversed(spans) if s), [])
     swap = {"my": "your", "i": "you", "me": "you", "mine": "yours"}
     span = [swap.get(w.lower(), w) for w in span]
     return " ".join(span) if 0 < len(span) <= 4 else None
@@ -188,7 +195,7 @@ def indirect(question: str) -> str:
     m = re.match(r"^(where|what|when|who|how \w+|which \w+)\s+(?:do|did|does)\s+i\s+(.+)$", q)
     if m:
         return f"{m.group(1)} you {m.group(2)}"
-    m = re.match(r"^(?:what|who|when|where)(?:'s| is| are)\s+(my|our)\s+(.+)$", q)
+    m = re.match(r"^(?:what|who|when|where)(?:'s| is| are)\s+(my|our)\s+(.+?)(?: (called|named))?$", q)
     if m:
-        return f"your {m.group(2)}"
+        return f"what your {m.group(2)} is {m.group(3)}" if m.group(3) else f"your {m.group(2)}"
     return "that"

@@ -32,6 +32,7 @@ from avatar_service.adapters.dialogue.user_facts import (
     asks_permission,
     mentions_user,
     name_in_turn,
+    place_names,
     second_person,
     user_name_in,
 )
@@ -317,6 +318,7 @@ class _Reply:
         mine = max(about_user(text), 0.6 * about_user(context) if context else 0.0)
         return Query(text=text, weights=weights, kinds=kinds, yes_no=answer_types.is_yes_no(text), about_user=mine,
                      permission=asks_permission(text), to_place=addresses_the_place(text), ages=asked_ages,
+                     place_names=place_names(self.request.persona.description),
                      mentions_user=mentions_user(text) or (bool(context) and mentions_user(context)),
                      child=answer_types.mentions_child(text) or bool(asked_ages))
 

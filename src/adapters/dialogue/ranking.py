@@ -48,6 +48,7 @@ class Query:
     permission: bool = False  # asks about the place's rules (user_facts.asks_permission)
     to_place: bool = False  # asked of the personality itself: "where are you?" (user_facts.addresses_the_place)
     mentions_user: bool = True  # "I", "my", "we" in it: memories may answer (user_facts.mentions_user)
+    place_names: frozenset[str] = frozenset()  # words of the place's own name ("Clay", "Corner"), for to_place
     ages: Sequence[int] = ()
     child: bool = False  # asks about a child (a son, kids...)
 
@@ -66,6 +67,7 @@ class Ranking:
     ranked: list[Scored]  # best first
     unmatched: float  # share of the question's weight that no candidate holds at all (what nothing covers)
     terms: int  # how many terms the question has
+    main: frozenset[str] = frozenset()  # the question's own main terms (weight 1), what an "I don't know" names
 
 
 def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
@@ -112,6 +114,9 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
         if age > 0:  # "visitors under 18" holds what "my 12 year old son" asks about, in other words
             coverage = max(coverage, 0.5)
         score += _who(query, candidate.kind) + 0.2 * age
+        if query.to_place and fits and _PLACE_KINDS & set(query.kinds) and query.place_names & set(
+                _CAPITALISED.findall(candidate.text)):
+            score += NAMES_THE_PLACE  # "where are you?": the sentence naming the place, not its car park
         if query.child and _ADULT.search(candidate.text):
             score -= 0.15  # "an adult ticket costs 22.50 euros" is not the price for a child
         if not query.child and answer_types.limits_group(candidate.text):
@@ -122,7 +127,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
         score += 0.01 / (1 + candidate.group) + max(0.0, 0.02 - 0.01 * candidate.position)
         scored.append(Scored(candidate, score, coverage, fits, main_held / len(main) if main else 0.0))
     scored.sort(key=lambda s: -s.score)
-    return Ranking(scored, unmatched, len(weights))
+    return Ranking(scored, unmatched, len(weights), frozenset(t for t, w in weights.items() if w >= 1.0))
 
 
 # a sentence that opens by pointing back at the one before it: "It costs 23 euros." after "...the theory test..."
@@ -161,6 +166,8 @@ def _age(query: Query, text: str) -> float:
     return 1.0 if query.child and answer_types.for_minors(text) else 0.0  # "and for kids?"
 
 
+NAMES_THE_PLACE, _PLACE_KINDS = 0.08, frozenset(("place", "time"))
+_CAPITALISED = re.compile(r"\b[A-Z][\w'-]{3,}")
 # a sentence that opens by narrowing itself to one case: "On Fridays ...", "For emergencies ..."
 _ADULT = re.compile(r"\badults?\b", re.I)
 _CASE = re.compile(r"^(?:On|For|During|Outside|After|Before|Except|At)\s+(?:the\s+)?(\w+)")

@@ -48,9 +48,22 @@ def terms(text: str) -> list[str]:
     return list(seen)
 
 
+# More groups of the same kind, for what customers of any service ask in other words than the service writes:
+# buying what a shop sells, a cheaper option that is a discount or half price, a trial that is a taster, a
+# wheelchair and step-free access, a little girl who is a child.
+SERVICE_GROUPS = """
+buy buys bought purchase purchases sell sells sold shop stock stocks
+cheap cheaper cheapest discount discounts discounted reduced concession concessions half
+trial trials taster tasters introductory intro
+wheelchair wheelchairs accessible accessibility disabled disability step ramp lift
+girl girls boy boys child children kid kids
+urgent urgently emergency emergencies
+"""
+
+
 def _related() -> dict[str, frozenset[str]]:
     out: dict[str, frozenset[str]] = {}
-    for line in RELATED_GROUPS.strip().splitlines():
+    for line in (RELATED_GROUPS + SERVICE_GROUPS).strip().splitlines():
         group = frozenset(stem(w) for w in line.split())
         for s in group:
             out[s] = out.get(s, frozenset()) | (group - {s})

@@ -53,6 +53,15 @@ def addresses_the_place(question: str) -> bool:
     return bool(_YOU.search(question)) and not _ME.search(question)
 
 
+# "The receptionist at Shear Bliss, a hair salon." names the place: capitalised words after the first, 4+ letters
+_NAME_WORD = re.compile(r"(?<!^)(?<![.!?] )\b[A-Z][\w'-]{3,}")
+
+
+def place_names(description: str) -> frozenset[str]:
+    """The words of the place's own name (and its town) as the personality's description gives them."""
+    return frozenset(_NAME_WORD.findall(description.strip()))
+
+
 def mentions_user(question: str) -> bool:
     """"I", "my", "we"...: the question involves the user, so what they told may answer it."""
     return bool(_ME.search(question))

@@ -143,3 +143,32 @@ def test_what_kinds_of_things_asks_for_a_list() -> None:
 def test_my_after_a_verb_of_doing_is_who_a_service_is_for() -> None:
     assert about_user("Is there a charge for adding my husband as a driver?") == 0.0
     assert about_user("What's my husband's name?") > 0
+
+
+CAMPSITE = ["A small shop sells milk, bread and firewood. Campfires are allowed only in our fire pits.",
+            "There is a pay-and-display car park on Wilmslow Road. Fernbrook is at 8 Market Row, Keswick, above the "
+            "florist."]
+
+
+def ask_camp(text: str) -> str:
+    persona = Persona("Sam", "", "The warden at Fernbrook Campsite.", {"verbosity": 0.3})
+    return engine.compose(DialogueRequest(persona, [Turn("user", text)], knowledge=CAMPSITE))
+
+
+def test_what_a_shop_sells_can_be_bought() -> None:
+    assert "firewood" in ask_camp("Can I buy firewood there?")
+
+
+def test_where_are_you_is_answered_by_the_sentence_naming_the_place() -> None:
+    assert wanted("Where exactly are you based?") == ["place"]
+    assert wanted("Where exactly are you based?") == ["place"]
+    assert ask_camp("Where exactly are you based?") == "Fernbrook is at 8 Market Row, Keswick, above the florist."
+
+
+def test_an_honest_i_dont_know_names_the_topic_not_the_kind_asked_for() -> None:
+    reply = ask_camp("How long can I keep a kayak?")
+    assert DONT_KNOW.search(reply) and "kayak" in reply and "long" not in reply
+    persona = Persona("Sam", "", "A warden.", {"verbosity": 0.3})
+    not_told = engine.compose(DialogueRequest(persona, [Turn("user", "What's my dog called?")], knowledge=CAMPSITE,
+                                              memories=["User is vegetarian"]))
+    assert "what your dog is called" in not_told
