@@ -8,6 +8,7 @@ import http.server
 import os
 import shutil
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -36,9 +37,14 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The server's data folder (its SQLite file is avatar.db)."""
+    return tmp_path_factory.mktemp("browser-room")
+
+
+@pytest.fixture(scope="module")
+def server(data: Path) -> Iterator[tuple[str, str]]:
     """`avatar serve` on a free loopback port with a SQLite file; yields its base URL and a '*' key."""
-    data = tmp_path_factory.mktemp("browser-room")
     port = _free_port()
     env = {**os.environ, "AVATAR_DATABASE_URL": f"sqlite+aiosqlite:///{data}/avatar.db", "AVATAR_DATA_DIR": str(data),
            "AVATAR_EMBEDDER": "lexical", "AVATAR_PUBLIC_URL": f"http://127.0.0.1:{port}",
@@ -77,10 +83,10 @@ async def browser() -> AsyncIterator[Any]:
             await chromium.close()
 
 
-async def _conversation(api: httpx.AsyncClient) -> dict[str, Any]:
+async def _conversation(api: httpx.AsyncClient, **config: Any) -> dict[str, Any]:
     personality = (await api.post("/v1/personalities", json={"name": "Ava"})).json()
     response = await api.post("/v1/conversations", json={"personality_id": personality["id"],
-                                                          "initial_message": "Hello!"})
+                                                          "initial_message": "Hello!", "config": config})
     assert response.status_code == 201, response.text
     return dict(response.json())
 
@@ -125,6 +131,68 @@ async def test_the_join_page_connects_fits_and_leaves(server: tuple[str, str], b
         assert await page.locator("#text").is_disabled() and await page.locator("#send").is_disabled()
         body = (await api.get(f"/v1/conversations/{conversation['id']}")).json()
         assert (body["status"], body["end_reason"]) == ("ended", "left") and body["duration"] is not None
+
+
+async def _join(browser: Any, conversation: dict[str, Any]) -> Any:
+    page = await browser.new_page()
+    await page.goto(f"{conversation['room_url']}?token={conversation['room_token']}")
+    assert await _until(lambda: page.evaluate(CONNECTED)), await page.evaluate(f"{STATUS}.textContent")
+    return page
+
+
+async def _status(page: Any) -> tuple[str, str]:
+    return tuple(await page.evaluate(f"[{STATUS}.dataset.state, {STATUS}.textContent]"))  # type: ignore[return-value]
+
+
+async def test_push_to_talk_says_how_to_talk(server: tuple[str, str], browser: Any) -> None:
+    base, key = server
+    async with httpx.AsyncClient(base_url=base, headers={"Authorization": f"Bearer {key}"}) as api:
+        conversation = await _conversation(api, vad_enabled=False)
+        page = await _join(browser, conversation)
+        # The hello event (push_to_talk) comes over the data channel just after the connection is up.
+        assert await _until(lambda: page.locator("#talk").is_visible(), 10)
+        state, text = await _status(page)
+        assert state == "connected" and "Hold to talk" in text, text
+        assert "speak, or type below" not in text and "just speak" not in text  # the VAD's wording, not this room's
+        await page.locator("#leave").click()
+
+
+async def test_a_delete_shows_why_at_once_and_disables_typing(server: tuple[str, str], browser: Any) -> None:
+    base, key = server
+    async with httpx.AsyncClient(base_url=base, headers={"Authorization": f"Bearer {key}"}) as api:
+        conversation = await _conversation(api)
+        page = await _join(browser, conversation)
+        assert not await page.locator("#text").is_disabled()
+        deleted = time.monotonic()
+        assert (await api.delete(f"/v1/conversations/{conversation['id']}")).status_code == 200
+        ended = await _until(lambda: page.evaluate(f"{STATUS}.dataset.state === 'ended'"), 5)
+        shown_after = time.monotonic() - deleted
+        assert ended and await _status(page) == ("ended", "The conversation was ended by the service.")
+        assert shown_after < 1.5, shown_after  # told over the data channel, not found out seconds later
+        assert await page.locator("#text").is_disabled() and await page.locator("#send").is_disabled()
+        assert await page.locator("#leave").is_disabled()
+
+
+async def test_a_lost_host_is_said_in_the_page(server: tuple[str, str], data: Path, browser: Any) -> None:
+    """What the page shows when its room's host dies: the media goes without an `ended` event, and the room's
+    state (asked when the connection drops, then every 2 s) says failed/host_lost, as a sweeper leaves it."""
+    base, key = server
+    async with httpx.AsyncClient(base_url=base, headers={"Authorization": f"Bearer {key}"}) as api:
+        conversation = await _conversation(api)
+        page = await _join(browser, conversation)
+        # The media goes silently: another peer takes the room, and the server closes this page's peer without a
+        # word (as a dead worker's would go)...
+        other = await _join(browser, conversation)
+        assert await _until(lambda: page.evaluate(f"{STATUS}.dataset.state === 'disconnected'"), 30), \
+            await _status(page)
+        await other.close()
+        # ...and the conversation is failed as a sweeper fails a dead worker's (the page asks every 2 s).
+        with sqlite3.connect(data / "avatar.db") as db:
+            db.execute("UPDATE conversations SET status = 'failed', end_reason = 'host_lost', ended_at = "
+                       "CURRENT_TIMESTAMP WHERE id = ?", (conversation["id"],))
+        failed = await _until(lambda: page.evaluate(f"{STATUS}.dataset.state === 'failed'"), 6)
+        assert failed and await _status(page) == ("failed", "The server hosting the conversation stopped.")
+        assert await page.locator("#text").is_disabled() and await page.locator("#send").is_disabled()
 
 
 async def test_a_closed_tab_ends_the_conversation(server: tuple[str, str], browser: Any) -> None:

@@ -372,7 +372,7 @@ export class AvatarRoomElement extends HTMLElement {
     const connected = state === "connected";
     const words = {
       joining: "Joining…", connecting: "Connecting audio and video…",
-      connected: info.pushToTalk ? "Connected: hold “Hold to talk” (or the space bar) while you speak, or type below."
+      connected: info.pushToTalk ? "Connected: hold “Hold to talk” (or the space bar) to talk, or type below."
                                  : "Connected: just speak, or type below.",
       blocked: "Click to start the sound.", "text-only": "Text only.", disconnected: "Disconnected.",
     };
