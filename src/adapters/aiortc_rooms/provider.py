@@ -19,16 +19,17 @@ import numpy as np
 
 from avatar_service.adapters.aiortc_rooms.ice import add_host_addresses
 from avatar_service.adapters.aiortc_rooms.pipeline import Observe
+from avatar_service.adapters.aiortc_rooms.pipeline_session import SessionTurns
 from avatar_service.adapters.aiortc_rooms.recording import RoomRecorder
 from avatar_service.adapters.aiortc_rooms.session import RoomSession
-from avatar_service.adapters.aiortc_rooms.video import avatar_composer
+from avatar_service.adapters.aiortc_rooms.video import LiveAvatar, avatar_composer
 from avatar_service.adapters.echo_cancel import echo_canceller
 from avatar_service.adapters.hosted_rooms import HostedRooms
 from avatar_service.core.errors import Conflict, Invalid, NotFound
 from avatar_service.ports.blobs import BlobStore
 from avatar_service.ports.offload import Offload
 from avatar_service.ports.portraits import PortraitSource
-from avatar_service.ports.rooms import ReplyStream, RoomAccess, RoomHost, RoomMedia
+from avatar_service.ports.rooms import RoomAccess, RoomHost, RoomMedia
 from avatar_service.ports.speech import SpeechEngines, VoiceChoice
 from avatar_service.ports.transcriber import Transcriber
 
@@ -45,7 +46,7 @@ def shared_transcriber() -> Transcriber:
     return FasterWhisperTranscriber(short_window=10.0)  # a room's utterances are short: 4x faster, same WER
 
 
-class AiortcRooms:
+class AiortcRooms(SessionTurns):
     """Join page and token from HostedRooms; the media from aiortc peers living in this process.
 
     The conversation side (`RoomHost`, the Conversations use case) is attached after construction, since
@@ -95,6 +96,20 @@ class AiortcRooms:
             self._keep(self._warm)
         return self._warm
 
+    async def prepare(self, organization_id: str, media: RoomMedia) -> LiveAvatar | None:
+        """What a room (here or in LiveKit) needs before its session starts: the engines warmed (at once if the
+        conversation was made before this process started) and, with video, the avatar's composer."""
+        composer = None
+        if media.video_enabled:
+            photo = None
+            if self.portraits is not None and media.style == "realistic":
+                photo = await self.portraits.portrait(organization_id, media.avatar_id)
+            composer = await self.offload(avatar_composer, media.avatar_id, media.style, media.background,
+                                          *self.video_size, photo)
+        if media.audio_enabled and self.warm_up:
+            self.warm()
+        return composer
+
     async def open(self, conversation_id: str, expires_at: datetime) -> RoomAccess:
         if self.warm_up:
             self.warm()  # while the participant is sent to the page
@@ -109,15 +124,7 @@ class AiortcRooms:
         if kind != "offer":
             raise Invalid("Send an SDP offer; this room answers", param="type")
         media = await self.host.room_media(organization_id, conversation_id)  # NotFound / Conflict when over
-        composer = None
-        if media.video_enabled:
-            photo = None
-            if self.portraits is not None and media.style == "realistic":
-                photo = await self.portraits.portrait(organization_id, media.avatar_id)
-            composer = await self.offload(avatar_composer, media.avatar_id, media.style, media.background,
-                                          *self.video_size, photo)
-        if media.audio_enabled and self.warm_up:
-            self.warm()  # at once if the conversation was made before this process started
+        composer = await self.prepare(organization_id, media)
         session = RoomSession(media, self.host, self.speech.for_provider(media.voice.provider), self.transcriber,
                               self.offload, composer, self._forget, self.hangover_ms, self.fps,
                               echo=echo_canceller() if media.audio_enabled else None, observe=self.observe,
@@ -134,31 +141,6 @@ class AiortcRooms:
             await session.close()
             raise
         return answer.sdp, answer.type
-
-    # --- typed turns ------------------------------------------------------------------------------------
-
-    async def speak(self, conversation_id: str, text: str) -> bool:
-        session = self.sessions.get(conversation_id)
-        if session is None or session.voice is None:
-            return False
-        session.pipeline.speak_soon(text)
-        return True
-
-    async def interrupt(self, conversation_id: str) -> bool:
-        session = self.sessions.get(conversation_id)
-        if session is None:
-            return False
-        await session.pipeline.settle()
-        return True
-
-    async def reply(self, conversation_id: str, content: str, turn: ReplyStream) -> bool:
-        session = self.sessions.get(conversation_id)
-        if session is None:
-            return False
-        session.send({"type": "transcript", "role": "user", "content": content})
-        writer = session.pipeline.reply(turn)
-        await asyncio.wait([writer])
-        return True
 
     # --- the end ----------------------------------------------------------------------------------------
 

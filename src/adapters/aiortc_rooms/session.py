@@ -21,12 +21,11 @@ from aiortc import RTCPeerConnection, RTCSessionDescription
 from aiortc.jitterbuffer import JitterBuffer
 from aiortc.mediastreams import MediaStreamError, MediaStreamTrack
 
-from avatar_service.adapters.aiortc_rooms.audio import MicrophoneResampler, ReplyAudioTrack
-from avatar_service.adapters.aiortc_rooms.pipeline import ConversationPipeline, Observe
-from avatar_service.adapters.aiortc_rooms.video import AvatarVideoTrack, LiveAvatar
-from avatar_service.adapters.aiortc_rooms.voice import VoiceQueue
+from avatar_service.adapters.aiortc_rooms.audio import MicrophoneResampler
+from avatar_service.adapters.aiortc_rooms.pipeline import Observe
+from avatar_service.adapters.aiortc_rooms.pipeline_session import PipelineSession
+from avatar_service.adapters.aiortc_rooms.video import LiveAvatar
 from avatar_service.adapters.echo_cancel import EchoCanceller
-from avatar_service.core.errors import Conflict
 from avatar_service.ports.offload import Offload
 from avatar_service.ports.rooms import RoomHost, RoomMedia
 from avatar_service.ports.speech import SpeechSynthesizer
@@ -55,28 +54,18 @@ def _quick_audio_receiver(receiver: Any) -> None:
         setattr(receiver, name, JitterBuffer(capacity=16, prefetch=1))
 
 
-class RoomSession:
+class RoomSession(PipelineSession):
     """A participant in a conversation's room, from the SDP offer until hang-up."""
 
     def __init__(self, media: RoomMedia, host: RoomHost, speech: SpeechSynthesizer, transcriber: Transcriber,
                  offload: Offload, composer: LiveAvatar | None, on_closed: Callable[[RoomSession], None],
                  hangover_ms: int = 350, fps: int = 15, echo: EchoCanceller | None = None,
                  observe: Observe | None = None, on_left: Callable[[RoomSession], None] | None = None) -> None:
-        self.media, self.host = media, host
+        super().__init__(media, host, speech, transcriber, offload, composer, hangover_ms, fps, echo, observe)
         self.pc = RTCPeerConnection()
-        queue = VoiceQueue() if media.audio_enabled else None
-        self.voice = ReplyAudioTrack(queue) if queue is not None else None
-        self.pipeline = ConversationPipeline(media, host, speech, transcriber, offload, queue, self.send,
-                                             self._broken, echo, observe, hangover_ms)
-        self.video = (AvatarVideoTrack(composer, queue, fps, listening=lambda: self.pipeline.user_speaking)
-                      if composer is not None else None)
         self._on_closed, self._on_left = on_closed, on_left
         self._channel: Any = None
-        self._tasks: set[asyncio.Task[Any]] = set()
-        self._joined = False
-        self._closed = False
         self._last_heard: float | None = None  # when the last microphone frame came
-        self.ended: dict[str, Any] | None = None  # the "ended" event sent, if the conversation ended
 
     # --- signaling -------------------------------------------------------------------------------------
 
@@ -98,39 +87,10 @@ class RoomSession:
         self.pipeline.start()
         return pc.localDescription
 
-    def _spawn(self, coroutine: Any) -> None:
-        task = asyncio.ensure_future(coroutine)
-        self._tasks.add(task)
-        task.add_done_callback(self._task_done)
-
-    def _task_done(self, task: asyncio.Task[Any]) -> None:
-        self._tasks.discard(task)
-        if not task.cancelled() and not self._closed and task.exception() is not None:
-            self._broken(task.exception())  # type: ignore[arg-type]
-
-    def _broken(self, error: BaseException) -> None:
-        """The pipeline stopped: an ended conversation hangs up; anything else fails it."""
-        coroutine = self.close() if isinstance(error, Conflict) else self._fail()
-        task = asyncio.ensure_future(coroutine)
-        task.add_done_callback(lambda t: t.cancelled() or t.exception())  # retrieved: no "never retrieved"
-
-    async def _fail(self) -> None:
-        """A broken pipeline fails the conversation (conversation.ended with status failed) and hangs up."""
-        try:
-            await self.host.end(self.media.organization_id, self.media.conversation_id, "failed")
-        finally:
-            await self.close()
-
     async def _on_state(self) -> None:
         state = self.pc.connectionState
-        if state == "connected" and not self._joined:
-            self._joined = True
-            try:
-                await self.host.joined(self.media.organization_id, self.media.conversation_id)
-            except Conflict:  # ended meanwhile
-                await self.close()
-                return
-            self.send({"type": "joined"})
+        if state == "connected":
+            await self._join()
         elif state in ("failed", "closed") and not self._closed:
             # The participant left (closed the tab) or their network did: the provider ends the conversation
             # unless they come back at once (a reload joins again with a new peer connection).
@@ -141,8 +101,7 @@ class RoomSession:
         channel.on("message", self._on_message)
         channel.on("close", self._on_channel_closed)
         # aiortc reports the page's channel once it is open, so the page learns how this room listens now.
-        self.send({"type": "hello", "push_to_talk": self.media.vad_enabled is False, "audio": self.voice is not None,
-                   "video": self.video is not None, "interruption": self.media.interruption_enabled})
+        self._hello()
 
     def _on_channel_closed(self) -> None:
         # The page's SCTP association went (a closed tab usually takes it down before ICE notices anything).
@@ -212,17 +171,8 @@ class RoomSession:
         await self.close()
 
     async def close(self) -> None:
-        if self._closed:
+        if not self._stop():
             return
-        self._closed = True
-        self.pipeline.close()
-        current = asyncio.current_task()
-        for task in list(self._tasks):
-            if task is not current:
-                task.cancel()
-        for track in (self.voice, self.video):
-            if track is not None:
-                track.stop()
         with contextlib.suppress(Exception):  # tearing down a half-built connection must not raise
             await self.pc.close()
         self._on_closed(self)

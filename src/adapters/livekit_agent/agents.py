@@ -16,17 +16,16 @@ from datetime import datetime
 from typing import Any
 
 from avatar_service.adapters.aiortc_rooms import AiortcRooms
-from avatar_service.adapters.aiortc_rooms.video import avatar_composer
+from avatar_service.adapters.aiortc_rooms.pipeline_session import SessionTurns
 from avatar_service.adapters.echo_cancel import echo_canceller
 from avatar_service.adapters.livekit_agent.session import LiveKitSession
 from avatar_service.core.errors import Conflict, NotFound
-from avatar_service.ports.rooms import ReplyStream
 
 log = logging.getLogger(__name__)
 AgentToken = Callable[[str, datetime], str]  # (conversation id, expires at) -> a LiveKit JWT for the avatar
 
 
-class LiveKitAgents:
+class LiveKitAgents(SessionTurns):
     def __init__(self, engines: AiortcRooms, url: str, agent_token: AgentToken, participant: str = "user",
                  room_factory: Callable[[], Any] | None = None) -> None:
         self.engines, self.url, self._token, self.participant = engines, url, agent_token, participant
@@ -40,15 +39,7 @@ class LiveKitAgents:
         if engines.host is None:
             raise RuntimeError("LiveKitAgents: the engines' AiortcRooms.attach(conversations) was never called")
         media = await engines.host.room_media(organization_id, conversation_id)  # NotFound / Conflict when over
-        composer = None
-        if media.video_enabled:
-            photo = None
-            if engines.portraits is not None and media.style == "realistic":
-                photo = await engines.portraits.portrait(organization_id, media.avatar_id)
-            composer = await engines.offload(avatar_composer, media.avatar_id, media.style, media.background,
-                                             *engines.video_size, photo)
-        if media.audio_enabled and engines.warm_up:
-            engines.warm()
+        composer = await engines.prepare(organization_id, media)
         session = LiveKitSession(
             media, engines.host, engines.speech.for_provider(media.voice.provider), engines.transcriber,
             engines.offload, composer, self._forget, engines.hangover_ms, engines.fps,
@@ -85,29 +76,7 @@ class LiveKitAgents:
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
-    # --- what Rooms and Conversations ask of a room ---------------------------------------------------------
-
-    async def speak(self, conversation_id: str, text: str) -> bool:
-        session = self.sessions.get(conversation_id)
-        if session is None or session.voice is None:
-            return False
-        session.pipeline.speak_soon(text)
-        return True
-
-    async def interrupt(self, conversation_id: str) -> bool:
-        session = self.sessions.get(conversation_id)
-        if session is None:
-            return False
-        await session.pipeline.settle()
-        return True
-
-    async def reply(self, conversation_id: str, content: str, turn: ReplyStream) -> bool:
-        session = self.sessions.get(conversation_id)
-        if session is None:
-            return False
-        session.send({"type": "transcript", "role": "user", "content": content})
-        await asyncio.wait([session.pipeline.reply(turn)])
-        return True
+    # --- what Rooms and Conversations ask of a room (speak, interrupt, reply: SessionTurns) --------------------
 
     async def departing(self, organization_id: str, conversation_id: str) -> None:
         return None  # a LiveKit participant's leaving is seen in the room itself (participant_disconnected)

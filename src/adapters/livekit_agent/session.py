@@ -11,7 +11,6 @@ the aiortc room's data channel. When the participant leaves the room the convers
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import logging
@@ -20,13 +19,12 @@ from typing import Any
 
 from livekit import rtc
 
-from avatar_service.adapters.aiortc_rooms.audio import ReplyAudioTrack
-from avatar_service.adapters.aiortc_rooms.pipeline import ConversationPipeline, Observe
-from avatar_service.adapters.aiortc_rooms.video import AvatarVideoTrack, LiveAvatar
-from avatar_service.adapters.aiortc_rooms.voice import OUT_RATE, VoiceQueue
+from avatar_service.adapters.aiortc_rooms.pipeline import Observe
+from avatar_service.adapters.aiortc_rooms.pipeline_session import PipelineSession
+from avatar_service.adapters.aiortc_rooms.video import LiveAvatar
+from avatar_service.adapters.aiortc_rooms.voice import OUT_RATE
 from avatar_service.adapters.echo_cancel import EchoCanceller
 from avatar_service.adapters.livekit_agent.frames import microphone_samples, video_frame, voice_frame
-from avatar_service.core.errors import Conflict
 from avatar_service.ports.offload import Offload
 from avatar_service.ports.rooms import RoomHost, RoomMedia
 from avatar_service.ports.speech import SpeechSynthesizer
@@ -38,7 +36,7 @@ IN_RATE = 16_000
 VOICE_QUEUE_MS = 60  # what LiveKit's source may hold ahead: short, so an interruption is heard within it
 
 
-class LiveKitSession:
+class LiveKitSession(PipelineSession):
     """The avatar participant of one conversation's LiveKit room, from `start()` until `close()`."""
 
     def __init__(self, media: RoomMedia, host: RoomHost, speech: SpeechSynthesizer, transcriber: Transcriber,
@@ -46,21 +44,12 @@ class LiveKitSession:
                  hangover_ms: int = 350, fps: int = 15, echo: EchoCanceller | None = None,
                  observe: Observe | None = None, on_left: Callable[[LiveKitSession], None] | None = None,
                  participant: str = "user", room: Any = None, video_size: tuple[int, int] = (480, 360)) -> None:
-        self.media, self.host, self.participant = media, host, participant
+        super().__init__(media, host, speech, transcriber, offload, composer, hangover_ms, fps, echo, observe)
+        self.participant = participant
         self.room = room if room is not None else rtc.Room()
-        queue = VoiceQueue() if media.audio_enabled else None
-        self.voice = ReplyAudioTrack(queue) if queue is not None else None
-        self.pipeline = ConversationPipeline(media, host, speech, transcriber, offload, queue, self.send,
-                                             self._broken, echo, observe, hangover_ms)
-        self.video = (AvatarVideoTrack(composer, queue, fps, listening=lambda: self.pipeline.user_speaking)
-                      if composer is not None else None)
         self.audio_source = rtc.AudioSource(OUT_RATE, 1, queue_size_ms=VOICE_QUEUE_MS) if self.voice else None
         self.video_source = rtc.VideoSource(*video_size) if self.video is not None else None
         self._on_closed, self._on_left = on_closed, on_left
-        self._tasks: set[asyncio.Task[Any]] = set()
-        self._joined = False
-        self._closed = False
-        self.ended: dict[str, Any] | None = None
 
     # --- joining -----------------------------------------------------------------------------------------
 
@@ -113,16 +102,9 @@ class LiveKitSession:
 
     async def _listen(self, track: Any) -> None:
         if not self._joined:
-            self._joined = True
-            try:
-                await self.host.joined(self.media.organization_id, self.media.conversation_id)
-            except Conflict:  # ended meanwhile
-                await self.close()
+            if not await self._join():  # ended meanwhile
                 return
-            self.send({"type": "joined"})
-            self.send({"type": "hello", "push_to_talk": self.media.vad_enabled is False,
-                       "audio": self.voice is not None, "video": self.video is not None,
-                       "interruption": self.media.interruption_enabled})
+            self._hello()
         stream = rtc.AudioStream.from_track(track=track, sample_rate=IN_RATE, num_channels=1)
         try:
             async for event in stream:
@@ -167,44 +149,14 @@ class LiveKitSession:
 
     # --- tasks and the end ---------------------------------------------------------------------------------
 
-    def _spawn(self, coroutine: Any) -> None:
-        task = asyncio.ensure_future(coroutine)
-        self._tasks.add(task)
-        task.add_done_callback(self._task_done)
-
-    def _task_done(self, task: asyncio.Task[Any]) -> None:
-        self._tasks.discard(task)
-        if not task.cancelled() and not self._closed and task.exception() is not None:
-            self._broken(task.exception())  # type: ignore[arg-type]
-
-    def _broken(self, error: BaseException) -> None:
-        coroutine = self.close() if isinstance(error, Conflict) else self._fail()
-        task = asyncio.ensure_future(coroutine)
-        task.add_done_callback(lambda t: t.cancelled() or t.exception())
-
-    async def _fail(self) -> None:
-        try:
-            await self.host.end(self.media.organization_id, self.media.conversation_id, "failed")
-        finally:
-            await self.close()
-
     async def hang_up(self, status: str, reason: str, message: str) -> None:
         self.ended = {"type": "ended", "status": status, "reason": reason, "message": message}
         await self._publish_data(json.dumps(self.ended))
         await self.close()
 
     async def close(self) -> None:
-        if self._closed:
+        if not self._stop():
             return
-        self._closed = True
-        self.pipeline.close()
-        current = asyncio.current_task()
-        for task in list(self._tasks):
-            if task is not current:
-                task.cancel()
-        for track in (self.voice, self.video):
-            if track is not None:
-                track.stop()
         with contextlib.suppress(Exception):
             await self.room.disconnect()
         for source in (self.audio_source, self.video_source):
