@@ -21,8 +21,11 @@ Thresholds (cosine) were set on pairs of facts in the extractor's own phrasing:
 One-valued slots (name, preferred name, age, birthday, where the user lives or moved to, is from, hometown,
 is based, job title, marital status, a favourite of each kind, the name of a spouse or parent) are recognised
 from the extractor's templates and updated whatever the similarity: a person has one of each at a time. So is
-how much they like one thing ("loves coffee", then "does not like coffee"). The subject may be "User" or a
-name ("Alice lives in Utrecht", as a person might write a memory by hand).
+how much they like one thing ("loves coffee", then "does not like coffee"), their diet ("is vegetarian", then
+"is no longer veggie") and the age of someone they named ("User's son Rory is 4", then "... is 5 years old").
+A negative fact takes back a taste it shares a word with ("can't do mornings" revises "prefers morning
+appointments"), and a name said two ways ("User's cat is named Luna", "User has a cat named Luna") is one
+fact. The subject may be "User" or a name ("Alice lives in Utrecht", as a person might write a memory by hand).
 """
 
 from __future__ import annotations
@@ -72,6 +75,7 @@ _SLOTS: list[tuple[str, re.Pattern[str]]] = [
     (name, re.compile(_SUBJECT + pattern, re.I))
     for name, pattern in [
         ("name", r"name is (?P<v>.+)"),
+        ("diet", r"is (?P<v>(?:no longer |not |now )?(?:an? )?(?:vegetarian|veggie|vegan|pescatarian))\b.*"),
         ("nickname", r"likes to be called (?P<v>.+)"),
         ("age", r"is (?P<v>\d+) years old"),
         ("birthday", r"birthday is (?P<v>.+)"),
@@ -91,6 +95,9 @@ _SLOTS: list[tuple[str, re.Pattern[str]]] = [
 
     ]
 ]
+# a person of the user's by name, and their age: "User's son Rory is 4", then "User's son Rory is 5 years old"
+_RELATIVE_AGE = re.compile(r"^(?:the )?user(?:'s|’s) (?:[\w-]+ ){0,2}?(?P<who>(?-i:[A-Z])[\w'’-]+) "
+                           r"(?:is|just turned|turned|is turning|turns) (?P<v>\d{1,3})\b", re.I)
 _WORD = re.compile(r"[^\W_]+")
 # "user" is the extractor's subject and "s" what is left of "user's"; FUNCTION_WORDS would also drop "not" and
 # "more", and "User is not vegan" would then repeat "User is vegan" instead of revising it.
@@ -100,6 +107,8 @@ _STOP = FACT_GLUE | words_of("user users s")
 def slot_of(content: str) -> tuple[str, str] | None:
     """(slot, value) when `content` states a one-valued attribute, e.g. ("home", "lisbon")."""
     text = content.strip().rstrip(".!")
+    if m := _RELATIVE_AGE.match(text):
+        return f"age of {m.group('who').casefold()}", m.group("v")
     for name, pattern in _SLOTS:
         match = pattern.match(text)
         if match:
@@ -135,6 +144,30 @@ def given_up(content: str) -> set[str] | None:
     return words or None
 
 
+# "User's cat is named Luna" and "User has a cat named Luna" say the same
+_NAMING = re.compile(_SUBJECT + r"(?:(?:[\w-]+ )*?(?P<rel>[\w-]+) (?:is|are) (?:named|called)|has (?:[\w-]+ )+?"
+                     r"(?P<had>[\w-]+) (?:named|called)) (?P<v>.+)$", re.I)
+# a fact said the other way round: "User can't do mornings" after "User prefers morning appointments"
+_NEGATIVE = re.compile(r"\b(?:not|can't|cannot|never|no longer|hates|dislikes|detests|doesn't|don't)\b", re.I)
+_POSITIVE_TASTES = frozenset(["loves", "likes", "enjoys", "adores", "prefers"])
+
+
+def naming_of(content: str) -> tuple[str, str] | None:
+    """(who, name) when `content` says what someone or some pet of the user's is called: ("cat", "luna")."""
+    match = _NAMING.match(content.strip().rstrip(".!"))
+    if not match:
+        return None
+    return _stem((match.group("rel") or match.group("had")).casefold()), _normal(match.group("v"))
+
+
+def _reverses(new_content: str, old_content: str) -> bool:
+    """Whether a negative fact takes back a taste the user stated ("can't do mornings" / "prefers mornings")."""
+    taste = taste_of(old_content)
+    if taste is None or taste[1] not in _POSITIVE_TASTES or not _NEGATIVE.search(new_content):
+        return False
+    return bool(_content_words(taste[0]) & _content_words(_NEGATIVE.sub(" ", new_content)))
+
+
 def _normal(text: str) -> str:
     return " ".join(_WORD.findall(text.casefold()))
 
@@ -162,6 +195,9 @@ def decide(new_content: str, candidates: Sequence[Candidate], thresholds: Thresh
         if _normal(candidate.content) == new_normal:
             return Decision("skip", candidate.memory_id, candidate.similarity)
 
+    if (naming := naming_of(new_content)) is not None and any(naming_of(c.content) == naming for c in ranked):
+        return Decision("skip", next(c.memory_id for c in ranked if naming_of(c.content) == naming))
+
     new_taste = taste_of(new_content)
     if new_taste is not None:
         for candidate in ranked:
@@ -175,6 +211,10 @@ def decide(new_content: str, candidates: Sequence[Candidate], thresholds: Thresh
             if old <= _content_words(candidate.content) and (
                     taste_of(candidate.content) is not None or slot_of(candidate.content) is not None):
                 return Decision("update", candidate.memory_id, candidate.similarity)
+
+    for candidate in ranked:
+        if _reverses(new_content, candidate.content):
+            return Decision("update", candidate.memory_id, candidate.similarity)
 
     new_slot = slot_of(new_content)
     if new_slot is not None:

@@ -4,25 +4,32 @@ Content is normalised to the third person with "User" as the subject ("User's na
 Lisbon", "User likes hiking with their dog"), so memories read the same whichever turn they came from and
 whoever reads them (a prompt, a dashboard). `extracted_from` is the user's sentence the fact came from.
 
+A sentence is first cut into clauses (clauses.py): a fact said in passing inside a question or request
+("I'm allergic to shellfish - is the paella safe?"), several to a sentence ("My wife's a vet and works
+Saturdays") or without a subject ("can't stand coriander") is read from its own clause, with its subject
+given back; the question, the request and whatever follows "if" are not. A relation named once keeps its name
+in what follows ("my son Theo, he's 6" -> "User's son Theo is 6 years old", and no separate naming memory).
+
 Precision first: a rule fires only on a clause that starts with the user speaking about themselves
 ("I live in", "my sister is called"), after a few discourse markers are stripped. Questions,
 conditionals and wishes ("if I...", "I'd love to..."), jokes and small talk about the conversation itself
 ("I like that", "I love you") produce nothing; a negated statement produces nothing unless the negation
 is itself the fact ("I don't eat meat", "I don't like horror films"). A clause no rule reads as said is read
-again in the rules' word order and by general frames (frames.py); a statement about the user that nothing
-reads is kept as said, with a lower confidence (open_clauses.py).
+again in the rules' word order and by general frames (frames.py); a statement about the user or one of their
+people that nothing reads is kept as said, with a lower confidence (open_clauses.py).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from avatar_service.core.memory.clauses import LEADING, pieces
 from avatar_service.core.memory.frames import ELDEST, FRAMES, NAMING_FRAGMENT, variants
-from avatar_service.core.memory.open_clauses import open_fact
+from avatar_service.core.memory.open_clauses import open_fact, relative_fact
 from avatar_service.core.memory.rules import RULES, introduction
-from avatar_service.core.memory.vocabulary import REL_MOD, RELATIONS, TITLED_NAME
+from avatar_service.core.memory.vocabulary import NOT_NAMES, REL_MOD, RELATIONS, TIME_WORDS, TITLED_NAME, WHEN
 from avatar_service.core.text.sentences import split_sentences
 
 CATEGORIES = ("personal", "location", "preference", "relationship", "schedule", "context", "custom")
@@ -36,35 +43,11 @@ class Fact:
     extracted_from: str
 
 
-# who a new clause may start with; not "his"/"her", which usually go on about the same thing ("a puppy, her
-# name is Luna")
-_SUBJECTS = r"i|i'm|i’m|i've|my|we|we're|we’re|our|he|she"
-_THEN = r"(?:(?:now|then|these days|nowadays|today|so)\s*,?\s+)?"  # "and now I drive a taxi"
-_CLAUSE_SPLIT = re.compile(
-    rf"\s*;\s*|\s*,?\s+(?:and|but|so|plus|although|though|while|whereas|because)\s+(?={_THEN}(?:{_SUBJECTS})\b)|"
-    rf"\s*,\s+(?={_THEN}(?:{_SUBJECTS})\s)|"
-    r"\s*,\s+(?=[^,]{1,40}? (?:is|are) (?:still )?my\b)",  # "I hate the cold, summer is my favourite season"
-    re.I,
-)
-_LEADING = re.compile(
-    r"^(?:(?:well|so|oh|ah|yeah|yes|yep|yup|ok|okay|actually|honestly|btw|by the way|also|and|but|anyway|"
-    r"hey|hi|hello|um|uh|hmm|fun fact|just so you know|for the record|in fact|as you know|you know|"
-    r"for context|fyi|right|sure|cool|nice|great|oh and|these days|nowadays|lately|at the moment|right now|now)"
-    r"\b[\s,!:.-]*)+",
-    re.I,
-)
 _HEDGE = re.compile(r"^(?:i think|i guess|i believe|i suppose|probably|pretty sure)\b[\s,]*", re.I)
 _NOT_A_STATEMENT = re.compile(
     r"^(?:if|when|whenever|suppose|supposing|imagine|what if|let's say|lets say|pretend|assuming|unless|"
     r"maybe|perhaps|in a world|once upon|in my dreams?|hypothetically|do|does|did|can|could|would|should|"
     r"will|is|are|am|what|where|who|why|how|which)\b",
-    re.I,
-)
-# Anywhere in a sentence these make it a wish, a hypothetical, a role play or a report of someone else's
-# words, none of which is a fact about the user.
-_UNREAL = re.compile(
-    r"\b(?:would|wouldn't|i'd|i’d|wish|hypothetically|pretend|imagine|role ?play|in the game|my character|"
-    r"if i|someday|some day|one day|dream of|dreaming of|(?:said|says|thinks|told me|asked) (?:that )?i)\b",
     re.I,
 )
 _JOKE = re.compile(r"\b(?:jk|j/k|just kidding|kidding|joking)\b|/s\b", re.I)
@@ -74,7 +57,11 @@ _NAMED_RELATION = re.compile(rf"\b(?:my|our) {REL_MOD}(?P<rel>{RELATIONS})(?:,)?
 # "my twins, Noor and Sami,": several people of one relation
 _NAMED_RELATIONS = re.compile(rf"\b(?:my|our) {REL_MOD}(?P<rel>(?:{RELATIONS})s?),? (?P<names>(?-i:[A-Z])[\w'’-]+"
                               r"(?:,? (?:and )?(?-i:[A-Z])[\w'’-]+)*,? and (?-i:[A-Z])[\w'’-]+)", re.I)
-_RELATION = re.compile(rf"\b(?:my|our|a|an) {REL_MOD}(?P<rel>{RELATIONS})\b", re.I)
+# the relation a clause is about, with the name it is given: "my son Theo", "our dog", "a puppy" (not "she's a
+# doctor": a relation said after "is" is what someone is, not who)
+_RELATION = re.compile(
+    rf"(?:\b(?:my|our)|(?<!is )(?<!'s )(?<!’s )(?<!am )(?<!'m )(?<!’m )(?<!as )(?<!be )\b(?:a|an)) {REL_MOD}"
+    rf"(?P<rel>{RELATIONS})\b(?:,? (?P<name>(?-i:[A-Z])[\w'’-]+(?: and (?-i:[A-Z])[\w'’-]+)?))?", re.I)
 # "we named him Pixel", "her name is Luna": the name of the one just mentioned
 _NAMING = re.compile(r"^(?:(?:we|i) (?:named|called|call) (?:him|her|it)|(?:his|her|its) name is) "
                      r"(?P<name>(?-i:[A-Z])[\w'’-]+)$", re.I)
@@ -82,6 +69,9 @@ _NAMING = re.compile(r"^(?:(?:we|i) (?:named|called|call) (?:him|her|it)|(?:his|
 _TWO_STATES = re.compile(r"^(?P<subject>i(?:'m|’m| am)) (?P<a>[^,]{1,25}?) and (?P<b>[^,]{1,25})$", re.I)
 # "he works as a pilot" after "my husband's name is Tom": he is the husband
 _PRONOUN_SUBJECT = re.compile(r"^(?:he|she)(?=\s)|^(?:his|her)(?=\s)", re.I)
+# "..., Nacho and Churro haha": the names of what the clause just brought in
+_TRAILING_NAMES = re.compile(r",\s+(?P<names>(?-i:[A-Z])[\w'’-]+(?:,? (?:and|&) (?-i:[A-Z])[\w'’-]+)*)"
+                             r"(?:\s+(?:haha+|lol|:\)))*\s*$")
 _PRONOUN_IS = re.compile(r"^(?:he|she)(?:'s|’s)\s", re.I)  # "she's a graphic designer"
 
 
@@ -101,14 +91,22 @@ def _named_relations(sentence: str) -> list[tuple[str, str]]:
     return out
 
 
-def _clauses(sentence: str) -> list[str]:
-    out = []
-    for clause in _CLAUSE_SPLIT.split(sentence.rstrip(".!")):
-        if m := _TWO_STATES.match(clause.strip()):
-            out += [f"{m.group('subject')} {m.group('a')}", f"{m.group('subject')} {m.group('b')}"]
-        else:
-            out.append(clause)
-    return out
+def _two_states(clause: str) -> list[str]:
+    if m := _TWO_STATES.match(clause.strip()):
+        return [f"{m.group('subject')} {m.group('a')}", f"{m.group('subject')} {m.group('b')}"]
+    return [clause]
+
+
+def _last_relation(text: str) -> str:
+    """The relation the text names last, with its name when it has one ("son Theo"), or ""."""
+    found = list(_RELATION.finditer(text))
+    if not found:
+        return ""
+    m = found[-1]
+    name = m.group("name") or ""
+    if name and (name.split()[0].lower() in NOT_NAMES or name == "I"):
+        name = ""
+    return " ".join(p for p in ((m.group("mod") or "").strip().lower(), m.group("rel").lower(), name) if p)
 
 
 def _name_the_last(facts: list[Fact], seen: set[str], relation: str, name: str, sentence: str) -> None:
@@ -127,7 +125,7 @@ def _name_the_last(facts: list[Fact], seen: set[str], relation: str, name: str, 
 
 
 def _clause_facts(clause: str, sentence: str, greeting: bool) -> list[Fact]:
-    clause = _LEADING.sub("", clause.strip())
+    clause = LEADING.sub("", clause.strip())
     hedged = bool(_HEDGE.match(clause))
     clause = _HEDGE.sub("", clause).rstrip(" .!")
     if not clause or _NOT_A_STATEMENT.match(clause):
@@ -146,12 +144,24 @@ def _clause_facts(clause: str, sentence: str, greeting: bool) -> list[Fact]:
             content, category, confidence = made
             if hedged:
                 confidence -= 0.15
-            return [Fact(content[0].upper() + content[1:], category, round(min(confidence, 0.95), 2), sentence)]
+            return [Fact(content[0].upper() + content[1:], _timed(content, category), round(min(confidence, 0.95), 2),
+                         sentence)]
     for said in variants(clause) if not rejected else ():  # no rule reads it: kept as said, if it is about the user
-        if made := open_fact(said):
+        if made := open_fact(said) or relative_fact(said):
             content, category, confidence = made
-            return [Fact(content, category, round(confidence - (0.15 if hedged else 0.0), 2), sentence)]
+            return [Fact(content, _timed(content, category), round(confidence - (0.15 if hedged else 0.0), 2),
+                         sentence)]
     return []
+
+
+_RECURRING = re.compile(rf"\b(?:{WHEN})\b", re.I)
+
+
+def _timed(content: str, category: str) -> str:
+    """What the user is in the middle of, said with when it happens, is on their schedule: "User has been
+    running every morning", "User is training for the Leeds half marathon in October"."""
+    return "schedule" if category == "context" and (_RECURRING.search(content) or TIME_WORDS.search(content)) \
+        else category
 
 
 def extract_facts(user_turns: Sequence[str]) -> list[Fact]:
@@ -177,12 +187,12 @@ def extract_facts(user_turns: Sequence[str]) -> list[Fact]:
             continue
         greeting = bool(_GREETING.match(turn.strip()))
         for sentence in split_sentences(turn):
-            if sentence.endswith("?") or _UNREAL.search(sentence):
-                continue
-            for relation, name in _named_relations(sentence):
+            parts = pieces(sentence)
+            said = ". ".join(p.text for p in parts if p.kind != "unreal")  # a question may name someone too
+            for relation, name in _named_relations(said):
                 verb = "are" if " and " in name else "is"
                 add(Fact(f"User's {relation} {verb} named {name}", "relationship", 0.85, sentence))
-            for m in ELDEST.finditer(sentence):
+            for m in ELDEST.finditer(said):
                 rank = m.group("rank").lower().replace(" one", " child").replace("child child", "child")
                 rank = rank if rank.endswith("child") else f"{rank} child"
                 add(Fact(f"User's {rank} is named {m.group('name')}", "relationship", 0.85, sentence))
@@ -190,20 +200,50 @@ def extract_facts(user_turns: Sequence[str]) -> list[Fact]:
             if fragment and last_relation:  # "We got a puppy! A beagle called Biscuit."
                 _name_the_last(facts, seen, last_relation, fragment.group("name"), sentence)
                 continue
-            for clause in _clauses(sentence):
-                naming = _NAMING.match(clause.strip().rstrip(".!"))
-                if naming and last_relation:
-                    _name_the_last(facts, seen, last_relation, naming.group("name"), sentence)
-                    continue
-                if last_relation and _PRONOUN_IS.match(clause.strip()):
-                    clause = _PRONOUN_IS.sub(f"my {last_relation} is ", clause.strip(), count=1)
-                elif last_relation and _PRONOUN_SUBJECT.match(clause.strip()):
-                    clause = _PRONOUN_SUBJECT.sub(f"my {last_relation}", clause.strip(), count=1)
-                for fact in _clause_facts(clause, sentence, greeting):
-                    add(fact)
-                if mentioned := _RELATION.findall(clause):
-                    last_relation = " ".join(p for p in mentioned[-1] if p).strip().lower()
-    return facts
+            for part in parts:
+                if part.kind == "statement":
+                    for clause in _two_states(part.text):
+                        _read(clause, sentence, greeting, last_relation, facts, seen, add)
+                if part.kind != "unreal" and (mentioned := _last_relation(part.text)):
+                    last_relation = mentioned
+    return _without_subsumed(facts)
+
+
+def _read(clause: str, sentence: str, greeting: bool, last_relation: str, facts: list[Fact], seen: set[str],
+          add: Callable[[Fact], None]) -> None:
+    """The facts of one statement: a name for the one just mentioned, or what the clause says."""
+    naming = _NAMING.match(clause.strip().rstrip(".!"))
+    if naming and last_relation:
+        _name_the_last(facts, seen, last_relation, naming.group("name"), sentence)
+        return
+    names = _TRAILING_NAMES.search(clause)
+    if names:  # "We just got two guinea pigs for the kids, Nacho and Churro"
+        clause = clause[: names.start()]
+    if last_relation and _PRONOUN_IS.match(clause.strip()):
+        clause = _PRONOUN_IS.sub(f"my {last_relation} is ", clause.strip(), count=1)
+    elif last_relation and _PRONOUN_SUBJECT.match(clause.strip()):
+        clause = _PRONOUN_SUBJECT.sub(f"my {last_relation}", clause.strip(), count=1)
+    made = _clause_facts(clause, sentence, greeting)
+    for fact in made:
+        add(fact)
+    if names and made and made[-1].content.startswith("User has "):
+        _name_the_last(facts, seen, made[-1].content.split()[-1], names.group("names"), sentence)
+
+
+# "User's son is named Theo" says nothing "User's son Theo is 6 years old" does not
+_NAMING_FACT = re.compile(r"^User's (?P<who>.+?) (?:is|are) named (?P<name>.+)$")
+
+
+def _without_subsumed(facts: list[Fact]) -> list[Fact]:
+    out = []
+    for fact in facts:
+        m = _NAMING_FACT.match(fact.content)
+        said = re.compile(rf"^User(?:'s| and their) .*?\b{re.escape(m.group('who'))} {re.escape(m.group('name'))}\b"
+                          if m else "^$")
+        if m and any(other is not fact and said.search(other.content) for other in facts):
+            continue
+        out.append(fact)
+    return out
 
 
 class RuleFacts:

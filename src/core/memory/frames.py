@@ -22,7 +22,15 @@ import re
 from collections.abc import Callable, Iterator
 
 from avatar_service.core.memory.people import Made, relation
-from avatar_service.core.memory.vocabulary import CHAT_OBJECTS, REL_MOD, RELATIONS, TITLED_NAME, V, at_most_words
+from avatar_service.core.memory.vocabulary import (
+    CHAT_OBJECTS,
+    REL_MOD,
+    RELATIONS,
+    TIME_WORDS,
+    TITLED_NAME,
+    V,
+    at_most_words,
+)
 from avatar_service.core.memory.wording import clean, predicate, third_person
 
 _MONTHS = r"january|february|march|april|may|june|july|august|september|october|november|december"
@@ -39,6 +47,11 @@ _LEADING_TIME = re.compile(rf"^(?P<time>{_TIME}),?\s+(?P<rest>(?:i|i'm|i’m|i'v
 _TRAILING_NOW = re.compile(r",?\s+(?:now|these days|nowadays|at the moment|right now|anymore|any more)$", re.I)
 _WE = [(re.compile(r"^we(?:'re|’re| are)\b", re.I), "i'm"), (re.compile(r"^we(?:'ve|’ve| have)\b", re.I), "i've"),
        (re.compile(r"^we\b", re.I), "i")]
+# "I've just moved to Leeds" -> "I just moved to Leeds", "I've got two kids" -> "I have two kids"; "our" -> "my"
+_PERFECT = re.compile(r"^i(?:'ve|’ve| have) (?P<adv>(?:just |recently |finally |now |also )*)"
+                      r"(?P<verb>(?!need|feed|bleed|seed)\w{2,}ed|got|bought|broken|begun|become|found|made|taken|left|"
+                      r"quit|given up)\b", re.I)
+_OUR = re.compile(r"^our\b", re.I)
 # "we packed up and moved to York", "I quit my job and started a bakery": the second doing, same subject
 _TWO_DOINGS = re.compile(r"^(?P<subject>i|we) (?:just |finally |recently )?[\w'’]+(?: [\w'’]+){0,2}? and "
                          r"(?P<rest>(?:then |now |just |finally )?\w+ed\b.*)$", re.I)
@@ -65,6 +78,11 @@ def variants(clause: str) -> Iterator[str]:
             if pattern.match(text):
                 queue.append(pattern.sub(replacement, text, count=1))
                 break
+        if m := _PERFECT.match(text):
+            verb = "have" if m.group("verb").lower() == "got" else m.group("verb")
+            queue.append(f"i {m.group('adv')}{verb}{text[m.end():]}")
+        if _OUR.match(text):
+            queue.append(_OUR.sub("my", text, count=1))
         if m := _TWO_DOINGS.match(text):
             queue.append(f"{m.group('subject')} {m.group('rest')}")
 
@@ -82,6 +100,24 @@ def _text(template: str, category: str, confidence: float, most: int = 8) -> Cal
         return " ".join(template.format(**{**groups, "v": third_person(value)}).split()), category, confidence
 
     return make
+
+
+_TIMES_OF_DAY = rf"mornings|afternoons|evenings|nights|weekends|weekdays|lunchtimes|(?:{_DAYS})s"
+
+
+def _can_not_do(m: re.Match[str]) -> Made:
+    """ "I can't do mornings", "Mornings don't work for me": a time of day or week that suits the user no more."""
+    if not m.group(0).lower().startswith("i ") and "me" not in m.group(0).lower().split():
+        return None  # a bare "Mornings" says nothing
+    return f"User can't do {m.group('v').lower()}", "schedule", 0.8
+
+
+def _does_not(m: re.Match[str]) -> Made:
+    value = clean(m.group("v"))
+    if value and (not at_most_words(value, 6) or CHAT_OBJECTS.match(value)):
+        return None
+    text = f"User does not {m.group('verb').lower()}{' ' + third_person(value) if value else ''}"
+    return text, "schedule" if TIME_WORDS.search(text) or re.search(r"\bon \w+days?\b", text) else "personal", 0.8
 
 
 def _retired(m: re.Match[str]) -> Made:
@@ -144,6 +180,10 @@ FRAME_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     (rf"^{_I} (?:getting married|engaged)(?P<v>(?: to [^,;!?]+| (?:next|this|in|on) [^,;!?]+)*)$",
      lambda m: (f"User is getting married{' ' + clean(m.group('v')) if m.group('v') else ''}",
                 "relationship", 0.85)),
+    (r"^i (?:just |recently |finally )?(?P<v>had (?:a|our|my) (?:first |second |third )?(?:baby|little)(?: girl| boy)?|"
+     r"got (?:married|engaged|divorced))(?P<when>(?: [^,;!?]+)?)$",
+     lambda m: (f"User {m.group('v').lower()}{clean(m.group('when')) and ' ' + clean(m.group('when'))}",
+                "relationship", 0.85)),
     (rf"^{_I} (?:expecting|having) (?P<v>(?:a|our \w+) (?:baby|child|son|daughter|twins)(?: [^,;!?]+)?)$",
      _text("User is expecting {v}", "relationship", 0.85)),
     (r"^i (?:just |finally |recently )?retired(?P<when>(?: (?:in|at|on|last|this|after|from|early|\d|a |two|three)"
@@ -157,6 +197,32 @@ FRAME_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
      _text("User stopped {v}", "preference", 0.85, 6)),
     (rf"^(?:i|{_I_HAVE}) switched from (?P<old>[^,;!?]+?) to (?P<v>[^,;!?]+)",
      _text("User now prefers {v} to {old}", "preference", 0.85, 5)),
+    (r"^i (?:just |recently |now )?(?:switched|changed|moved) (?:over )?to (?P<v>(?:the |a |an )[^,;!?]+|"
+     r"(?!the\b)[a-z][^,;!?]*)$", _text("User switched to {v}", "personal", 0.8, 8)),
+    # a new job said as starting one: "I started a new job at Halden Logistics"
+    (r"^i (?:just |recently |finally )?(?:(?:started|got|began|landed|took) (?:a |my |the )?(?:new )?job|"
+     r"started working|began working) (?P<prep>at|with|in|for) (?P<v>[^,;!?]+)",
+     _text("User works {prep} {v}", "personal", 0.85, 8)),
+    (r"^i (?:just |recently |finally )?(?:started|began) working as (?P<art>an?) (?P<v>[^,;!?]+)",
+     _text("User works as {art} {v}", "personal", 0.85, 6)),
+    # what the user does not do: "I don't drive", "I don't work on Fridays", "I never fly"
+    (r"^i (?:don't|do not|never|no longer) (?P<verb>drive|smoke|work|cook|swim|fly|travel|own|ride|cycle) ?"
+     r"(?P<v>[^,;!?]*)$", lambda m: _does_not(m)),
+    # where they live said as an address: "I'm at 18 Park Rd., flat 2, in Headingley"
+    (rf"^(?:{_I}|i live|i(?:'ve|’ve| have) moved|i moved|we(?:'re|’re| are)|we live) (?:at|to) "
+     r"(?P<v>\d+[a-z]? (?-i:[A-Z])[^;!?]+)$", _text("User lives at {v}", "location", 0.85, 12)),
+    # when they can come: "I can only come after 5", "mornings don't work for me", "anything after 10 is great"
+    (r"^i (?:can|could) only (?P<v>(?:come|do|make it|get there|get in|visit|attend|meet|train|talk|go|be there)"
+     r"(?: in)? (?:after|before|on|at|from|between|during|in the|weekends|evenings|mornings|afternoons)[^,;!?]*)",
+     _text("User can only {v}", "schedule", 0.8)),
+    (rf"^(?:i (?:can't|cannot|can not) (?:do|make) |)(?P<v>(?:early |late )?(?:{_TIMES_OF_DAY})(?: (?:or|and) "
+     rf"(?:{_TIMES_OF_DAY}))?)(?:$| (?:don't|do not|doesn't|does not|no longer) (?:really )?(?:work|suit)"
+     r"(?: for)? me\b)", _can_not_do),
+    (rf"^(?P<v>(?:early |late )?(?:{_TIMES_OF_DAY})(?: (?:or|and) (?:{_TIMES_OF_DAY}))?) (?:are|is|work|suit) "
+     r"(?:much |usually |always )?(?:better|best|easier|easiest|ideal|good|great|perfect) for me$",
+     lambda m: (f"User prefers {m.group('v').lower()}", "schedule", 0.8)),
+    (r"^(?:anything|any ?time|whenever|any day) (?P<v>(?:after|before|from|past) [^,;!?]+?) "
+     r"(?:is|works|suits me|would be)\b(?: \w+)*$", _text("User prefers anything {v}", "schedule", 0.75, 5)),
     # tastes said the other way round: "Scary films are really not my thing", "Jazz is my favourite kind of music"
     (r"^(?P<v>[^,;!?]+?) (?:is|are) (?:really |just |definitely |honestly )?not (?:really )?my (?:thing|cup of tea)",
      _text("User does not like {v}", "preference", 0.8, 5)),

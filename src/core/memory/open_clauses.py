@@ -8,17 +8,22 @@ conversation rather than the user: a verb of talking or thinking ("I see", "I th
 a passing state ("I'm fine", "I'm so tired today", "I'm just browsing"), something asked of the personality
 ("I'd like to book", "I need a ticket"), anything said to or about "you", or a clause too short or too long to
 be one fact. Its confidence is lower than a rule's (0.6).
+
+The same holds for one of the user's people ("my wife works Saturdays", "our dog Pepper is a bit stiff"):
+kept as said unless it is what they say or ask, where they are or how they feel for the moment, or a passing
+doing ("my son is watching TV").
 """
 
 from __future__ import annotations
 
 import re
 
-from avatar_service.core.memory.vocabulary import CHAT_OBJECTS, RELATIONS, TIME_WORDS, at_most_words
+from avatar_service.core.memory.vocabulary import CHAT_OBJECTS, RELATIONS, TIME_WORDS, WHEN, at_most_words
 from avatar_service.core.memory.wording import clean, predicate, third_person, word_set
 
 _SUBJECT = re.compile(
-    rf"^(?P<subject>i(?:'m|’m| am)|i(?:'ve|’ve| have)|i was|i|my (?:\w+ )?(?P<rel>{RELATIONS}) and i)\s+(?P<rest>.+)$",
+    rf"^(?P<subject>i(?:'m|’m| am)|i(?:'ve|’ve| have)|i was|i|"
+    rf"my (?P<rel>(?:\w+ )?(?:{RELATIONS})(?: (?-i:[A-Z])[\w'’-]+)?) and i)\s+(?P<rest>.+)$",
     re.I)
 # the first word of what follows the subject, when the clause is about the conversation or a passing moment
 _CHAT_VERBS = word_set(
@@ -28,14 +33,22 @@ _CHAT_VERBS = word_set(
     might may must shall did do does don't didn't doesn't just also only really actually literally totally
     go went come came say said tell told ask asked call called try tried look looked wait waited
     appreciate apologize apologise am was were had have has been being let made make take took give gave
-    bring brought put keep kept use used"""
+    bring brought put keep kept used couldn't"""
 )
 _PASSING_STATES = word_set(
     """fine ok okay good great well alright sure sorry glad happy sad here there back done ready confused curious
-    lost afraid busy tired exhausted excited interested looking asking wondering trying hoping thinking waiting
+    lost afraid busy tired exhausted knackered shattered worn stressed excited interested looking asking wondering
+    trying hoping thinking waiting meaning talking reading chatting
     not just also still always never bored hungry thirsty late early new unsure certain right wrong joking
     kidding serious with in on at by near off out up about over into for to from"""
 )
+# how often or for how long: what makes "I've been swimming" a habit rather than a moment
+_HABITUAL = re.compile(rf"\b(?:every|each|for (?:a |the past |the last )?(?:\w+ )?(?:weeks?|months?|years?)|since|"
+                       rf"lately|recently|a lot|(?:once|twice|\w+ times) a|{WHEN})\b", re.I)
+_DO_CHAT = word_set("""not too so think agree like love hope understand know mean remember wonder apologise apologize
+    appreciate see want need feel believe it that this""")
+# "I finally have time for painting" reads as "I have time for painting"
+_SETTLED = re.compile(r"^i (?:(?:finally|now|recently|currently|also|still) )+(?=have\b|am\b)", re.I)
 _CHAT_NOUNS = word_set("question questions idea problem doubt suggestion request complaint minute moment feeling")
 _IRREGULAR_PAST = word_set(
     """got went came lost found made took gave bought sold left met ran began won grew became had did said told
@@ -64,7 +77,7 @@ _SUBJECT_WORDS = {"i'm": "User is", "i’m": "User is", "i am": "User is", "i've
 
 def open_fact(clause: str) -> tuple[str, str, float] | None:
     """(content, category, confidence) for a statement about the user, or None (see the module docstring)."""
-    text = clean(clause).rstrip(" .!")
+    text = _SETTLED.sub("i ", clean(clause).rstrip(" .!"))
     m = _SUBJECT.match(text)
     if not m or _ABOUT_YOU.search(text) or not at_most_words(text, 16):
         return None
@@ -81,8 +94,11 @@ def open_fact(clause: str) -> tuple[str, str, float] | None:
                 return None  # "I'm taking notes": a passing doing, unless it is a plan ("... camping next month")
         elif first in _PASSING_STATES:
             return None
-    elif first in _CHAT_VERBS:
-        return None
+    elif first == "been" and len(words) > 1 and words[1].endswith("ing"):
+        if words[1] in _PASSING_STATES or words[1] in _CHAT_VERBS or not _HABITUAL.search(rest):
+            return None  # "I've been waiting for ages"; "I've been swimming every morning" stays
+    elif first in _CHAT_VERBS and not (first == "do" and len(words) > 1 and words[1] not in _DO_CHAT):
+        return None  # "I do think so", but "I do 12 hour shifts"
     if subject in ("i've", "i have") and set(words[:3]) & _CHAT_NOUNS:
         return None  # "I have a question about the tickets"
     if _PASSING_TIME.search(rest) or _POINTS_AWAY.search(rest) or _NOTHING.search(rest):
@@ -93,7 +109,7 @@ def open_fact(clause: str) -> tuple[str, str, float] | None:
     if _NOW.search(rest) and not _PLAN.match(text):
         return None  # "I have a headache today"
     if m.group("rel"):
-        content = f"User and their {m.group('rel').lower()} {_plural(third_person(rest))}"
+        content = f"User and their {_relation_words(m.group('rel'))} {third_person(rest)}"
     elif subject in ("i've", "i have") and words[0] in ("a", "an", "two", "three"):
         content = f"User has {third_person(rest)}"
     elif past:
@@ -105,12 +121,62 @@ def open_fact(clause: str) -> tuple[str, str, float] | None:
     return content, _category(text, bool(m.group("rel"))), 0.6
 
 
-def _plural(phrase: str) -> str:
-    return phrase  # "run a bakery" already agrees with "User and their husband"
+def _relation_words(said: str) -> str:
+    """ "husband Marco" as said: the relation in lower case, a name as written."""
+    return " ".join(w if w[:1].isupper() and i else w.lower() for i, w in enumerate(said.split()))
+
+
+# a relative and what the user says of them: "my wife works Saturdays", "our dog Pepper is a bit stiff",
+# "my mum's 80th is on the 22nd of June"
+_RELATIVE = re.compile(
+    rf"^(?:my|our) (?P<who>(?:(?:\w+ )?(?:{RELATIONS})s?|eldest|youngest|oldest|firstborn|little one|middle one)"
+    r"(?: (?-i:[A-Z])[\w'’-]+(?: (?:and|&) (?-i:[A-Z])[\w'’-]+)?)?"
+    r"(?:(?:'s|’s) (?:\d+(?:st|nd|rd|th)|birthday|wedding|anniversary|graduation|retirement|funeral|party))?) "
+    r"(?P<rest>.+)$", re.I)
+_RELATIVE_VERB = re.compile(
+    r"^(?:(?:just|also|still|now|usually|always|often|never|really|finally) )*"
+    r"(?P<verb>is|are|was|were|has|have|had|can|can't|cannot|doesn't|does not|don't|won't|will|turned|turns|"
+    r"[a-z]+s|[a-z]+ed|got|went|began|became|grew|left|met|broke|fell)\b(?P<after>.*)$", re.I)
+# what others say or ask, and where they are for the moment: not facts about them
+_REPORTS = word_set("says said thinks thought told tells asks asked wonders wondered reckons believes suggested "
+                    "recommended mentioned")
+_THEIR_MOMENT = re.compile(
+    r"^\s*(?:(?:so|very|really|pretty|quite|a bit|a little|super|extremely|just)\s+)*"
+    r"(?:here|there|back|fine|ok|okay|good|great|well|alright|busy|tired|exhausted|sick|ill|waiting|outside|coming|"
+    r"going|with|in the|on (?:the|her|his|their) way|late|away|not sure|unsure|asleep|at work|excited|happy|glad|sad|"
+    r"sorry|bored|hungry|thirsty|ready|done|confused|curious|nervous|upset|annoyed|off|out|up|over|about)\b", re.I)
+_AHEAD = re.compile(r"\b(?:next|tomorrow|in (?:january|february|march|april|may|june|july|august|september|"
+                    r"october|november|december)|on (?:the \d+|monday|tuesday|wednesday|thursday|friday|saturday|"
+                    r"sunday))", re.I)
+_ONGOING_FACT = word_set("learning studying training preparing starting recovering expecting visiting moving "
+                         "turning retiring")
+
+
+def relative_fact(clause: str) -> tuple[str, str, float] | None:
+    """(content, category, confidence) for a statement about one of the user's people that no rule reads
+    ("my wife works Saturdays" -> "User's wife works Saturdays"), or None: what they say, want or ask, where
+    they are for the moment and anything about "you" are no memory of the user's."""
+    text = clean(clause).rstrip(" .!")
+    m = _RELATIVE.match(text)
+    if not m or _ABOUT_YOU.search(text) or not at_most_words(text, 18):
+        return None
+    rest = m.group("rest")
+    verb = _RELATIVE_VERB.match(rest)
+    if not verb or verb.group("verb").lower() in _REPORTS or re.match(r"^\w+ to (?:know|ask)\b", rest):
+        return None
+    after = verb.group("after")
+    if _PASSING_TIME.search(rest) or _POINTS_AWAY.search(rest) or _NOTHING.search(rest):
+        return None
+    if verb.group("verb").lower() in ("is", "are") and _THEIR_MOMENT.match(after):
+        return None
+    first = after.split()[0].lower() if after.split() else ""
+    if first.endswith("ing") and first not in _ONGOING_FACT and not _AHEAD.search(rest):
+        return None  # "my son is watching TV", "my boss is driving me crazy this week": a passing doing
+    return f"User's {_relation_words(m.group('who'))} {third_person(rest)}", "relationship", 0.6
 
 
 def _category(text: str, with_relative: bool) -> str:
-    if with_relative or re.search(rf"\b(?:my|our) (?:\w+ )?(?:{RELATIONS})\b", text, re.I):
+    if with_relative or re.search(rf"\b(?:my|our|an?|two|three|four|\d) (?:\w+ )?(?:{RELATIONS})s?\b", text, re.I):
         return "relationship"
     if TIME_WORDS.search(text) and _PLAN.match(text):
         return "schedule"

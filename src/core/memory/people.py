@@ -60,6 +60,8 @@ def relation_age(m: re.Match[str]) -> Made:
 def pet(m: re.Match[str]) -> Made:
     """ "I just adopted a puppy, her name is Luna" -> "User has a puppy named Luna"."""
     text = f"User has {m.group('art').lower()} {m.group('what').lower()}"
+    if m.group("name") and re.search(r",| and | & ", m.group("name")):  # "two cats named Felix and Tiger"
+        return f"{text} named {m.group('name').replace(' & ', ' and ')}", "relationship", 0.85
     if m.group("name"):
         name = clean_name(m)
         if not name:

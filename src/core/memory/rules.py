@@ -112,7 +112,8 @@ def _habit(m: re.Match[str]) -> Made:
     verbs = [w.lower() for w in action.split() if w.lower() not in ADVERBS]
     if not at_most_words(action, 10) or not verbs or verbs[0] in NOT_HABITS:
         return None  # "I really enjoy X on weekends" is a taste: the preference rules read it
-    when = when[0].lower() + when[1:]  # "Every Monday I swim" -> "... every Monday"
+    if not re.match(r"(?:on )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)", when, re.I):
+        when = when[0].lower() + when[1:]  # "Every Monday I swim" -> "... every Monday"
     return f"User {predicate(action)} {when}", "schedule", 0.8
 
 
@@ -212,7 +213,8 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
         r"parrots?|hamsters?|rabbits?|bunn(?:y|ies)|horses?|turtles?|tortoises?|fish|guinea pigs?|birds?|budgies?|"
         r"ferrets?|"
         r"geckos?|snakes?|pon(?:y|ies)|chickens?))"
-        rf"(?:,? (?:(?:her|his|its|their) name is|named|called) {CAPITALISED})?(?=$|[\s,])"
+        r"(?:,? (?:(?:her|his|its|their) names? (?:is|are)|named|called) "
+        r"(?P<name>(?-i:[A-Z])[\w'’-]+(?:(?:,| and| &) (?-i:[A-Z])[\w'’-]+)*))?(?=$|[\s,])"
         r"(?!,? (?-i:[A-Z]))",  # "two cats, Felix and Tiger": the rule that names them reads it
         pet,
     ),
@@ -273,7 +275,7 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     (
         rf"^(?:i have|i've got|i’ve got) (?P<count>two|three|four|five|six|\d) {REL_MOD}"
         rf"(?P<rel>(?:{RELATIONS})s?),? (?:named |called )?"
-        r"(?P<names>(?-i:[A-Z])[\w'’-]+(?:(?:,| and) (?-i:[A-Z])[\w'’-]+)+)$",
+        r"(?P<names>(?-i:[A-Z])[\w'’-]+(?:(?:,| and) (?-i:[A-Z])[\w'’-]+)+)(?=$|,)",
         lambda m: (f"User has {m.group('count').lower()} {m.group('rel').lower()} named {m.group('names')}",
                    "relationship", 0.9),
     ),
@@ -306,7 +308,7 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
         r"(?P<pred>is an?|works as an?|works at|works for|works in|lives in|lives with|is from|loves|likes|hates|"
         r"is allergic to|plays|studies|is studying|is crazy about|is into|is obsessed with|is getting married|"
         r"is getting|is moving to|is visiting|is starting|feeds|enjoys|adores|goes to|has)"
-        rf"\s?{V}",
+        rf"\b\s?{V}",  # "is a vet", never "is a|utistic"
         relation_fact,
     ),
     # tastes

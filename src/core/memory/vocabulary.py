@@ -20,7 +20,7 @@ RELATIONS = (
     r"mom|mum|mother|dad|father|parents|brother|sister|siblings?|twin|grandma|grandmother|grandpa|"
     r"grandfather|grandparents|grandson|granddaughter|grandkids|aunt|uncle|cousin|niece|nephew|best friend|"
     r"friend|roommate|flatmate|housemate|boss|manager|colleague|coworker|co-worker|neighbou?r|dog|cat|puppy|"
-    r"kitten|pet|parrot|hamster|rabbit|bunny|horse|turtle|fish"
+    r"kitten|pet|parrot|hamster|rabbit|bunny|horse|turtle|fish|gp|GP|doctor|dentist|physio|therapist|landlord|landlady"
 )
 REL_MOD = r"(?P<mod>(?:older|younger|little|big|baby|twin|eldest|youngest|oldest|step|step-|new|late)\s?)?"
 OCCUPATIONS = (
@@ -39,8 +39,8 @@ DAYS = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 WHEN = (
     rf"(?:every (?:single )?(?:day|morning|afternoon|evening|night|weekend|week|month|year|summer|winter|"
     rf"(?:other )?(?:{DAYS})(?: (?:morning|afternoon|evening|night))?|weekday)|"
-    rf"each (?:day|morning|week|(?:{DAYS}))|on (?:(?:{DAYS})s|weekends|"
-    rf"weekdays|(?:{DAYS}) (?:mornings|afternoons|evenings|nights))|on (?:the )?weekends?|"
+    rf"each (?:day|morning|week|(?:{DAYS}))|(?:on )?(?:{DAYS})s(?:(?:,| and| &| or) (?:{DAYS})s)*|"
+    rf"on (?:weekends|weekdays|(?:{DAYS}) (?:mornings|afternoons|evenings|nights))|on (?:the )?weekends?|"
     rf"(?:once|twice|three times) a (?:day|week|month|year)|daily|weekly|at \d{{1,2}}(?::\d\d)?\s?(?:am|pm)?"
     rf"(?: every \w+)?)"
 )

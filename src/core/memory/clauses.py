@@ -1,0 +1,265 @@
+"""Memory extraction's clause reader: a sentence cut into the clauses a fact can be read from, each with its
+subject.
+
+People state facts in passing, and rarely one to a sentence: inside a question ("I'm allergic to shellfish -
+is the paella safe?", "I live in Didsbury, is there a branch closer?"), two to a clause ("My wife's a vet and
+works Saturdays"), without a subject ("can't stand coriander", "Stopped drinking coffee, switched to green
+tea") or after a name said first ("Bruno, my dog, got neutered"). So a sentence is
+
+- tidied: "Bruno, my dog, ..." -> "my dog Bruno ...", "my twins, Ella and Finn, are" -> "my twins Ella and
+  Finn are", "my wife's a vet" -> "my wife is a vet", "Dr. Okafor is my GP" -> "my GP is Dr. Okafor";
+- cut at dashes, semicolons and colons, and at a comma or conjunction ("and", "but", "so", "because"...)
+  that starts a new subject, a question, or a verb whose subject was left out;
+- sorted: a piece that asks (starts like a question, or ends with "?") or wishes ("I'd like", "would") is no
+  statement; from "if", "imagine", "pretend" or a report of someone's words ("says I") on, nothing is;
+- given its subject back: "works Saturdays" after "my wife is a vet" -> "my wife works Saturdays",
+  "training for the half marathon" after "I've been running" -> "I'm training for the half marathon",
+  "can't stand coriander" opening a turn -> "I can't stand coriander".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from avatar_service.core.memory.vocabulary import REL_MOD, RELATIONS, TITLED_NAME
+from avatar_service.core.memory.wording import word_set
+
+
+def _plain(pattern: str) -> str:
+    """A vocabulary pattern without its named groups, to be used twice in one expression."""
+    return re.sub(r"\(\?P<\w+>", "(?:", pattern)
+
+
+_REL = rf"(?:{_plain(REL_MOD)}(?:{RELATIONS})|eldest|youngest|oldest|firstborn|middle one|little one)"
+_NAME = _plain(TITLED_NAME)
+_NAMES = r"(?-i:[A-Z])[\w'’-]+(?:,? (?:and |& )?(?-i:[A-Z])[\w'’-]+)*"
+# who a clause is about, when it says so: "I", "we", "my wife", "our son Theo", "he"
+_SUBJECT = re.compile(
+    rf"^(?P<subject>i(?:'m|’m| am|'ve|’ve| have|'d|’d)?|we(?:'re|’re| are|'ve|’ve| have)?|"
+    rf"(?:my|our) {_REL}s?(?: {_NAMES})?|he|she|they)(?=[\s,']|$)", re.I)
+_FIRST_PERSON = re.compile(r"^(?:i|we)\b", re.I)
+Kind = Literal["statement", "question", "unreal"]
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    text: str
+    kind: Kind
+
+
+# --- tidying ---------------------------------------------------------------------------------------------------
+_TIDY = [
+    # "Bruno, my dog, got neutered" -> "my dog Bruno got neutered"
+    (re.compile(rf"^(?P<name>(?-i:[A-Z])[\w'’-]+), (?P<my>my|our) (?P<rel>{_REL}),\s+", re.I),
+     lambda m: f"{m.group('my')} {m.group('rel')} {m.group('name')} "),
+    # "My twins, Ella and Finn, are in year 3" -> "My twins Ella and Finn are in year 3"
+    (re.compile(rf"\b(?P<my>my|our) (?P<rel>{_REL}s?), (?P<names>{_NAMES}),\s+(?=[a-z])", re.I),
+     lambda m: f"{m.group('my')} {m.group('rel')} {m.group('names').replace(', and', ' and')} "),
+    # "two dogs, Max and Ruby, and a cat" -> "two dogs named Max and Ruby, and a cat"; "a baby girl, Isla,"
+    (re.compile(rf"\b(?P<what>(?:a|an|two|three|four|five|\d) (?:[\w-]+ )?(?:{RELATIONS}|girl|boy)s?), "
+                rf"(?P<names>{_NAMES})(?=,|$)", re.I),
+     lambda m: f"{m.group('what')} named {m.group('names').replace(', and', ' and')}"),
+    # "Dr. Okafor is my GP" -> "my GP is Dr. Okafor"
+    (re.compile(rf"^(?P<name>{_NAME}) is (?P<my>my|our) (?P<rel>{_REL})(?=$|[,;.!?]|\s+-)", re.I),
+     lambda m: f"{m.group('my')} {m.group('rel')} is {m.group('name')}"),
+]
+# "my wife's a vet", "Pepper's 11 now": "'s" is "is" before what can only follow "is"
+_IS_AFTER = (r"\d+(?!\w)|a |an |not |now |still |just |very |really |so |quite |pretty |always |also |allergic |"
+             r"(?:coeliac|celiac|vegan|vegetarian|pregnant|retired|married|engaged|single|diabetic)\b|"
+             r"(?!(?:wedding|morning|evening|building|thing|ring|king|spring|ceiling|meeting|feeling|painting|"
+             r"clothing|pudding|sibling|darling|wing|birthday)\b)\w+ing\b")
+_POSSESSIVE_IS = re.compile(rf"\b(?P<who>(?:my|our) {_REL}(?: (?-i:[A-Z])[\w'’-]+)?)(?:'s|’s) (?=(?:{_IS_AFTER}))",
+                            re.I)
+
+
+def tidy(sentence: str) -> str:
+    """The sentence with appositions and contractions of "is" put the way the rules read them."""
+    text = sentence.strip()
+    for pattern, replace in _TIDY:
+        text = pattern.sub(replace, text)
+    return _POSSESSIVE_IS.sub(lambda m: f"{m.group('who')} is ", text)
+
+
+# --- cutting ---------------------------------------------------------------------------------------------------
+_AUX = (r"is|are|was|were|do|does|did|can|could|would|will|should|shall|may|might|must|have|has|had|am|isn't|"
+        r"aren't|don't|doesn't|didn't|can't|couldn't|won't|wouldn't|shouldn't|haven't|hasn't")
+_ASKED = (r"i|you|we|they|he|she|it|there|the|this|that|these|those|my|your|our|his|her|their|a|an|any|anyone|"
+          r"someone|somebody|anybody|one|u")
+_QUESTION = re.compile(rf"^(?:(?:{_AUX})\s+(?:{_ASKED})\b|(?:what|what's|whats|where|where's|when|who|who's|why|"
+                       r"how|how's|which|whose|any chance|is it|are there|is there)\b)", re.I)
+LEADING = re.compile(
+    r"^(?:(?:well|so|oh|ah|yeah|yes|yep|yup|ok|okay|actually|honestly|btw|by the way|also|and|but|anyway|"
+    r"hey|hi|hiya|hello|um|uh|hmm|fun fact|just so you know|for the record|in fact|as you know|you know|"
+    r"for context|fyi|right|sure|cool|nice|great|oh and|these days|nowadays|lately|at the moment|right now|now|"
+    r"thanks|thank you|cheers|good news|great news|sorry|haha|lol)"
+    r"\b[\s,!:.-]*)+",
+    re.I,
+)
+_CONNECTIVE = re.compile(r"^(?:(?:and|but|so|plus|also|btw|fyi|though|although|because|cause|cos|as|while|whereas|"
+                         r"then|now|and now|and then|oh|which means)\b[\s,]*)+", re.I)
+_SUBJECT_START = (r"(?:i|i'm|i’m|i've|i’ve|i'd|i’d|my|we|we're|we’re|we've|we’ve|our|he|she|he's|she's|it|it's|it’s|"
+                  r"they)")
+_HARD = re.compile(r"\s+[-–—]+\s+|\s*;\s*|:\s+(?=[A-Za-z])")
+_SOFT = re.compile(r",\s+(?:(?:and|but|so|plus|though|because|cos|also|btw)\s+)?|"
+                   r"\s+(?:and|but|so|plus|although|though|while|whereas|because|cos)\s+", re.I)
+# "so" that means "very" ("I'm so tired", "love it so much") cuts nothing
+_SO_BEFORE = re.compile(r"(?:\b(?:am|is|are|was|were|be|feel|felt|get|got|not|and|or)|'m|’m)\s*$", re.I)
+_SO_AFTER = re.compile(r"^(?:much|many|far|long|often|glad|happy|excited|tired|sorry|good|bad|lucky|busy|keen|close|"
+                       r"nice|well|that)\b", re.I)
+_ADVERBS = r"(?:(?:just|also|now|then|recently|finally|usually|always|never|still|really|mostly|often|only) )*"
+_PLAIN_VERBS = word_set(
+    """love like hate enjoy adore prefer work live play teach study speak drive own run swim cycle walk train
+    volunteer cook bake paint sing dance eat drink have do"""
+)
+_PAST = word_set(
+    """got went came lost found made took gave bought sold left met ran began won grew became had did thought
+    brought caught taught kept slept felt fell drove rode wrote broke spoke chose flew knew saw sent spent built
+    paid put quit set hit cut read swam"""
+)
+_THIRD = word_set("is has does was loves likes hates works lives plays wants needs goes teaches studies speaks "
+                  "drives owns runs swims enjoys adores prefers gets keeps uses eats drinks attends")
+_THIRD_SAID = re.compile(r"^[a-z]{2,}[^s\W]s (?:at|on|in|every|from|to|for|with|\d)\b")
+_NEGATION = re.compile(r"^(?:can't|cannot|can not|don't|do not|never|no longer|won't|doesn't|does not)\b", re.I)
+_NOUN_AFTER = re.compile(r"^\S+\s+(?:is|are|was|were|has|'s|’s)\b", re.I)  # "work is busy": a noun, not a verb
+_SHARED_AUX = re.compile(r"\b(?:was|were|been|is|are|am|'m|’m|get|got)\s+\w+(?:ed|en|wn)$|\bborn$", re.I)
+_COPULA = re.compile(r"^(?P<subject>.+?)(?P<copula>'m|’m| am| is| are|'re|’re)\s+\S+(?:\s+\S+){0,3}$", re.I)
+_COMPLEMENT = re.compile(r"^(?:a|an|\d+|a bit|very|really|quite|pretty|also|still|not|no longer|fully|totally|"
+                         r"retired|married|single|allergic|vegan|vegetarian|pregnant)\b", re.I)
+_PROGRESSIVE = re.compile(r"^i(?:'m|’m| am|'ve been|’ve been| have been)\s", re.I)
+# a short question closing a statement: ", any tips?", ", right?", ", is that ok?"
+_TAG = re.compile(r",\s+(?P<tag>(?:[\w'’-]+\s+){0,4}[\w'’-]+\?)$")
+# from here on nothing is said as a fact: a condition, a game, a report of someone's words
+_UNREAL_ON = re.compile(
+    r"\b(?:if|unless|suppose|supposing|imagine|what if|assuming|pretend|hypothetically|in my dreams?|let'?s say|"
+    r"role ?play|in the game|my character|someday|some day|one day|dream of|dreaming of|"
+    r"(?:said|says|thinks|told me|asked) (?:that )?i)\b", re.I)
+# a wish or something asked for, in this piece only
+_WISH = re.compile(r"\b(?:would|wouldn't|i'd|i’d|it'd|it’d|wish|want to know)\b", re.I)
+
+
+def _verb_kind(word: str) -> str:
+    """ "first" for a verb "I" could have said ("work", "stopped"), "third" for one "she" could ("works"), else ""."""
+    low = word.lower().replace("’", "'")
+    if low in _PLAIN_VERBS or low in _PAST or (low.endswith("ed") and len(low) > 4):
+        return "first"
+    if low in _THIRD:
+        return "third"
+    return ""
+
+
+def _bare(subject: str) -> str:
+    return re.sub(r"(?:'m|’m| am|'ve|’ve| have|'re|’re| are|'d|’d)$", "", subject, flags=re.I)
+
+
+def _dropped_subject(rest: str, subject: str) -> str | None:
+    """ `rest` with the subject it leaves out, taken from the clause before ("my wife works Saturdays" for
+    "works Saturdays"), or None when `rest` is no clause of its own ("cycling" in "I like hiking, cycling")."""
+    if not subject or _NOUN_AFTER.match(rest):
+        return None
+    body = re.sub(rf"^{_ADVERBS}", "", rest, flags=re.I)
+    words = body.split()
+    if not words:
+        return None
+    first_person = bool(_FIRST_PERSON.match(subject))
+    bare = _bare(subject)
+    state = re.match(r"^(?:no longer|not)\s+(?P<next>\S+)", body, re.I)
+    if state and not _verb_kind(state.group("next")):  # "so no longer veggie": a state, said with "is"
+        copula = "'m" if bare.lower() == "i" else " are" if bare.lower() == "we" else " is"
+        return f"{bare}{copula} {rest[:1].lower()}{rest[1:]}"
+    kind = _verb_kind(words[0])
+    if not kind and not first_person and len(words) > 1 and _THIRD_SAID.match(body):
+        kind = "third"  # "(my husband) finishes at 4"
+    if _NEGATION.match(body) or kind == "first" or (kind == "third" and not first_person):
+        return f"{bare} {rest[:1].lower()}{rest[1:]}"
+    return None
+
+
+def _subject_of(piece: str) -> str:
+    m = _SUBJECT.match(_CONNECTIVE.sub("", LEADING.sub("", piece)))
+    return m.group("subject") if m else ""
+
+
+_CLAUSE_CONJUNCTIONS = frozenset(["so", "but", "because", "cos", "though", "although"])
+_DETERMINER = re.compile(r"^(?:the|this|that|these|those|there|it)\b", re.I)
+_BARE_RELATION = re.compile(rf"^(?:my|our) {_REL}s?(?: {_NAMES})?$", re.I)
+# a clause of its own after a comma: a few words and a verb of being ("I hate the cold, summer is my favourite
+# season", "I hate early mornings, anything after 10 is great"); "I like hiking, cycling and swimming" has none
+_OWN_CLAUSE = re.compile(r"^(?:[\w'’-]+ ){1,4}?(?:is|are|was|were|works|suits)\b", re.I)
+
+
+def _next_clause(left: str, rest: str, word: str, subject: str, comma: bool) -> str | None:
+    """What follows a comma or conjunction as a clause of its own (its subject restored), or None when the
+    sentence goes on with the same clause there."""
+    bare = _CONNECTIVE.sub("", rest)
+    if not bare:
+        return None
+    if word == "so" and not comma and (_SO_BEFORE.search(left) or _SO_AFTER.match(bare)):
+        return None
+    if word == "and" and _BARE_RELATION.match(left.strip()):
+        return None  # "My husband Marco and I are coming": one subject
+    if re.match(rf"^{_SUBJECT_START}\b", bare, re.I) or _QUESTION.match(bare):
+        return rest
+    if (comma or word in _CLAUSE_CONJUNCTIONS) and _OWN_CLAUSE.match(bare):
+        return rest
+    if word == "and" and (_SHARED_AUX.search(left) or len(left.split()) - len(subject.split()) < 2):
+        return None  # "I was born and raised", "I live and work in Leeds"
+    if (comma or word in ("and", "but", "so", "plus")) and (restored := _dropped_subject(bare, subject)):
+        return restored
+    if (comma and word in _CLAUSE_CONJUNCTIONS) or (word in _CLAUSE_CONJUNCTIONS and _DETERMINER.match(bare)):
+        return rest  # ", so mornings don't work for me", "so those days are easiest"
+    if comma and bare.split()[0].lower().endswith("ing") and _PROGRESSIVE.match(left.strip()):
+        return f"I'm {bare}"  # "I've been running every morning, training for the Leeds half marathon"
+    if word in ("and", "so") and (m := _COPULA.match(left.strip())) and _COMPLEMENT.match(bare):
+        return f"{m.group('subject')}{m.group('copula')} {bare}"  # "Pepper is 11 now and a bit stiff"
+    return None
+
+
+def _cut(part: str, subject: str) -> tuple[list[str], str]:
+    """The clauses of one stretch between dashes or semicolons, and the subject it ends with."""
+    pieces: list[str] = []
+    text = part
+    for _ in range(40):  # each round cuts one clause off; the bound only guards against a pathological sentence
+        subject = _subject_of(text) or subject
+        for m in _SOFT.finditer(text):
+            left, rest = text[: m.start()], text[m.end():]
+            word = m.group().strip(" ,").split()[-1].lower() if m.group().strip(" ,") else ""
+            following = _next_clause(left, rest, word, subject, comma=m.group().lstrip().startswith(","))
+            if following is not None:
+                pieces.append(left)
+                text = following
+                break
+        else:
+            break
+    pieces.append(text)
+    return pieces, subject
+
+
+def _kind(piece: str) -> Kind:
+    bare = _CONNECTIVE.sub("", LEADING.sub("", piece)).strip()
+    if piece.rstrip().endswith("?") or _QUESTION.match(bare):
+        return "question"
+    return "unreal" if _WISH.search(piece) else "statement"
+
+
+def pieces(sentence: str) -> list[Piece]:
+    """The clauses of a sentence in order, each a statement, a question or unreal (see the module docstring)."""
+    text = tidy(sentence).rstrip(".!")
+    head = LEADING.sub("", text)
+    opening = head.split()[0].lower() if head.split() else ""
+    if opening not in ("have", "do") and not _subject_of(head) and (restored := _dropped_subject(head, "I")):
+        text = restored  # "can't stand coriander": the user speaking, the "I" left out
+    if text.endswith("?") and (tag := _TAG.search(text)):
+        text = f"{text[: tag.start()]}; {tag.group('tag')}"  # "I've been learning Italian for a year, any tips?"
+    out: list[Piece] = []
+    subject = ""
+    unreal = False
+    for part in _HARD.split(text):
+        cut, subject = _cut(part, subject)
+        for piece in (p.strip(" ,") for p in cut):
+            if not piece:
+                continue
+            unreal = unreal or bool(_UNREAL_ON.search(piece))
+            out.append(Piece(piece, "unreal" if unreal else _kind(piece)))
+    return out
