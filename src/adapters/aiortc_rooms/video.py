@@ -68,7 +68,11 @@ def avatar_composer(avatar_id: str, style: str, background: str, width: int, hei
 class HeadMotion:
     """Where the drawn head sits at a moment: a slow sway (the renderer's two sines per axis), and while the user
     speaks a small nod every couple of seconds, so the avatar looks like it listens. Even pixel offsets, with
-    hysteresis, as the renderer does (the 4:2:0 chroma grid stays aligned, no flicker between two positions)."""
+    hysteresis, as the renderer does (the 4:2:0 chroma grid stays aligned, no flicker between two positions).
+
+    The nod goes on top of the held position, in whole 2-pixel steps, after the hysteresis: added to the sway
+    before it (and clamped with it), a nod smaller than the hysteresis (1.8 px at 480x360) moved nothing whenever
+    the sway sat below the held position or at its limit, and 2 of 5 nods were never seen."""
 
     NOD_EVERY, NOD_SECONDS, NOD_UNITS = 1.8, 0.45, 0.5
 
@@ -89,7 +93,7 @@ class HeadMotion:
         if self._nod_at is not None and seconds - self._nod_at < self.NOD_SECONDS:
             nod = self.NOD_UNITS * math.sin(math.pi * (seconds - self._nod_at) / self.NOD_SECONDS)
         x = 0.55 * sway_x * self._px
-        y = (0.3 * sway_y + nod) * self._px
+        y = 0.3 * sway_y * self._px
         limit = MAX_MOTION_UNITS * self._px
         x, y = max(-limit, min(limit, x)), max(-limit, min(limit, y))
         cx, cy = self._current
@@ -98,7 +102,10 @@ class HeadMotion:
         if abs(y - cy) >= 1.6:
             cy = 2 * round(y / 2)
         self._current = (cx, cy)
-        return int(cx), int(cy)
+        dip = 2 * round(nod * self._px / 2)
+        # Within the composer's margin around the head (the limit plus 2 px, rounded up to even: avatar_composer).
+        reach = 2 * math.floor((limit + 2) / 2)
+        return int(cx), int(max(-reach, min(reach, cy + dip)))
 
 
 class AvatarVideoTrack(MediaStreamTrack):
