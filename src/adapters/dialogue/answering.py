@@ -44,7 +44,22 @@ def question_weights(text: str, kinds: Sequence[str], ages: Sequence[int]) -> di
     skip = {str(age) for age in ages} | (set(terms("year years old")) if ages else set())
     for kind in kinds:
         skip |= _KIND_WORDS.get(kind, set())
-    return {t: (0.3 if t in GENERIC_TERMS or t in _HINTS else 1.0) for t in terms(text) if t not in skip}
+    light = _HINTS | {t for w in _COMPARING.findall(text) for t in terms(w)}
+    category = {t for m in _CATEGORY.finditer(text) for t in terms(m.group(1))}
+    return {t: (0.3 if t in GENERIC_TERMS or t in light else CATEGORY_WEIGHT if t in category else 1.0)
+            for t in terms(text) if t not in skip}
+
+
+# "what race am I training for?", "which hand do I use?": the noun after what/which names the kind of thing the
+# answer is ("the Leeds half marathon"), which the answer may not say ("what surgery did my dog have?" may): it
+# counts less, and its absence from everything known never makes the question unanswerable
+CATEGORY_WEIGHT = 0.6
+# sizes and distances compared ("the biggest screen", "the nearest car park") ask about what the text states as
+# plain figures ("Screen 1 has 220 seats"): the comparing word counts as little as a generic one
+_COMPARING = re.compile(r"\b(?:bigger|biggest|larger|largest|smaller|smallest|longer|longest|shorter|shortest|"
+                        r"closer|closest|nearer|nearest|newer|newest|older|oldest)\b", re.I)
+_CATEGORY = re.compile(r"\b(?:what|which)\s+(?!(?:is|are|was|were|do|does|did|can|could|will|would|should|about|if)\b)"
+                       r"([a-z]+)\b", re.I)
 
 
 # An answer's own embedding similarity to the question above which it answers even when some of the question's
@@ -92,12 +107,13 @@ def best_answer(ranking: Ranking, more: bool, asking: bool, about_user: float, t
         return best  # it says what was asked in other words ("hire a van" / "a van costs 89 euros per day")
     # by the words: the best, or one nearly level with it that holds them ("what if my dog gets sick at night?":
     # "for emergencies outside these hours..." came just behind "bring your pet's vaccination booklet")
-    for runner_up in ranked[:RUNNERS_UP + 1]:
-        if runner_up.score < best.score - LEVEL_SCORE:
-            break
-        if _holds_the_answer(runner_up, ranking, asking):
-            return runner_up
-    return None
+    if _holds_the_answer(best, ranking, asking):
+        return best
+    # ...and holds the kind asked for when one is ("until what time can I get food?" is not answered by
+    # "outside food is not allowed")
+    level = [s for s in ranked[1:RUNNERS_UP + 1] if s.score >= best.score - LEVEL_SCORE and
+             (s.fits or not ranking.wants_kind) and _holds_the_answer(s, ranking, asking)]
+    return max(level, key=lambda s: s.coverage, default=None)
 
 
 def _holds_the_answer(scored: Scored, ranking: Ranking, asking: bool) -> bool:

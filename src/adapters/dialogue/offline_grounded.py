@@ -54,6 +54,8 @@ _JOKE = re.compile(r"\b(tell me a joke|make me laugh|say something funny|know an
 _MY_NAME = re.compile(r"\b(what'?s my name|what is my name|\bwho am i(?: again)?$|(know|remember) my name)")
 _ALL_ABOUT_ME = re.compile(r"\b(what do you (know|remember) about me|do you remember (me|anything)|"
                            r"tell me about (me|myself)|what have i told you)")
+_OPENING = frozenset(terms("open opens opening close closes closing"))
+_CONNECTIVE = re.compile(r"^\s*(?:and|also|or|but|so|then|what about|how about)\b", re.I)
 _POINTS_BACK = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their)\b", re.I)
 _PROPER = re.compile(r"(?<![.!?] )(?<!^)\b[A-Z][a-z]+\b")  # a name: capitalised, not as a sentence's first word
 
@@ -274,8 +276,9 @@ class _Reply:
     def answer(self, text: str) -> None:
         more = bool(_MORE.search(self.lowered))
         asking = is_question(text) or more
-        ranking = rank(self.query(text, more), self.candidates(exclude=self.previous_reply if more else ""))
-        best = best_answer(ranking, more, asking, about_user(text), addresses_the_place(text))
+        query = self.query(text, more)
+        ranking = rank(query, self.candidates(exclude=self.previous_reply if more else ""))
+        best = best_answer(ranking, more, asking, about_user(text), query.to_place)
         if best is None:
             if self.follow_feeling():
                 return None
@@ -305,6 +308,7 @@ class _Reply:
             # the turn's own words say what is new ("and on Saturday?"): the earlier ones together count at
             # most half as much as they do, however many there are
             own = sum(weights.values())
+            new_words = {t for t, w in weights.items() if w >= 1.0} - borrowed.keys()
             scale = 1.0 if more or not own else min(0.5, 0.5 * own / max(sum(borrowed.values()), 1e-9))
             for t, w in borrowed.items():
                 weights.setdefault(t, w * scale)
@@ -312,12 +316,22 @@ class _Reply:
                 for name in _PROPER.findall(self.previous_reply):
                     for t in terms(name):
                         weights.setdefault(t, 0.5)
-            kinds = kinds or answer_types.wanted(context)
+            # "and for kids?", "can I park there?" ask what the turn before asked; "will my insurance cover it?"
+            # (two words of its own) asks something else than "are you open on Saturdays?" did
+            if _CONNECTIVE.match(text) or len(new_words) <= 1:
+                kinds = kinds or answer_types.wanted(context)
         if not asked_ages and answer_types.mentions_child(text):
             asked_ages = self.ages_of_relatives(text)
         mine = max(about_user(text), 0.6 * about_user(context) if context else 0.0)
+        to_place = addresses_the_place(text)
+        itself = set(terms(self.request.persona.description))
+        if {"place", "time"} & set(kinds) and not mentions_user(text) and weights and \
+                not {t for t, w in weights.items() if w >= 1.0} - itself - _OPENING:
+            # "where is the cinema?" of "... an independent cinema": the place itself, as "where are you?"
+            weights = {t: w for t, w in weights.items() if t not in itself}
+            to_place = True
         return Query(text=text, weights=weights, kinds=kinds, yes_no=answer_types.is_yes_no(text), about_user=mine,
-                     permission=asks_permission(text), to_place=addresses_the_place(text), ages=asked_ages,
+                     permission=asks_permission(text), to_place=to_place, ages=asked_ages,
                      place_names=place_names(self.request.persona.description),
                      mentions_user=mentions_user(text) or (bool(context) and mentions_user(context)),
                      child=answer_types.mentions_child(text) or bool(asked_ages))

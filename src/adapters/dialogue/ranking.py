@@ -68,6 +68,7 @@ class Ranking:
     unmatched: float  # share of the question's weight that no candidate holds at all (what nothing covers)
     terms: int  # how many terms the question has
     main: frozenset[str] = frozenset()  # the question's own main terms (weight 1), what an "I don't know" names
+    wants_kind: bool = False  # asks for a kind of answer (a time, a price...), and not only yes or no
 
 
 def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
@@ -127,7 +128,8 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
         score += 0.01 / (1 + candidate.group) + max(0.0, 0.02 - 0.01 * candidate.position)
         scored.append(Scored(candidate, score, coverage, fits, main_held / len(main) if main else 0.0))
     scored.sort(key=lambda s: -s.score)
-    return Ranking(scored, unmatched, len(weights), frozenset(t for t, w in weights.items() if w >= 1.0))
+    return Ranking(scored, unmatched, len(weights), frozenset(t for t, w in weights.items() if w >= 1.0),
+                   bool(query.kinds) and not query.yes_no)
 
 
 # a sentence that opens by pointing back at the one before it: "It costs 23 euros." after "...the theory test..."

@@ -54,6 +54,7 @@ def terms(text: str) -> list[str]:
 SERVICE_GROUPS = """
 buy buys bought purchase purchases sell sells sold shop stock stocks
 cheap cheaper cheapest discount discounts discounted reduced concession concessions half
+snack snacks food meal meals
 trial trials taster tasters introductory intro
 wheelchair wheelchairs accessible accessibility disabled disability step ramp lift
 girl girls boy boys child children kid kids

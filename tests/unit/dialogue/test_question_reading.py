@@ -172,3 +172,45 @@ def test_an_honest_i_dont_know_names_the_topic_not_the_kind_asked_for() -> None:
     not_told = engine.compose(DialogueRequest(persona, [Turn("user", "What's my dog called?")], knowledge=CAMPSITE,
                                               memories=["User is vegetarian"]))
     assert "what your dog is called" in not_told
+
+
+CINEMA = ["Our café bar serves local beer, wine and homemade pizza until 9pm. Outside food is not allowed.",
+          "The Regent Picturehouse is at 15 Castle Street in Ludlow. Screen 1 has 220 seats and a Dolby Atmos sound "
+          "system. Screens 2 and 3 seat 60 each.",
+          "The clinic is open Monday to Friday from 8am to 7pm, and Saturday from 8am to 12pm.",
+          "We are registered with Bupa and AXA Health, so most private insurance covers our fees."]
+
+
+def ask_cinema(text: str, history: list[Turn] | None = None, memories: tuple[str, ...] = (),
+               similarity: dict[str, float] | None = None) -> str:
+    persona = Persona("Felix", "", "The box office manager at the Regent Picturehouse, an independent cinema.",
+                      {"verbosity": 0.3})
+    return engine.compose(DialogueRequest(persona, [*(history or []), Turn("user", text)], knowledge=CINEMA,
+                                          memories=memories, sentence_relevance=similarity or {}))
+
+
+def test_the_noun_after_what_names_the_kind_of_answer() -> None:
+    memories = ("Tom is training for the Leeds half marathon in May", "Tom works as an electrician")
+    assert "half marathon" in ask_cinema("What race am I training for?", memories=memories)
+
+
+def test_a_size_compared_is_asked_of_the_plain_figures() -> None:
+    similarity = {"Screen 1 has 220 seats and a Dolby Atmos sound system.": 0.45, "Screens 2 and 3 seat 60 each.": 0.41}
+    assert "220 seats" in ask_cinema("What's the biggest screen like?", similarity=similarity)
+
+
+def test_a_follow_up_with_words_of_its_own_does_not_borrow_the_kind_asked_before() -> None:
+    said = "The clinic is open Monday to Friday from 8am to 7pm, and Saturday from 8am to 12pm."
+    history = [Turn("user", "Are you open on Saturdays?"), Turn("assistant", said)]
+    assert "insurance covers" in ask_cinema("Will my insurance cover it?", history)
+
+
+def test_a_sentence_behind_the_best_answers_only_with_the_kind_asked_for() -> None:
+    similarity = {"Our café bar serves local beer, wine and homemade pizza until 9pm.": 0.46,
+                  "Outside food is not allowed.": 0.44}
+    reply = ask_cinema("Until what time can I get food?", similarity=similarity)
+    assert "Outside food" not in reply
+
+
+def test_the_place_named_by_its_description_is_the_place_itself() -> None:
+    assert "15 Castle Street" in ask_cinema("Where is the cinema?")
