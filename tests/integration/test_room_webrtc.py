@@ -247,8 +247,18 @@ async def test_a_recorded_conversation_is_written_and_served(service: Service, q
     ident = conversation["id"]
     try:
         assert await room.wait_for(lambda: room.pc.connectionState == "connected", 10)
+        rooms = service.container.resolve(RoomProvider)
+        assert isinstance(rooms, AiortcRooms) and await room.wait_for(lambda: ident in rooms.recorders, 5)
+        started = rooms.recorders[ident].started  # the recording's time zero (this process's monotonic clock)
+        asked = time.monotonic()
         room.microphone.say(*question)
-        assert await room.wait_for(lambda: len(room.heard.audible) > 25, 40), room.heard.events
+        assert await room.wait_for(lambda: room.microphone.speech_ended_at is not None, 10)
+        asked_until = room.microphone.speech_ended_at
+        assert asked_until is not None
+        # The reply plays for a second and more (50 audible 20 ms frames) before the conversation ends.
+        assert await room.wait_for(lambda: len([t for t in room.heard.audible if t > asked_until]) > 50, 40), \
+            room.heard.events
+        replied = min(t for t in room.heard.audible if t > asked_until)
         assert (await service.client.get(f"/v1/conversations/{ident}")).json()["recording_url"] is None
         ended = (await service.client.delete(f"/v1/conversations/{ident}")).json()
         assert ended["status"] == "ended" and ended["recording_url"] is None  # written after the end, not during
@@ -264,9 +274,20 @@ async def test_a_recorded_conversation_is_written_and_served(service: Service, q
         with av.open(io.BytesIO(media.content)) as container:
             kinds = {s.type for s in container.streams}
             assert kinds == {"video", "audio"}
+            rate = container.streams.audio[0].rate
             samples = np.concatenate([f.to_ndarray().reshape(-1) for f in container.decode(audio=0)])
-        assert samples.size / 48_000 > 2  # both sides: the question and the reply
-        assert float(np.abs(samples).max()) > 0.05
+
+        def loudness(start: float, end: float) -> float:
+            """RMS of the recording between two moments of this process's clock (the question's and the reply's
+            windows, trimmed by 0.3 s each side for the network and the jitter buffer)."""
+            part = samples[int((start - started + 0.3) * rate):int((end - started - 0.3) * rate)]
+            assert part.size > 0.3 * rate, (start - started, end - started, samples.size / rate)
+            return float(np.sqrt(np.mean(np.square(part, dtype=np.float64))))
+
+        # Both sides, each where it was said: the participant's question, and the avatar's reply after it (the
+        # avatar is silent while asked, the microphone while it replies, so a side missing is a quiet window).
+        question_rms, reply_rms = loudness(asked, asked_until), loudness(replied, replied + 1.0)
+        assert question_rms > 0.01 and reply_rms > 0.01, (question_rms, reply_rms)
         tampered = await service.client.get(url.split("://", 1)[1].split("/", 1)[1].join(["/", ""]) + "0")
         assert tampered.status_code == 403
     finally:
