@@ -70,8 +70,14 @@ _IS_AFTER = (r"\d+(?!\w)|a |an |not |now |still |just |very |really |so |quite |
              r"(?:coeliac|celiac|vegan|vegetarian|pregnant|retired|married|engaged|single|diabetic)\b|"
              r"(?!(?:wedding|morning|evening|building|thing|ring|king|spring|ceiling|meeting|feeling|painting|"
              r"clothing|pudding|sibling|darling|wing|birthday)\b)\w+ing\b")
+# "Grandma turns 90 on Saturday": a parent or grandparent called by what they are
+_FAMILY_AS_NAME = re.compile(r"^(?P<rel>mum|mom|dad|grandma|grandpa|nan|nana|granny|gran|grandad|granddad)\b"
+                             r"(?=(?:'s|’s)?\s+(?:is|has|had|was|turns|turned|just|will|loves|lives|works|got|can't|"
+                             r"\d|a |an |not |now |still ))", re.I)
 _POSSESSIVE_IS = re.compile(rf"\b(?P<who>(?:my|our) {_REL}(?: (?-i:[A-Z])[\w'’-]+)?)(?:'s|’s) (?=(?:{_IS_AFTER}))",
                             re.I)
+_POSSESSIVE_HAS = re.compile(rf"\b(?P<who>(?:my|our) {_REL}(?: (?-i:[A-Z])[\w'’-]+)?)(?:'s|’s) (?=(?:got|been)\b)",
+                             re.I)
 
 
 def tidy(sentence: str) -> str:
@@ -79,6 +85,8 @@ def tidy(sentence: str) -> str:
     text = sentence.strip()
     for pattern, replace in _TIDY:
         text = pattern.sub(replace, text)
+    text = _FAMILY_AS_NAME.sub(lambda m: f"my {m.group('rel').lower()}", text)
+    text = _POSSESSIVE_HAS.sub(lambda m: f"{m.group('who')} has ", text)  # "my son's got a nut allergy"
     return _POSSESSIVE_IS.sub(lambda m: f"{m.group('who')} is ", text)
 
 
@@ -132,7 +140,8 @@ _PROGRESSIVE = re.compile(r"^i(?:'m|’m| am|'ve been|’ve been| have been)\s",
 _TAG = re.compile(r",\s+(?P<tag>(?:[\w'’-]+\s+){0,4}[\w'’-]+\?)$")
 # from here on nothing is said as a fact: a condition, a game, a report of someone's words
 _UNREAL_ON = re.compile(
-    r"\b(?:if|unless|suppose|supposing|imagine|what if|assuming|pretend|hypothetically|in my dreams?|let'?s say|"
+    r"\b(?:if(?! (?:possible|poss|that's ok|that is ok|that's okay|you can|you don't mind|that works|so)\b)|"
+    r"unless|suppose|supposing|imagine|what if|assuming|pretend|hypothetically|in my dreams?|let'?s say|"
     r"role ?play|in the game|my character|someday|some day|one day|dream of|dreaming of|"
     r"(?:said|says|thinks|told me|asked) (?:that )?i)\b", re.I)
 # a wish or something asked for, in this piece only
@@ -211,7 +220,8 @@ def _next_clause(left: str, rest: str, word: str, subject: str, comma: bool) -> 
         return rest  # ", so mornings don't work for me", "so those days are easiest"
     if comma and bare.split()[0].lower().endswith("ing") and _PROGRESSIVE.match(left.strip()):
         return f"I'm {bare}"  # "I've been running every morning, training for the Leeds half marathon"
-    if word in ("and", "so") and (m := _COPULA.match(left.strip())) and _COMPLEMENT.match(bare):
+    if word in ("and", "so") and (m := _COPULA.match(left.strip())) and _COMPLEMENT.match(bare) \
+            and not bare.strip().isdigit():  # "our kids are 3 and 5" stays one
         return f"{m.group('subject')}{m.group('copula')} {bare}"  # "Pepper is 11 now and a bit stiff"
     return None
 

@@ -131,7 +131,8 @@ def taste_of(content: str) -> tuple[str, str] | None:
 
 
 # a fact that says what the user left behind: "now prefers green tea to coffee", "stopped eating meat"
-_GIVEN_UP = re.compile(_SUBJECT + r"(?:now prefers .+? to|switched from|stopped|gave up|no longer \w+) (?P<old>.+?)"
+_GIVEN_UP = re.compile(_SUBJECT + r"(?:now prefers .+? to|switched from|stopped|gave up|no longer \w+|moved (?:away )?"
+                       r"from) (?P<old>.+?)"
                        r"(?: to .+)?$", re.I)
 
 

@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from avatar_service.core.memory.clauses import LEADING, pieces
+from avatar_service.core.memory.clauses import LEADING, pieces, tidy
 from avatar_service.core.memory.frames import ELDEST, FRAMES, NAMING_FRAGMENT, variants
 from avatar_service.core.memory.open_clauses import open_fact, relative_fact
 from avatar_service.core.memory.rules import RULES, introduction
@@ -175,6 +175,7 @@ def extract_facts(user_turns: Sequence[str]) -> list[Fact]:
     facts: list[Fact] = []
     seen: set[str] = set()
     last_relation = ""
+    people: dict[str, str] = {}  # the names the user gave, and whose they are: {"Zara": "niece Zara"}
 
     def add(fact: Fact) -> None:
         key = fact.content.casefold()
@@ -203,10 +204,20 @@ def extract_facts(user_turns: Sequence[str]) -> list[Fact]:
             for part in parts:
                 if part.kind == "statement":
                     for clause in _two_states(part.text):
-                        _read(clause, sentence, greeting, last_relation, facts, seen, add)
+                        _read(_by_name(clause, people), sentence, greeting, last_relation, facts, seen, add)
                 if part.kind != "unreal" and (mentioned := _last_relation(part.text)):
                     last_relation = mentioned
+                    if mentioned.split()[-1][:1].isupper():
+                        people[mentioned.split()[-1]] = mentioned
     return _without_subsumed(facts)
+
+
+def _by_name(clause: str, people: dict[str, str]) -> str:
+    """ "Zara's turning 7" after "my niece Zara": the clause about her, said the way the rules read it."""
+    m = _OPENING_NAME.match(clause.strip())
+    if not m or m.group("name") not in people:
+        return clause
+    return tidy(f"my {people[m.group('name')]}{clause.strip()[m.end('name'):]}")
 
 
 def _read(clause: str, sentence: str, greeting: bool, last_relation: str, facts: list[Fact], seen: set[str],
@@ -230,6 +241,7 @@ def _read(clause: str, sentence: str, greeting: bool, last_relation: str, facts:
         _name_the_last(facts, seen, made[-1].content.split()[-1], names.group("names"), sentence)
 
 
+_OPENING_NAME = re.compile(r"^(?P<name>(?-i:[A-Z])[\w-]+)(?=['’]s\s|\s)")
 # "User's son is named Theo" says nothing "User's son Theo is 6 years old" does not
 _NAMING_FACT = re.compile(r"^User's (?P<who>.+?) (?:is|are) named (?P<name>.+)$")
 

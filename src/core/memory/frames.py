@@ -41,7 +41,8 @@ _TIME = (rf"(?:last|next|this|every) (?:{_PERIOD})|(?:yesterday|tomorrow|today|t
          rf"on (?:(?:{_DAYS})s?|weekends?)(?: (?:mornings?|afternoons?|evenings?|nights?))?|"
          rf"in (?:\d{{4}}|{_MONTHS}|the (?:spring|summer|autumn|fall|winter))|"
          r"(?:a|one|two|three|a few|some) (?:days|weeks|months|years) ago|(?:these days|nowadays|lately)|"
-         rf"since (?:\d{{4}}|{_MONTHS}|last (?:{_PERIOD})|the (?:spring|summer|autumn|fall|winter))")
+         rf"since (?:\d{{4}}|{_MONTHS}|last (?:{_PERIOD})|the (?:spring|summer|autumn|fall|winter)|"
+         r"(?:my|our|the) [\w'’-]+(?: [\w'’-]+){0,3}?)")
 _LEADING_TIME = re.compile(rf"^(?P<time>{_TIME}),?\s+(?P<rest>(?:i|i'm|i’m|i've|i’ve|we|we're|we’re|my|our)\b.*)$",
                            re.I)
 _TRAILING_NOW = re.compile(r",?\s+(?:now|these days|nowadays|at the moment|right now|anymore|any more)$", re.I)
@@ -109,7 +110,9 @@ def _can_not_do(m: re.Match[str]) -> Made:
     """ "I can't do mornings", "Mornings don't work for me": a time of day or week that suits the user no more."""
     if not m.group(0).lower().startswith("i ") and "me" not in m.group(0).lower().split():
         return None  # a bare "Mornings" says nothing
-    return f"User can't do {m.group('v').lower()}", "schedule", 0.8
+    why = clean(m.group("why") or "")
+    when = m.group("v") if re.match(rf"(?:{_DAYS})", m.group("v"), re.I) else m.group("v").lower()
+    return f"User can't do {when}{' ' + third_person(why) if why else ''}", "schedule", 0.8
 
 
 def _does_not(m: re.Match[str]) -> Made:
@@ -216,8 +219,15 @@ FRAME_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
      r"(?: in)? (?:after|before|on|at|from|between|during|in the|weekends|evenings|mornings|afternoons)[^,;!?]*)",
      _text("User can only {v}", "schedule", 0.8)),
     (rf"^(?:i (?:can't|cannot|can not) (?:do|make) |)(?P<v>(?:early |late )?(?:{_TIMES_OF_DAY})(?: (?:or|and) "
-     rf"(?:{_TIMES_OF_DAY}))?)(?:$| (?:don't|do not|doesn't|does not|no longer) (?:really )?(?:work|suit)"
-     r"(?: for)? me\b)", _can_not_do),
+     rf"(?:{_TIMES_OF_DAY}))?)(?P<why> (?:because|as) [^,;!?]+)?(?:$| (?:don't|do not|doesn't|does not|no longer) "
+     r"(?:really )?(?:work|suit)(?: for)? me\b)", _can_not_do),
+    # what the user can no longer do: "I can't run", "I can't drive for six weeks"
+    (r"^i (?:can't|cannot|can not|can no longer) (?P<v>(?:run|walk|drive|swim|climb|lift|kneel|stand|hear|see|cycle|"
+     r"ride|bend|jump|fly|work)\b(?![^,;!?]* for (?:a |\w+ )?(?:days?|weeks?|months?)\b)[^,;!?]*)",
+     _text("User can't {v}", "personal", 0.75)),  # not "for six weeks": that passes
+    # moved, said with where from: "just moved from Cardiff"
+    (rf"^(?:i|we) (?:just |recently )?moved (?:here |over )?from {_CAPITAL_PLACE}",
+     _text("User moved from {place}", "location", 0.8)),
     (rf"^(?P<v>(?:early |late )?(?:{_TIMES_OF_DAY})(?: (?:or|and) (?:{_TIMES_OF_DAY}))?) (?:are|is|work|suit) "
      r"(?:much |usually |always )?(?:better|best|easier|easiest|ideal|good|great|perfect) for me$",
      lambda m: (f"User prefers {m.group('v').lower()}", "schedule", 0.8)),

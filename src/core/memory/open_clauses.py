@@ -38,7 +38,8 @@ _CHAT_VERBS = word_set(
 _PASSING_STATES = word_set(
     """fine ok okay good great well alright sure sorry glad happy sad here there back done ready confused curious
     lost afraid busy tired exhausted knackered shattered worn stressed excited interested looking asking wondering
-    trying hoping thinking waiting meaning talking reading chatting
+    trying hoping thinking waiting meaning talking reading chatting outside inside downstairs upstairs nearby
+    around home parked queueing queuing
     not just also still always never bored hungry thirsty late early new unsure certain right wrong joking
     kidding serious with in on at by near off out up about over into for to from"""
 )
@@ -90,7 +91,7 @@ def open_fact(clause: str) -> tuple[str, str, float] | None:
         return None  # "I get it", "I love that"
     if subject in ("i'm", "i am", "i was"):
         if first.endswith("ing"):
-            if not TIME_WORDS.search(rest):
+            if first in _PASSING_STATES or not TIME_WORDS.search(rest):
                 return None  # "I'm taking notes": a passing doing, unless it is a plan ("... camping next month")
         elif first in _PASSING_STATES:
             return None
@@ -169,6 +170,8 @@ def relative_fact(clause: str) -> tuple[str, str, float] | None:
         return None
     if verb.group("verb").lower() in ("is", "are") and _THEIR_MOMENT.match(after):
         return None
+    if CHAT_OBJECTS.match(after.strip()) and not re.match(r"\s*(?:not|more|less|so|very|too)\b", after):
+        return None  # "my kids loved it last time": about what was said before
     first = after.split()[0].lower() if after.split() else ""
     if first.endswith("ing") and first not in _ONGOING_FACT and not _AHEAD.search(rest):
         return None  # "my son is watching TV", "my boss is driving me crazy this week": a passing doing

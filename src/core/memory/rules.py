@@ -285,7 +285,8 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
         has_relation,
     ),
     (
-        rf"^(?:i have|i've got|i’ve got) (?P<art>an?) (?P<what>[\w\s-]{{1,30}}?),? (?:named|called) {NAME}",
+        rf"^(?:i have|i've got|i’ve got|i (?:just |recently )?(?:adopted|rescued|got)) (?P<art>an?) "
+        rf"(?P<what>[\w\s-]{{1,30}}?),? (?:named|called) {NAME}",
         lambda m: (
             (
                 f"User has {m.group('art').lower()} {m.group('what').lower()} named {name}",

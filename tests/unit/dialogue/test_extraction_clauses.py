@@ -89,6 +89,31 @@ def test_facts_said_in_passing_are_kept(said: str, expected: tuple[str, str]) ->
     assert expected in facts(said)
 
 
+@pytest.mark.parametrize(("said", "expected"), [
+    ("Since my knee op I can't run, can I do the swim only?", ("User can't run since their knee op", "personal")),
+    ("I'm new to the area, just moved from Cardiff", ("User moved from Cardiff", "location")),
+    ("I can't do Wednesdays because of choir", ("User can't do Wednesdays because of choir", "schedule")),
+    ("I prefer morning appointments if possible", ("User prefers morning appointments", "preference")),
+    ("Grandma turns 90 on Saturday!", ("User's grandma turns 90 on Saturday", "relationship")),
+    ("My son's got a nut allergy, is everything labelled?", ("User's son has got a nut allergy", "relationship")),
+    ("Our kids are 3 and 5, is the soft play suitable?", ("User's kids are 3 and 5", "relationship")),
+    ("I've just adopted a rescue greyhound called Pip!", ("User has a rescue greyhound named Pip", "relationship")),
+])
+def test_more_everyday_phrasings(said: str, expected: tuple[str, str]) -> None:
+    assert expected in facts(said)
+
+
+def test_a_name_given_earlier_in_the_conversation_stands_for_its_person() -> None:
+    assert facts("My daughter Mia is 7.", "Mia's allergic to eggs, is the cake ok?") == [
+        ("User's daughter Mia is 7 years old", "relationship"), ("User's daughter Mia is allergic to eggs",
+                                                                  "relationship")]
+    assert facts("Messi scored twice last night") == []
+
+
+def test_what_the_user_cannot_do_for_a_while_passes() -> None:
+    assert facts("I've broken my wrist so I can't drive for six weeks") == [("User has broken their wrist", "personal")]
+
+
 def test_a_named_relation_keeps_its_name_in_what_is_said_of_them() -> None:
     assert facts("My son Jack, he's 4, loves trains") == [
         ("User's son Jack is 4 years old", "relationship"), ("User's son Jack loves trains", "relationship")]
@@ -103,7 +128,8 @@ def test_a_named_relation_keeps_its_name_in_what_is_said_of_them() -> None:
     "Is it ok if I come a bit late?", "My phone died so I couldn't call", "Hmm, not sure, let me think about it",
     "My boss wants me to work late tonight so I might be late", "Got it, makes sense",
     "Can my son come too? He's really excited", "Went there last year, it was great",
-    "My neighbour's dog barks all night.", "My boss is driving me crazy this week.",
+    "My neighbour's dog barks all night.", "My boss is driving me crazy this week.", "I'm outside now",
+    "My kids loved it last time", "We're thinking of coming on Friday", "My wife says hi",
 ])
 def test_chit_chat_and_requests_around_the_clauses_state_nothing(said: str) -> None:
     assert facts(said) == []
