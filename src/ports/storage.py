@@ -30,7 +30,11 @@ R = TypeVar("R")
 
 
 class Repository(Protocol[R]):
-    """Records of one kind. In an organization's unit of work every call sees only that organization."""
+    """Records of one kind. In an organization's unit of work every call sees only that organization.
+
+    `add` and `add_many` may be held back until the unit of work's next statement or its commit, so a duplicate
+    key may raise `Conflict` from there rather than from the `add` itself; everything else runs when called.
+    """
 
     async def add(self, record: R) -> None: ...
 

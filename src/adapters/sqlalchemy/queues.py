@@ -29,7 +29,7 @@ class SqlTranscripts:
     async def append(self, conversation_id: str, items: Sequence[TranscriptItem]) -> None:
         if items:
             rows = [{"conversation_id": conversation_id, **msgspec.structs.asdict(i)} for i in items]
-            await self.conn.execute(insert(t.transcript_items), rows)
+            await self.conn.insert(insert(t.transcript_items), rows)
 
     async def for_conversation(self, conversation_id: str) -> list[TranscriptItem]:
         c = t.transcript_items.c
@@ -73,7 +73,7 @@ class SqlJobs:
         self.repo = SqlRepository(conn, t.jobs, Job, None)
 
     async def add(self, job: Job) -> None:
-        await self.conn.execute(insert(t.jobs), [to_row(t.jobs, job)])
+        await self.conn.insert(insert(t.jobs), [to_row(t.jobs, job)])
 
     async def claim(self, now: datetime, lock_seconds: float, limit: int, kinds: Sequence[JobKind]) -> list[Job]:
         c = t.jobs.c

@@ -9,9 +9,8 @@ import msgspec
 from sqlalchemy import ColumnElement, Table, and_, bindparam, delete, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from avatar_service.adapters.sqlalchemy.connection import LazyConnection
+from avatar_service.adapters.sqlalchemy.connection import LazyConnection, conflict
 from avatar_service.adapters.sqlalchemy.read_cache import CacheSession
-from avatar_service.core.errors import Conflict
 from avatar_service.core.pagination import PageRequest
 
 R = TypeVar("R", bound=msgspec.Struct)
@@ -73,14 +72,14 @@ class SqlRepository(Generic[R]):
         try:
             return await (self.conn.execute(statement, rows) if rows is not None else self.conn.execute(statement))
         except IntegrityError as error:
-            raise Conflict("The resource conflicts with one that exists", code="resource_exists") from error
+            raise conflict(error) from error
 
     async def add(self, record: R) -> None:
-        await self._write(insert(self.table), [to_row(self.table, record)])
+        await self.conn.insert(insert(self.table), [to_row(self.table, record)])
 
     async def add_many(self, records: Sequence[R]) -> None:
         if records:
-            await self._write(insert(self.table), [to_row(self.table, r) for r in records])
+            await self.conn.insert(insert(self.table), [to_row(self.table, r) for r in records])
 
     async def get(self, ident: str) -> R | None:
         if self.cache is None:

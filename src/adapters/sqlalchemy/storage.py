@@ -48,22 +48,23 @@ REPOSITORIES: dict[str, tuple[Any, Any, Any]] = {
 class SqlUnitOfWork:
     def __init__(self, storage: "SqlStorage", organization_id: str | None, read_only: bool) -> None:
         self.org, self.read_only = organization_id, read_only
-        self.connection = LazyConnection(storage.engine, storage.read_only_options if read_only else None)
+        # PostgreSQL writers hold back their inserts (see LazyConnection): SQLite's are in-process calls already
+        deferring = not read_only and storage.engine.dialect.name == "postgresql"
+        self.connection = LazyConnection(storage.engine, storage.read_only_options if read_only else None,
+                                         deferring=deferring)
         # Reads of this unit of work by id may be answered from the cache; a writer reads the database
         self._cache = CacheSession(storage.read_cache) if read_only and storage.read_cache is not None else None
         self._write_lock = None if read_only else storage.write_lock
         self._committed = False
 
     async def __aenter__(self) -> Self:
-        if self.read_only:
+        if self._write_lock is None:
             return self  # connects on its first statement, if any
-        if self._write_lock is not None:
-            await self._write_lock.acquire()
+        await self._write_lock.acquire()
         try:
             await self.connection.open()  # a writer begins now, in the order it took the lock
         except BaseException:
-            if self._write_lock is not None:
-                self._write_lock.release()
+            self._write_lock.release()
             raise
         return self
 
@@ -77,12 +78,12 @@ class SqlUnitOfWork:
         return repo
 
     async def commit(self) -> None:
-        if self.connection.opened is not None:
-            await self.connection.opened.commit()
+        await self.connection.commit()
         self._committed = True
 
     async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                         tb: TracebackType | None) -> None:
+        self.connection.discard()
         conn = self.connection.opened
         if conn is None and self._write_lock is None:
             return  # a read answered without the database: nothing to end

@@ -26,10 +26,12 @@ class Users:
             raise Conflict(f"A user with external_id '{external_id}' already exists", param="external_id",
                            code="resource_exists")
 
-    async def _write(self, write: Awaitable[object], external_id: str | None) -> None:
-        """A concurrent request may take the external_id after the look-up: the unique index then decides."""
+    async def _write(self, uow: UnitOfWork, write: Awaitable[object], external_id: str | None) -> None:
+        """Writes and commits. A concurrent request may take the external_id after the look-up: the unique index
+        then decides, at the write or at the commit (a storage may hold an insert back until then)."""
         try:
             await write
+            await uow.commit()
         except Conflict as error:
             raise Conflict(f"A user with external_id '{external_id}' already exists", param="external_id",
                            code="resource_exists") from error
@@ -48,8 +50,7 @@ class Users:
         )
         async with self.deps.storage(organization_id) as uow:
             await self._unique(uow, data.external_id)
-            await self._write(uow.users.add(record), data.external_id)
-            await uow.commit()
+            await self._write(uow, uow.users.add(record), data.external_id)
         return public(record, User)
 
     async def get(self, organization_id: str, user_id: str) -> User:
@@ -71,8 +72,7 @@ class Users:
             if "external_id" in changes:
                 await self._unique(uow, patch.external_id, record.id)  # type: ignore[arg-type]
             record = replace(record, **changes, updated_at=self.deps.clock.now())
-            await self._write(uow.users.update(record), record.external_id)
-            await uow.commit()
+            await self._write(uow, uow.users.update(record), record.external_id)
         return public(record, User)
 
     async def delete(self, organization_id: str, user_id: str) -> Deleted:
