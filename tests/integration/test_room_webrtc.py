@@ -19,7 +19,7 @@ from avatar_service.adapters.aiortc_rooms.client import RoomClient
 from avatar_service.adapters.speech.factory import build_offline_speech, build_speech
 from avatar_service.entrypoints import bootstrap
 from avatar_service.ports.rooms import RoomProvider
-from avatar_service.ports.speech import SpeechEngines, SpeechSynthesizer, VoiceChoice
+from avatar_service.ports.speech import Audio, SpeechEngines, SpeechSynthesizer, VoiceChoice
 
 from .helpers import Service, create_personality
 
@@ -354,3 +354,56 @@ async def test_a_photo_avatar_is_what_the_room_shows(service: Service) -> None:
         assert mouth > 4 and mouth > 2 * backdrop, (mouth, backdrop)
     finally:
         await room.close()
+
+
+class CountingVoice:
+    """The offline voice's stand-in for the warm-up: what it was asked to say."""
+
+    name = "counting"
+
+    def __init__(self, voice: SpeechSynthesizer) -> None:
+        self.voice, self.said = voice, []  # type: ignore[var-annotated]
+
+    def synthesize(self, text: str, voice: VoiceChoice) -> Audio:
+        self.said.append(text)
+        return self.voice.synthesize(text, voice)
+
+
+class CountingWhisper:
+    """Whisper's stand-in for the warm-up: how often it was loaded and what it heard."""
+
+    def __init__(self) -> None:
+        self.loads, self.heard = 0, []  # type: ignore[var-annotated]
+
+    def load(self) -> None:
+        self.loads += 1
+
+    def transcribe(self, samples: np.ndarray, sample_rate: int = 16000) -> str:
+        self.heard.append((samples.size, sample_rate))
+        return "Hello there, how are you?"
+
+
+async def test_creating_a_voice_conversation_warms_whisper_and_the_voice_once(
+        service: Service, offline_voice: SpeechSynthesizer) -> None:
+    """The first turn after a start costs what any turn costs: creating a voice conversation loads Whisper and
+    runs it once on a sentence the offline voice has just spoken (both engines' first inference, several times
+    slower than the next, done before anyone speaks); later conversations do not run them again."""
+    rooms = service.container.resolve(RoomProvider)
+    assert isinstance(rooms, AiortcRooms) and rooms._warm is None  # nothing warmed before a room is wanted
+    whisper, voice = CountingWhisper(), CountingVoice(offline_voice)
+    rooms._transcriber, rooms.speech = whisper, SpeechEngines({"openai": voice})
+    personality = await create_personality(service.client, name="Ava")
+    for _ in range(2):
+        created = await service.client.post("/v1/conversations", json={"personality_id": personality["id"]})
+        assert created.status_code == 201 and created.json()["mode"] == "voice_video", created.text
+        warming = rooms._warm
+        assert warming is not None  # begun by the creation, before any participant joins
+        for _ in range(300):  # the app's own loop runs it (off that loop, on the offload threads)
+            if warming.done():
+                break
+            await asyncio.sleep(0.1)
+        assert warming.done() and warming.exception() is None
+    assert voice.said == ["Hello there, how are you?"]
+    assert whisper.loads == 1 and len(whisper.heard) == 1
+    samples, rate = whisper.heard[0]
+    assert samples / rate > 0.5  # the spoken sentence, not an empty clip
