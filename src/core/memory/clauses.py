@@ -80,9 +80,27 @@ _POSSESSIVE_HAS = re.compile(rf"\b(?P<who>(?:my|our) {_REL}(?: (?-i:[A-Z])[\w'�
                              re.I)
 
 
+# contractions typed without their apostrophe: "im", "ive", "dont", "my wifes name"
+_UNAPOSTROPHED = [(re.compile(rf"\b{bare}\b", re.I), said) for bare, said in [
+    ("im", "I'm"), ("ive", "I've"), ("dont", "don't"), ("cant", "can't"), ("didnt", "didn't"), ("doesnt", "doesn't"),
+    ("isnt", "isn't"), ("wasnt", "wasn't"), ("havent", "haven't"), ("hes", "he's"), ("shes", "she's"),
+    ("theyre", "they're"), ("thats", "that's"), ("whats", "what's")]]
+_RELATIVE_NAME_S = re.compile(rf"\b(?P<who>(?:my|our) {_REL})s (?=name\b|birthday\b)", re.I)
+# "My son (he's 7) wants..." reads as "My son, he's 7, wants..."; "As a wheelchair user, I..." as "I'm a
+# wheelchair user, I..."
+_BRACKETS = re.compile(r"\s*\((?P<inside>[^()]{1,60})\)\s*")
+_AS_A = re.compile(r"^as (?P<what>an? [\w -]{1,30}?), (?=i\b)", re.I)
+
+
 def tidy(sentence: str) -> str:
     """The sentence with appositions and contractions of "is" put the way the rules read them."""
     text = sentence.strip()
+    for pattern, said in _UNAPOSTROPHED:
+        text = pattern.sub(said, text)
+    text = re.sub(r"^i\b", "I", text)
+    text = _RELATIVE_NAME_S.sub(lambda m: f"{m.group('who')}'s ", text)
+    text = _BRACKETS.sub(lambda m: f", {m.group('inside')}, ", text).strip(" ,")
+    text = _AS_A.sub(lambda m: f"I'm {m.group('what')}, ", text)
     for pattern, replace in _TIDY:
         text = pattern.sub(replace, text)
     text = _FAMILY_AS_NAME.sub(lambda m: f"my {m.group('rel').lower()}", text)
@@ -119,7 +137,7 @@ _SO_AFTER = re.compile(r"^(?:much|many|far|long|often|glad|happy|excited|tired|s
 _ADVERBS = r"(?:(?:just|also|now|then|recently|finally|usually|always|never|still|really|mostly|often|only) )*"
 _PLAIN_VERBS = word_set(
     """love like hate enjoy adore prefer work live play teach study speak drive own run swim cycle walk train
-    volunteer cook bake paint sing dance eat drink have do"""
+    volunteer cook bake paint sing dance eat drink have do travel commute visit"""
 )
 _PAST = word_set(
     """got went came lost found made took gave bought sold left met ran began won grew became had did thought
@@ -195,7 +213,8 @@ _DETERMINER = re.compile(r"^(?:the|this|that|these|those|there|it)\b", re.I)
 _BARE_RELATION = re.compile(rf"^(?:my|our) {_REL}s?(?: {_NAMES})?$", re.I)
 # a clause of its own after a comma: a few words and a verb of being ("I hate the cold, summer is my favourite
 # season", "I hate early mornings, anything after 10 is great"); "I like hiking, cycling and swimming" has none
-_OWN_CLAUSE = re.compile(r"^(?:[\w'’-]+ ){1,4}?(?:is|are|was|were|works|suits)\b", re.I)
+_OWN_CLAUSE = re.compile(r"^(?:[\w'’-]+ ){1,4}?(?:is|are|was|were|works|suits|would|will|can|could|should|might|"
+                         r"must)\b", re.I)
 
 
 def _next_clause(left: str, rest: str, word: str, subject: str, comma: bool) -> str | None:

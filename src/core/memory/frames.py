@@ -53,6 +53,8 @@ _PERFECT = re.compile(r"^i(?:'ve|’ve| have) (?P<adv>(?:just |recently |finally
                       r"(?P<verb>(?!need|feed|bleed|seed)\w{2,}ed|got|bought|broken|begun|become|found|made|taken|left|"
                       r"quit|given up)\b", re.I)
 _OUR = re.compile(r"^our\b", re.I)
+# "I've been vegetarian for 10 years" -> "I'm vegetarian"
+_BEEN_FOR = re.compile(r"^i(?:'ve|’ve| have) been (?P<state>(?!\w+ing\b)[^,;!?]+?) (?:for|since) [^,;!?]+$", re.I)
 # "we packed up and moved to York", "I quit my job and started a bakery": the second doing, same subject
 _TWO_DOINGS = re.compile(r"^(?P<subject>i|we) (?:just |finally |recently )?[\w'’]+(?: [\w'’]+){0,2}? and "
                          r"(?P<rest>(?:then |now |just |finally )?\w+ed\b.*)$", re.I)
@@ -82,6 +84,8 @@ def variants(clause: str) -> Iterator[str]:
         if m := _PERFECT.match(text):
             verb = "have" if m.group("verb").lower() == "got" else m.group("verb")
             queue.append(f"i {m.group('adv')}{verb}{text[m.end():]}")
+        if m := _BEEN_FOR.match(text):
+            queue.append(f"i'm {m.group('state')}")
         if _OUR.match(text):
             queue.append(_OUR.sub("my", text, count=1))
         if m := _TWO_DOINGS.match(text):
@@ -221,6 +225,14 @@ FRAME_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     (rf"^(?:i (?:can't|cannot|can not) (?:do|make) |)(?P<v>(?:early |late )?(?:{_TIMES_OF_DAY})(?: (?:or|and) "
      rf"(?:{_TIMES_OF_DAY}))?)(?P<why> (?:because|as) [^,;!?]+)?(?:$| (?:don't|do not|doesn't|does not|no longer) "
      r"(?:really )?(?:work|suit)(?: for)? me\b)", _can_not_do),
+    # health and study said with "on" and "doing": "I'm on a low sodium diet", "I'm doing a PhD in chemistry"
+    (rf"^{_I} on (?P<v>(?:an? |the )?[\w -]{{0,25}}?(?:diet|medication|meds|tablets|insulin|blood thinners|"
+     r"warfarin|chemo|dialysis)\b[^,;!?]*)", _text("User is on {v}", "personal", 0.8)),
+    (rf"^{_I} (?:currently )?doing (?P<v>(?:a|an|my) (?:[\w-]+ ){{0,2}}(?:phd|degree|masters|master's|course|"
+     r"apprenticeship|diploma|mba|a-levels|gcses|internship|placement)\b[^,;!?]*)",
+     _text("User is doing {v}", "context", 0.8)),
+    (rf"^{_I} not (?:a |an )?(?:big |huge |great |much of a )?(?P<v>[\w-]+ (?:drinker|eater|person))\b",
+     _text("User is not a big {v}", "preference", 0.8)),
     # what the user can no longer do: "I can't run", "I can't drive for six weeks"
     (r"^i (?:can't|cannot|can not|can no longer) (?P<v>(?:run|walk|drive|swim|climb|lift|kneel|stand|hear|see|cycle|"
      r"ride|bend|jump|fly|work)\b(?![^,;!?]* for (?:a |\w+ )?(?:days?|weeks?|months?)\b)[^,;!?]*)",

@@ -51,6 +51,8 @@ _DO_CHAT = word_set("""not too so think agree like love hope understand know mea
 # "I finally have time for painting" reads as "I have time for painting"
 _SETTLED = re.compile(r"^i (?:(?:finally|now|recently|currently|also|still) )+(?=have\b|am\b)", re.I)
 _CHAT_NOUNS = word_set("question questions idea problem doubt suggestion request complaint minute moment feeling")
+# what the user did with this business: a booking, an order, a call, a visit (not a fact about them)
+_ERRANDS = word_set("booked ordered called rang emailed paid came visited bought booking ordering calling")
 _IRREGULAR_PAST = word_set(
     """got went came lost found made took gave bought sold left met ran began won grew became had did said told
     thought brought caught taught kept slept felt fell drove rode wrote broke spoke chose flew knew saw sent spent
@@ -104,6 +106,8 @@ def open_fact(clause: str) -> tuple[str, str, float] | None:
         return None  # "I have a question about the tickets"
     if _PASSING_TIME.search(rest) or _POINTS_AWAY.search(rest) or _NOTHING.search(rest):
         return None  # "the one who asked yesterday", "I still have one", "I was diagnosed with nothing"
+    if subject == "i" and first in _ERRANDS:
+        return None  # "I booked last week"
     past = subject == "i" and (first in _IRREGULAR_PAST or first.endswith("ed"))
     if past and not _LASTING_TIME.search(rest):
         return None  # "I booked a table", "I lost my keys": events; "I turned forty in May" stays
@@ -170,8 +174,10 @@ def relative_fact(clause: str) -> tuple[str, str, float] | None:
         return None
     if verb.group("verb").lower() in ("is", "are") and _THEIR_MOMENT.match(after):
         return None
-    if CHAT_OBJECTS.match(after.strip()) and not re.match(r"\s*(?:not|more|less|so|very|too)\b", after):
+    if re.match(r"\s*(?:it|that|this|them|those|these|one)\b", after, re.I):
         return None  # "my kids loved it last time": about what was said before
+    if verb.group("verb").lower() == "will" and not re.match(r"\s*be\b", after):
+        return None  # "my husband will drop it off": a one-off errand; "my son will be 6" stays
     first = after.split()[0].lower() if after.split() else ""
     if first.endswith("ing") and first not in _ONGOING_FACT and not _AHEAD.search(rest):
         return None  # "my son is watching TV", "my boss is driving me crazy this week": a passing doing

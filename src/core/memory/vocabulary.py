@@ -16,9 +16,10 @@ with called named what whatever anything something nobody when if later tomorrow
 whenever now soon again please"""
 )
 RELATIONS = (
+    r"(?:mother|father|sister|brother|son|daughter)-in-law|in-laws|stepson|stepdaughter|godson|goddaughter|"
     r"wife|husband|partner|spouse|boyfriend|girlfriend|fianc[eé]e?|son|daughter|kids?|children|child|baby|"
     r"mom|mum|mother|dad|father|parents|brother|sister|siblings?|twin|grandma|grandmother|grandpa|nan|nana|granny|"
-    r"gran|grandad|granddad|"
+    r"gran|grandad|granddad|boy|girl|"
     r"grandfather|grandparents|grandson|granddaughter|grandkids|aunt|uncle|cousin|niece|nephew|best friend|"
     r"friend|roommate|flatmate|housemate|boss|manager|colleague|coworker|co-worker|neighbou?r|dog|cat|puppy|"
     r"kitten|pet|parrot|hamster|rabbit|bunny|horse|turtle|fish|gp|GP|doctor|dentist|physio|therapist|landlord|landlady"

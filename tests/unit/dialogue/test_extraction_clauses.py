@@ -103,6 +103,30 @@ def test_more_everyday_phrasings(said: str, expected: tuple[str, str]) -> None:
     assert expected in facts(said)
 
 
+@pytest.mark.parametrize(("said", "expected"), [
+    ("im allergic to penicillin", ("User is allergic to penicillin", "personal")),
+    ("my wifes name is Sarah", ("User's wife is named Sarah", "relationship")),
+    ("My son (he's 7) wants to try climbing", ("User's son wants to try climbing", "relationship")),
+    ("As a wheelchair user, I need step-free access", ("User is a wheelchair user", "personal")),
+    ("I've been vegetarian for 10 years", ("User is vegetarian", "preference")),
+    ("I'm on a low sodium diet for my heart", ("User is on a low sodium diet for their heart", "personal")),
+    ("I'm doing a PhD in chemistry", ("User is doing a PhD in chemistry", "context")),
+    ("My mother-in-law lives with us", ("User's mother-in-law lives with them", "relationship")),
+    ("I'm partially sighted so large print would help", ("User is partially sighted", "personal")),
+    ("Not a big coffee drinker, do you have herbal tea?", ("User is not a big coffee drinker", "preference")),
+])
+def test_typed_as_people_type(said: str, expected: tuple[str, str]) -> None:
+    assert expected in facts(said)
+
+
+@pytest.mark.parametrize("said", [
+    "i booked online yesterday", "I booked last week", "My husband will drop it off", "im just wondering about prices",
+    "My friend's son is 6, can he come?", "I'm looking for a birthday present for my sister",
+])
+def test_errands_and_asking_around_state_nothing(said: str) -> None:
+    assert facts(said) == []
+
+
 def test_a_name_given_earlier_in_the_conversation_stands_for_its_person() -> None:
     assert facts("My daughter Mia is 7.", "Mia's allergic to eggs, is the cake ok?") == [
         ("User's daughter Mia is 7 years old", "relationship"), ("User's daughter Mia is allergic to eggs",
