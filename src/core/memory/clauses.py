@@ -119,7 +119,8 @@ LEADING = re.compile(
     r"^(?:(?:well|so|oh|ah|yeah|yes|yep|yup|ok|okay|actually|honestly|btw|by the way|also|and|but|anyway|"
     r"hey|hi|hiya|hello|um|uh|hmm|fun fact|just so you know|for the record|in fact|as you know|you know|"
     r"for context|fyi|right|sure|cool|nice|great|oh and|these days|nowadays|lately|at the moment|right now|now|"
-    r"thanks|thank you|cheers|good news|great news|sorry|haha|lol)"
+    r"thanks|thank you|cheers|good news|great news|sorry|haha|lol|sadly|unfortunately|luckily|thankfully|"
+    r"happily|basically|anyhow|fwiw)"
     r"\b[\s,!:.-]*)+",
     re.I,
 )

@@ -89,7 +89,7 @@ _SLOTS: list[tuple[str, re.Pattern[str]]] = [
         ("job", r"works as an? (?P<v>.+)"),
         ("job", r"(?:got |was |has been )?promoted to (?:an? )?(?P<v>.+?)(?: (?:last|this) \w+)?"),
         ("job", rf"is (?:now )?an? (?P<v>(?:[\w-]+ ){{0,3}}?(?:{OCCUPATIONS}))$"),
-        ("marital", r"is (?P<v>married|engaged|single|divorced|widowed)\b.*"),
+        ("marital", r"(?:is|got|just got|recently got) (?P<v>married|engaged|single|divorced|widowed)\b.*"),
         ("favorite {kind}", r"favou?rite (?P<kind>[\w\s-]+?) (?:is|are) (?P<v>.+)"),
         ("{rel} name", rf"(?P<rel>{_UNIQUE_RELATIONS})(?:'s|’s)? (?:name is|is named|is called) (?P<v>.+)"),
 
@@ -141,7 +141,9 @@ def given_up(content: str) -> set[str] | None:
     match = _GIVEN_UP.match(content.strip().rstrip(".!"))
     if not match:
         return None
-    words = _content_words(match.group("old")) - {"eating", "drinking", "smoking"}
+    old = re.sub(r"\s+(?:after|since|because|when|as|last|this|in|on|at|for|a|an|two|three|\d+)\b.*$", "",
+                 match.group("old"), flags=re.I)  # "running after their knee op": what was given up is "running"
+    words = _content_words(old) - {"eating", "drinking", "smoking"}
     return words or None
 
 
@@ -159,6 +161,18 @@ def naming_of(content: str) -> tuple[str, str] | None:
     if not match:
         return None
     return _stem((match.group("rel") or match.group("had")).casefold()), _normal(match.group("v"))
+
+
+# a person or pet of the user's who is gone: "User lost Rex last month", "User's dog Rex passed away"
+_GONE = re.compile(r"\b(?:died|passed away|passed on|put down|put to sleep|lost|no longer with (?:us|them))\b", re.I)
+_CAPITALISED = re.compile(r"(?<!^)\b(?-i:[A-Z])[a-z]+\b")
+
+
+def _gone_from(new_content: str, old_content: str) -> bool:
+    """Whether the new fact says that someone the old memory names is gone."""
+    if not _GONE.search(new_content):
+        return False
+    return bool(set(_CAPITALISED.findall(new_content)) & set(_CAPITALISED.findall(old_content)))
 
 
 def _reverses(new_content: str, old_content: str) -> bool:
@@ -214,7 +228,7 @@ def decide(new_content: str, candidates: Sequence[Candidate], thresholds: Thresh
                 return Decision("update", candidate.memory_id, candidate.similarity)
 
     for candidate in ranked:
-        if _reverses(new_content, candidate.content):
+        if _reverses(new_content, candidate.content) or _gone_from(new_content, candidate.content):
             return Decision("update", candidate.memory_id, candidate.similarity)
 
     new_slot = slot_of(new_content)

@@ -202,6 +202,8 @@ FRAME_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     # giving things up, switching: "I stopped eating meat", "I've switched from coffee to green tea"
     (rf"^(?:i|{_I_HAVE}) (?:stopped|quit|gave up|given up|cut out) (?P<v>(?:eating|drinking|smoking)[^,;!?]*)",
      _text("User stopped {v}", "preference", 0.85, 6)),
+    (rf"^(?:i|{_I_HAVE}) (?:had to )?(?:stopped|quit|gave up|given up|give up|stop) (?P<v>(?!talking|asking|"
+     r"waiting|thinking|worrying)\w+ing\b[^,;!?]*)", _text("User gave up {v}", "preference", 0.8, 6)),
     (rf"^(?:i|{_I_HAVE}) switched from (?P<old>[^,;!?]+?) to (?P<v>[^,;!?]+)",
      _text("User now prefers {v} to {old}", "preference", 0.85, 5)),
     (r"^i (?:just |recently |now )?(?:switched|changed|moved) (?:over )?to (?P<v>(?:the |a |an )[^,;!?]+|"

@@ -125,7 +125,12 @@ def _event(m: re.Match[str]) -> Made:
     return f"User has {article} {m.group('ev').lower()} {third_person(rest)}", "schedule", 0.8
 
 
+_DRIVEN_FOR_A_LIVING = re.compile(r"^(?:taxi|cab|bus|lorry|truck|van|uber|ambulance|forklift|tram|train)s?$", re.I)
+
+
 def _own(m: re.Match[str]) -> Made:
+    if m.group("verb").lower() == "drive" and _DRIVEN_FOR_A_LIVING.match(clean(m.group("v"))):
+        return f"User works as a {clean(m.group('v')).lower()} driver", "personal", 0.85  # "now I drive a taxi"
     verb = "owns" if m.group("verb").lower() == "own" else "drives"
     return _phrase(f"User {verb} {{art}} {{v}}", "context", 0.8, 6)(m)
 

@@ -170,3 +170,15 @@ def test_updates_a_name_a_diet_an_age_and_a_taste_said_the_other_way_round() -> 
     assert decide("User can't do mornings", known) == decide("User can't do mornings", known)
     assert decide("User can't do mornings", known).action == "update"
     assert decide("User can't do mornings", [Candidate("m6", "User loves hiking", 0.5)]).action == "new"
+
+
+def test_what_is_given_up_lost_or_taken_up_instead_revises_the_older_memory() -> None:
+    assert ("User works as a taxi driver", "personal") in facts("I quit nursing and now I drive a taxi.")
+    assert facts("I drive a Tesla") == [("User drives a Tesla", "context")]
+    assert facts("Sadly we lost Rex last month") == [("User lost Rex last month", "personal")]
+    rex = [Candidate("m1", "User has a dog named Rex", 0.4)]
+    assert decide("User lost Rex last month", rex).action == "update"
+    assert decide("User's dog Rex got neutered", rex).action != "update"
+    running = [Candidate("m2", "User likes running", 0.4)]
+    assert decide("User gave up running after their knee op", running).action == "update"
+    assert decide("User got engaged last month", [Candidate("m3", "User is single", 0.4)]).action == "update"
