@@ -66,7 +66,8 @@ _TIDY = [
      lambda m: f"{m.group('my')} {m.group('rel')} is {m.group('name')}"),
 ]
 # "my wife's a vet", "Pepper's 11 now": "'s" is "is" before what can only follow "is"
-_IS_AFTER = (r"\d+(?!\w)|a |an |not |now |still |just |very |really |so |quite |pretty |always |also |allergic |"
+_IS_AFTER = (r"\d+(?!\w)|a |an |not |now |still |just |very |really |so |quite |pretty |always |also |"
+             r"(?:called|named|allergic|obsessed|interested|based|originally) |"
              r"(?:coeliac|celiac|vegan|vegetarian|pregnant|retired|married|engaged|single|diabetic)\b|"
              r"(?!(?:wedding|morning|evening|building|thing|ring|king|spring|ceiling|meeting|feeling|painting|"
              r"clothing|pudding|sibling|darling|wing|birthday)\b)\w+ing\b")
@@ -76,8 +77,16 @@ _FAMILY_AS_NAME = re.compile(r"^(?P<rel>mum|mom|dad|grandma|grandpa|nan|nana|gra
                              r"\d|a |an |not |now |still ))", re.I)
 _POSSESSIVE_IS = re.compile(rf"\b(?P<who>(?:my|our) {_REL}(?: (?-i:[A-Z])[\w'’-]+)?)(?:'s|’s) (?=(?:{_IS_AFTER}))",
                             re.I)
-_POSSESSIVE_HAS = re.compile(rf"\b(?P<who>(?:my|our) {_REL}(?: (?-i:[A-Z])[\w'’-]+)?)(?:'s|’s) (?=(?:got|been)\b)",
-                             re.I)
+# "'s" before a participle is "has" ("my dad's just had a hip replacement"), but not before the participles that
+# say what someone is ("my boyfriend's called Dev", "my wife's retired")
+_BEING = (r"called|named|married|engaged|retired|divorced|widowed|allergic|interested|obsessed|scared|excited|tired|"
+          r"based")
+_POSSESSIVE_HAS = re.compile(rf"\b(?P<who>(?:my|our) {_REL}(?: (?-i:[A-Z])[\w'’-]+)?)(?:'s|’s) "
+                             rf"(?=(?:(?:just|recently|already|finally|never|always) )?(?:got|been|had|gone|done|"
+                             rf"(?!(?:{_BEING})\b)\w+ed)\b)", re.I)
+_WILL = re.compile(rf"\b(?P<who>(?:my|our) {_REL}(?: (?-i:[A-Z])[\w'’-]+)?)(?:'ll|’ll) ", re.I)
+# "me and my wife are..." is "my wife and I are..."
+_ME_AND = re.compile(rf"^(?:me|myself) and (?P<who>(?:my|our) {_REL}(?: (?-i:[A-Z])[\w'’-]+)?)\b", re.I)
 
 
 # contractions typed without their apostrophe: "im", "ive", "dont", "my wifes name"
@@ -104,6 +113,8 @@ def tidy(sentence: str) -> str:
     for pattern, replace in _TIDY:
         text = pattern.sub(replace, text)
     text = _FAMILY_AS_NAME.sub(lambda m: f"my {m.group('rel').lower()}", text)
+    text = _ME_AND.sub(lambda m: f"{m.group('who')} and I", text)
+    text = _WILL.sub(lambda m: f"{m.group('who')} will ", text)
     text = _POSSESSIVE_HAS.sub(lambda m: f"{m.group('who')} has ", text)  # "my son's got a nut allergy"
     return _POSSESSIVE_IS.sub(lambda m: f"{m.group('who')} is ", text)
 
@@ -159,12 +170,15 @@ _PROGRESSIVE = re.compile(r"^i(?:'m|’m| am|'ve been|’ve been| have been)\s",
 _TAG = re.compile(r",\s+(?P<tag>(?:[\w'’-]+\s+){0,4}[\w'’-]+\?)$")
 # from here on nothing is said as a fact: a condition, a game, a report of someone's words
 _UNREAL_ON = re.compile(
-    r"\b(?:if(?! (?:possible|poss|that's ok|that is ok|that's okay|you can|you don't mind|that works|so)\b)|"
+    r"(?<!sure )(?<!know )(?<!wonder )(?<!wondering )(?<!ask )(?<!asking )(?<!see )(?<!check )(?<!idea )"
+    r"\b(?:if(?! (?:possible|poss|that's ok|that is ok|that's okay|you can|you don't mind|that works|so|"
+    r"(?:it|that) (?:matters|helps|makes a difference|is relevant|'s relevant|’s relevant))\b)|"
     r"unless|suppose|supposing|imagine|what if|assuming|pretend|hypothetically|in my dreams?|let'?s say|"
     r"role ?play|in the game|my character|someday|some day|one day|dream of|dreaming of|"
     r"(?:said|says|thinks|told me|asked) (?:that )?i)\b", re.I)
 # a wish or something asked for, in this piece only
-_WISH = re.compile(r"\b(?:would|wouldn't|i'd|i’d|it'd|it’d|wish|want to know)\b", re.I)
+_WISH = re.compile(r"\b(?:would|wouldn't|i'd|i’d|it'd|it’d|he'd|he’d|she'd|she’d|we'd|we’d|they'd|they’d|wish|"
+                   r"want to know)\b", re.I)
 
 
 def _verb_kind(word: str) -> str:

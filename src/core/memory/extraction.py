@@ -66,13 +66,15 @@ _RELATION = re.compile(
 _NAMING = re.compile(r"^(?:(?:we|i) (?:named|called|call) (?:him|her|it)|(?:his|her|its) name is) "
                      r"(?P<name>(?-i:[A-Z])[\w'’-]+)$", re.I)
 # "I'm 62 and retired": two short things said of oneself
-_TWO_STATES = re.compile(r"^(?P<subject>i(?:'m|’m| am)) (?P<a>[^,]{1,25}?) and (?P<b>[^,]{1,25})$", re.I)
+# (not "I'm allergic to cats and dogs": a preposition before "and" joins two of its objects)
+_TWO_STATES = re.compile(r"^(?P<subject>i(?:'m|’m| am)) (?P<a>(?![^,]*\b(?:to|of|with|in|at|for|about|from|by)\b)"
+                         r"[^,]{1,25}?) and (?P<b>[^,]{1,25})$", re.I)
 # "he works as a pilot" after "my husband's name is Tom": he is the husband
 _PRONOUN_SUBJECT = re.compile(r"^(?:he|she)(?=\s)|^(?:his|her)(?=\s)", re.I)
 # "..., Nacho and Churro haha": the names of what the clause just brought in
 _TRAILING_NAMES = re.compile(r",\s+(?P<names>(?-i:[A-Z])[\w'’-]+(?:,? (?:and|&) (?-i:[A-Z])[\w'’-]+)*)"
                              r"(?:\s+(?:haha+|lol|:\)))*\s*$")
-_PRONOUN_IS = re.compile(r"^(?:he|she)(?:'s|’s)\s", re.I)  # "she's a graphic designer"
+_PRONOUN = re.compile(r"^(?:he|she)(?=['’]|\s)", re.I)  # "she's a graphic designer", "he'll be 6"
 
 
 def _named_relations(sentence: str) -> list[tuple[str, str]]:
@@ -230,8 +232,9 @@ def _read(clause: str, sentence: str, greeting: bool, last_relation: str, facts:
     names = _TRAILING_NAMES.search(clause)
     if names:  # "We just got two guinea pigs for the kids, Nacho and Churro"
         clause = clause[: names.start()]
-    if last_relation and _PRONOUN_IS.match(clause.strip()):
-        clause = _PRONOUN_IS.sub(f"my {last_relation} is ", clause.strip(), count=1)
+    if last_relation and (pronoun := _PRONOUN.match(clause.strip())):  # "she's 4", "he'll be 6", "she loves it"
+        clause = tidy(f"my {last_relation}{clause.strip()[pronoun.end():]}")
+        clause = re.sub(rf"^(my {re.escape(last_relation)})(?:'s|’s) ", r"\1 is ", clause)  # "he's" is never "his"
     elif last_relation and _PRONOUN_SUBJECT.match(clause.strip()):
         clause = _PRONOUN_SUBJECT.sub(f"my {last_relation}", clause.strip(), count=1)
     made = _clause_facts(clause, sentence, greeting)

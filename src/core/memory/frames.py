@@ -199,6 +199,19 @@ FRAME_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
      _text("User {verb} {v}", "context", 0.8, 8)),
     (rf"^{_I} (?:starting|beginning) (?P<v>(?:a|my) (?:new )?(?:job|course|degree|school|university)[^,;!?]*)",
      _text("User is starting {v}", "context", 0.8, 8)),
+    (r"^i (?:just |recently |finally )?(?:started|began) (?P<v>(?:a |my |the )?(?:new )?(?:course|degree|school|uni|"
+     r"university|college|apprenticeship|phd|masters|training|sixth form)\b[^,;!?]*)",
+     _text("User started {v}", "context", 0.8, 8)),
+    # a relative's day: "It's my husband's 40th", "it's for my son's birthday on Saturday"
+    (rf"^it(?:'s|’s| is) (?:for )?(?:my|our) {REL_MOD}(?P<rel>{RELATIONS})(?:'s|’s) (?P<age>\d+)(?:st|nd|rd|th)\b"
+     r"(?P<v>(?: (?:birthday )?(?:on|next|this|in) [^,;!?]+)?)",
+     lambda m: (f"User's {relation(m)} is turning {m.group('age')}{clean(m.group('v')) and ' ' + clean(m.group('v'))}",
+                "relationship", 0.8)),
+    (rf"^it(?:'s|’s| is) (?:for )?(?:my|our) {REL_MOD}(?P<rel>{RELATIONS})(?:'s|’s) (?P<what>birthday|wedding|"
+     r"graduation|anniversary|retirement) (?P<v>(?:on|next|this|in) [^,;!?]+)",
+     lambda m: (f"User's {relation(m)}'s {m.group('what')} is {clean(m.group('v'))}", "relationship", 0.8)),
+    (r"^(?P<v>[^,;!?]+?) (?:is|are) (?:really |totally |very much )?my (?:thing|jam|passion|obsession)$",
+     _text("User loves {v}", "preference", 0.8, 4)),
     # giving things up, switching: "I stopped eating meat", "I've switched from coffee to green tea"
     (rf"^(?:i|{_I_HAVE}) (?:stopped|quit|gave up|given up|cut out) (?P<v>(?:eating|drinking|smoking)[^,;!?]*)",
      _text("User stopped {v}", "preference", 0.85, 6)),

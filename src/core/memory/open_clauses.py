@@ -70,7 +70,7 @@ _INTENSIFIERS = re.compile(r"^(?:(?:so|very|really|pretty|quite|a bit|a little|k
 _ABOUT_YOU = re.compile(r"\b(?:you|your|yours|yourself)\b", re.I)
 _NOW = re.compile(r"\b(?:today|tonight|right now|at the moment|this morning|this afternoon|this evening)\b", re.I)
 _PLAN = re.compile(r"^(?:i(?:'m|’m| am)) \w+ing\b|\bgoing to\b|\bwill\b", re.I)
-_TASTE = re.compile(r"\b(?:like|likes|love|loves|enjoy|enjoys|prefer|prefers|hate|hates|fan of|into|favou?rite)\b",
+_TASTE = re.compile(r"\b(?:like|likes|love|loves|enjoy|enjoys|prefer|prefers|hate|hates|fan of|fan|into|favou?rite)\b",
                     re.I)
 _WHERE = re.compile(r"^(?:i )?(?:live|lived|moved|grew up|was born|am from|'m from|come from)\b", re.I)
 _ONGOING = re.compile(r"^(?:i(?:'m|’m| am)|i(?:'ve|’ve| have) been) \w+ing\b", re.I)

@@ -22,7 +22,7 @@ PRONOUN = re.compile(
 )
 TRAILING_FILLER = re.compile(
     r"(?:[\s,]+(?:too|as well|lol|haha+|tbh|honestly|actually|anyway|anymore|any more|really|though|now|btw|:\)|"
-    r"if possible|if poss|please|pls|by the way|"
+    r"if possible|if poss|please|pls|by the way|unfortunately|sadly|luckily|thankfully|"
     r":d|xd))+$",
     re.I,
 )

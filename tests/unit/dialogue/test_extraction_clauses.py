@@ -182,3 +182,24 @@ def test_what_is_given_up_lost_or_taken_up_instead_revises_the_older_memory() ->
     running = [Candidate("m2", "User likes running", 0.4)]
     assert decide("User gave up running after their knee op", running).action == "update"
     assert decide("User got engaged last month", [Candidate("m3", "User is single", 0.4)]).action == "update"
+
+
+@pytest.mark.parametrize(("turns", "expected"), [
+    (("Do you do kids' parties?", "It's for my son, he'll be 6 next month"),
+     ("User's son will be 6 next month", "relationship")),
+    (("I'd like to book a table", "It's my husband's 40th so something nice please"),
+     ("User's husband is turning 40", "relationship")),
+    (("Can I bring my dog?", "She's a golden retriever called Honey"),
+     ("User's dog is a golden retriever called Honey", "relationship")),
+    (("My boyfriend's called Dev and he's a chef",), ("User's boyfriend is named Dev", "relationship")),
+    (("My dad's just had a hip replacement so he'll need a wheelchair",),
+     ("User's dad has just had a hip replacement", "relationship")),
+    (("Me and my wife are celebrating our 25th anniversary next week",),
+     ("User and their wife are celebrating their 25th anniversary next week", "relationship")),
+    (("I've just started uni in Sheffield, do you do student membership?",),
+     ("User started uni in Sheffield", "context")),
+    (("Not sure if it matters but I'm pregnant",), ("User is pregnant", "personal")),
+    (("I'm allergic to both cats and dogs unfortunately",), ("User is allergic to both cats and dogs", "personal")),
+])
+def test_pronouns_contractions_and_whether(turns: tuple[str, ...], expected: tuple[str, str]) -> None:
+    assert expected in facts(*turns)
