@@ -102,13 +102,18 @@ class Conversations:
             await uow.commit()
         return self._view(record)
 
-    async def _schedule(self, uow: UnitOfWork, record: ConversationRecord) -> None:
-        deadlines = [d for d in (record.join_deadline if record.status == "connecting" else None,
-                                 record.idle_deadline, record.max_deadline) if d is not None]
-        if deadlines:
-            await self.jobs.enqueue(uow, "conversation.timer",
-                                    {"organization_id": record.organization_id, "id": record.id},
-                                    run_at=min(deadlines))
+    async def _schedule(self, uow: UnitOfWork, record: ConversationRecord,
+                        previous: ConversationRecord | None = None) -> None:
+        """Arms the timer for the record's next deadline. Given the `previous` record, whose timer is pending,
+        it arms none when the next deadline did not come earlier: that timer fires first and re-arms (a turn only
+        pushes the idle deadline later, so a busy conversation keeps one pending timer, not one per turn)."""
+        due = _next_deadline(record)
+        if due is None:
+            return
+        if previous is not None and (armed := _next_deadline(previous)) is not None and armed <= due:
+            return
+        await self.jobs.enqueue(uow, "conversation.timer",
+                                {"organization_id": record.organization_id, "id": record.id}, run_at=due)
 
     async def get(self, organization_id: str, conversation_id: str, include_transcript: bool = False
                   ) -> Conversation:
@@ -139,11 +144,12 @@ class Conversations:
             record = await fetch(uow.conversations, "conversation", conversation_id)
             if is_final("conversation", record.status):
                 raise Conflict(f"The conversation is {record.status}")
+            armed = record
             record = await self._activate(uow, record, now)
             record = replace(record, last_activity_at=now,
                              idle_deadline=now + timedelta(seconds=self.limits.idle_timeout))
             await uow.conversations.update(record)
-            await self._schedule(uow, record)
+            await self._schedule(uow, record, armed)
             await uow.commit()
         return self._view(record)
 
@@ -240,6 +246,7 @@ class Conversations:
             record = await fetch(uow.conversations, "conversation", conversation_id)
             self._open_for_turns(record)  # it may have ended meanwhile
             message = TranscriptItem(role="user", content=content, timestamp=_since(record, now))
+            armed = record
             record = await self._activate(uow, record, now)
             record = replace(record, last_activity_at=now,
                              idle_deadline=now + timedelta(seconds=self.limits.idle_timeout))
@@ -249,7 +256,7 @@ class Conversations:
             # user rank the same memories differently, and opposite lock orders deadlocked on PostgreSQL.
             for memory in sorted(memories, key=lambda m: m.id):
                 await uow.memories.set(memory.id, last_used_at=now)
-            await self._schedule(uow, record)
+            await self._schedule(uow, record, armed)
             await uow.commit()
         request = grounding.request(persona(personality), history, content)
         started = record
@@ -288,6 +295,13 @@ def _toolbox(personality: PersonalityRecord, record: ConversationRecord) -> Tool
         return None
     return Toolbox({tool.name: tool for tool in personality.tools}, personality.tool_signing_secret, record.id,
                    personality.id, record.user_id)
+
+
+def _next_deadline(record: ConversationRecord) -> datetime | None:
+    """When the conversation's timer must next look at it: its earliest deadline that applies."""
+    deadlines = [d for d in (record.join_deadline if record.status == "connecting" else None,
+                             record.idle_deadline, record.max_deadline) if d is not None]
+    return min(deadlines) if deadlines else None
 
 
 def _since(record: ConversationRecord, now: datetime) -> float:

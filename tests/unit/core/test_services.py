@@ -475,6 +475,28 @@ async def test_conversation_ends_when_idle(core: Core) -> None:
     assert [e["data"]["status"] for e in core.events("conversation.ended")] == ["ended"]
 
 
+async def test_a_busy_conversation_keeps_one_timer_and_still_ends_when_idle(core: Core) -> None:
+    from avatar_service.adapters.database_jobs import DatabaseJobQueue
+
+    pid = await core.personality()
+    created = await core.conversations.create(ORG, ConversationCreate(personality_id=pid))
+    queue = core.container.resolve(DatabaseJobQueue)
+    await core.conversations.say(ORG, created.id, "Hello")
+    assert len(core.jobs("conversation.timer")) == 1  # the creation's timer (the join deadline) comes first
+    for _ in range(5):  # each turn pushes the idle deadline later: the pending timer fires first and re-arms
+        core.clock.advance(10)
+        await core.conversations.say(ORG, created.id, "And then?")
+    assert len(core.jobs("conversation.timer")) == 1
+    core.clock.advance(500)  # the join deadline's timer fires: quiet 500 s of the 600 allowed, it re-arms
+    await queue.drain()
+    assert (await core.conversations.get(ORG, created.id)).status == "active"
+    core.clock.advance(110)  # now 610 s quiet
+    await queue.drain()
+    ended = await core.conversations.get(ORG, created.id)
+    assert ended.status == "ended" and ended.end_reason == "idle"
+    assert core.jobs("conversation.timer") == []
+
+
 async def test_conversation_timer_runs_through_the_job_queue(core: Core) -> None:
     from avatar_service.adapters.database_jobs import DatabaseJobQueue
 
