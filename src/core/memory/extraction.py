@@ -50,6 +50,7 @@ _NOT_A_STATEMENT = re.compile(
     r"will|is|are|am|what|where|who|why|how|which)\b",
     re.I,
 )
+_REPORTED = re.compile(r"\b(?:recommended|told|said|says|mentioned|suggested|referred)\b", re.I)
 _JOKE = re.compile(r"\b(?:jk|j/k|just kidding|kidding|joking)\b|/s\b", re.I)
 _GREETING = re.compile(r"^(?:hi|hello|hey|hiya|good (?:morning|afternoon|evening))\b", re.I)
 # "my wife Sarah", "our neighbour Mrs. Jansen": a relation and their name, wherever the sentence says it
@@ -191,7 +192,8 @@ def extract_facts(user_turns: Sequence[str]) -> list[Fact]:
         greeting = bool(_GREETING.match(turn.strip()))
         for sentence in split_sentences(turn):
             parts = pieces(sentence)
-            said = ". ".join(p.text for p in parts if p.kind != "unreal")  # a question may name someone too
+            # a question may name someone too; "my friend Sarah recommended you" is about the business
+            said = ". ".join(p.text for p in parts if p.kind != "unreal" and not _REPORTED.search(p.text))
             for relation, name in _named_relations(said):
                 verb = "are" if " and " in name else "is"
                 add(Fact(f"User's {relation} {verb} named {name}", "relationship", 0.85, sentence))

@@ -88,6 +88,8 @@ def open_fact(clause: str) -> tuple[str, str, float] | None:
     words = re.findall(r"[\w'-]+", _INTENSIFIERS.sub("", rest.lower().replace("’", "'")))
     if len(words) < 2 and not (subject in ("i'm", "i am") and words and len(words[0]) > 3):
         return None
+    while len(words) > 1 and words[0].endswith("ly") and len(words[0]) > 4:
+        words = words[1:]  # "I completely forgot": the verb is what tells
     first = words[0] if words else ""
     if CHAT_OBJECTS.match(" ".join(words[1:])) and len(words) <= 3:
         return None  # "I get it", "I love that"
@@ -102,7 +104,7 @@ def open_fact(clause: str) -> tuple[str, str, float] | None:
             return None  # "I've been waiting for ages"; "I've been swimming every morning" stays
     elif first in _CHAT_VERBS and not (first == "do" and len(words) > 1 and words[1] not in _DO_CHAT):
         return None  # "I do think so", but "I do 12 hour shifts"
-    if subject in ("i've", "i have") and set(words[:3]) & _CHAT_NOUNS:
+    if subject in ("i've", "i have") and set(words[:5]) & _CHAT_NOUNS:
         return None  # "I have a question about the tickets"
     if _PASSING_TIME.search(rest) or _POINTS_AWAY.search(rest) or _NOTHING.search(rest):
         return None  # "the one who asked yesterday", "I still have one", "I was diagnosed with nothing"

@@ -58,7 +58,7 @@ def predicate(phrase: str) -> str:
     """'usually go swimming with my son' -> 'usually goes swimming with their son'."""
     words = phrase.split()
     for i, word in enumerate(words):
-        if word.lower() in ADVERBS:
+        if word.lower() in ADVERBS or (word.lower().endswith("ly") and len(word) > 4 and i + 1 < len(words)):
             continue  # an adverb before the verb: conjugate the word after it
         words[i] = conjugate(word)
         break

@@ -154,6 +154,8 @@ def test_a_named_relation_keeps_its_name_in_what_is_said_of_them() -> None:
     "Can my son come too? He's really excited", "Went there last year, it was great",
     "My neighbour's dog barks all night.", "My boss is driving me crazy this week.", "I'm outside now",
     "My kids loved it last time", "We're thinking of coming on Friday", "My wife says hi",
+    "I'm so sorry, I completely forgot about the booking", "I've got a quick question about the membership",
+    "My friend Sarah recommended you", "My husband can't make it so it'll just be me",
 ])
 def test_chit_chat_and_requests_around_the_clauses_state_nothing(said: str) -> None:
     assert facts(said) == []
