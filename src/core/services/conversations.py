@@ -232,11 +232,11 @@ class Conversations:
         async with self.deps.storage(organization_id, read_only=True) as uow:
             record = await fetch(uow.conversations, "conversation", conversation_id)
             self._open_for_turns(record)
-            if await uow.transcripts.count(record.id) >= self.limits.max_transcript - 1:
+            history = await uow.transcripts.for_conversation(record.id)
+            if len(history) >= self.limits.max_transcript - 1:
                 raise Conflict(f"The transcript is at its limit of {self.limits.max_transcript} turns",
                                code="transcript_full")
             personality = await fetch(uow.personalities, "personality", record.personality_id)
-            history = await uow.transcripts.for_conversation(record.id)
         vector = await self.grounding.embed(content, history)
         async with self.deps.storage(organization_id, read_only=True) as uow:
             grounding = await self.grounding.fetch(uow, personality.id, record.user_id, vector)
