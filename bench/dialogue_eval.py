@@ -10,9 +10,10 @@ words per reply, per split: dev (tuned on), heldout1 (held out in round 1, then 
 round 2, then tuned on), heldout3 (written before round 3, not tuned on in round 3), heldout4 (written before
 round 4, before any change to the engine), heldout5 (written at the end of round 4, measured once untuned, then
 tuned on), heldout6 (written after that, measured once, untuned), heldout7 (written blind, without reading the
-engine's code, after heldout6; to be measured once, untuned).
+engine's code, after heldout6; to be measured once, untuned), heldout8 (written blind, after heldout7; to be measured
+once, untuned).
 
-    .venv/bin/python bench/dialogue_eval.py [--split dev|heldout1|...|heldout7|all]
+    .venv/bin/python bench/dialogue_eval.py [--split dev|heldout1|...|heldout8|all]
                                             [--embedder auto|lexical] [--show wrong|all|none]
 
 Targets with the offline engine: >= 90% right overall, >= 90% on memory questions, median reply <= 30 words.
@@ -39,7 +40,7 @@ from typing import Any
 import httpx
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "dialogue_eval.json"
-SPLITS = ("dev", "heldout1", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7")
+SPLITS = ("dev", "heldout1", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8")
 
 
 @dataclass
