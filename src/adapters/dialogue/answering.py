@@ -103,7 +103,12 @@ def best_answer(ranking: Ranking, more: bool, asking: bool, about_user: float, t
     held = best.coverage / max(1.0 - ranking.unmatched, 1e-9)
     if held < PARTIAL and 0 < ranking.unmatched < 1.0:
         sure += PARTIAL_MARGIN  # (when none of its words is known anywhere, meaning alone decides as ever)
-    if best.candidate.own and (best.candidate.relevance >= sure or _clearly_closest(best, ranked)):
+    # ...and when what the question is about, its last main word, is nowhere ("do you teach the saxophone?"), only a
+    # knowledge sentence clearly nearer than the others may say it in other words ("is there wifi?" / "Free
+    # Wi-Fi..."), or one that holds the kind asked for ("what time can we arrive?" / "Check-in is from 2pm")
+    unsure = ranking.focus_unknown and best.candidate.kind == "knowledge" and not best.fits
+    near = best.candidate.relevance >= sure and not unsure
+    if best.candidate.own and (near or _clearly_closest(best, ranked)):
         return best  # it says what was asked in other words ("hire a van" / "a van costs 89 euros per day")
     # by the words: the best, or one nearly level with it that holds them ("what if my dog gets sick at night?":
     # "for emergencies outside these hours..." came just behind "bring your pet's vaccination booklet")

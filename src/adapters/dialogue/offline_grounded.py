@@ -332,7 +332,7 @@ class _Reply:
             to_place = True
         return Query(text=text, weights=weights, kinds=kinds, yes_no=answer_types.is_yes_no(text), about_user=mine,
                      permission=asks_permission(text), to_place=to_place, ages=asked_ages,
-                     place_names=place_names(self.request.persona.description),
+                     place_names=place_names(self.request.persona.description), own=frozenset(terms(text)),
                      mentions_user=mentions_user(text) or (bool(context) and mentions_user(context)),
                      child=answer_types.mentions_child(text) or bool(asked_ages))
 

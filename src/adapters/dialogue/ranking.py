@@ -49,6 +49,7 @@ class Query:
     to_place: bool = False  # asked of the personality itself: "where are you?" (user_facts.addresses_the_place)
     mentions_user: bool = True  # "I", "my", "we" in it: memories may answer (user_facts.mentions_user)
     place_names: frozenset[str] = frozenset()  # words of the place's own name ("Clay", "Corner"), for to_place
+    own: frozenset[str] = frozenset()  # the turn's own terms (a follow-up's weights also hold the turn before's)
     ages: Sequence[int] = ()
     child: bool = False  # asks about a child (a son, kids...)
 
@@ -69,6 +70,7 @@ class Ranking:
     terms: int  # how many terms the question has
     main: frozenset[str] = frozenset()  # the question's own main terms (weight 1), what an "I don't know" names
     wants_kind: bool = False  # asks for a kind of answer (a time, a price...), and not only yes or no
+    focus_unknown: bool = False  # the question's last main word, what it is about, is nowhere in what is known
 
 
 def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
@@ -110,6 +112,8 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
             answer_types.holds(candidate.text, query.kinds)
         if query.kinds and not fits:  # about the topic, but not holding what is asked for (no age for "how old")
             lexical *= UNFIT_LEXICAL if not query.yes_no else (1 + UNFIT_LEXICAL) / 2
+            if not query.yes_no and _LITERAL.issuperset(query.kinds):
+                lexical *= UNFIT_LEXICAL  # a name or an age is said when given ("your dog has sensitive skin" is none)
         semantic = SENTENCE_WEIGHT if candidate.own else CHUNK_WEIGHT
         score = LEXICAL_WEIGHT * lexical + semantic * candidate.relevance + (fit_weight if fits else 0.0)
         if age > 0:  # "visitors under 18" holds what "my 12 year old son" asks about, in other words
@@ -128,8 +132,10 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
         score += 0.01 / (1 + candidate.group) + max(0.0, 0.02 - 0.01 * candidate.position)
         scored.append(Scored(candidate, score, coverage, fits, main_held / len(main) if main else 0.0))
     scored.sort(key=lambda s: -s.score)
-    return Ranking(scored, unmatched, len(weights), frozenset(t for t, w in weights.items() if w >= 1.0),
-                   bool(query.kinds) and not query.yes_no)
+    main_words = [t for t, w in weights.items() if w >= 1.0 and t in query.own]
+    focus = main_words[-1] if main_words else ""
+    return Ranking(scored, unmatched, len(weights), frozenset(main_words), bool(query.kinds) and not query.yes_no,
+                   bool(focus) and focus not in reachable)
 
 
 # a sentence that opens by pointing back at the one before it: "It costs 23 euros." after "...the theory test..."
@@ -169,6 +175,8 @@ def _age(query: Query, text: str) -> float:
 
 
 NAMES_THE_PLACE, _PLACE_KINDS = 0.08, frozenset(("place", "time"))
+# kinds of answer that an answer always states in so many words (a time may be "closed", a price "included")
+_LITERAL = frozenset(("name", "age", "contact"))
 _CAPITALISED = re.compile(r"\b[A-Z][\w'-]{3,}")
 # a sentence that opens by narrowing itself to one case: "On Fridays ...", "For emergencies ..."
 _ADULT = re.compile(r"\badults?\b", re.I)

@@ -50,15 +50,26 @@ def terms(text: str) -> list[str]:
 
 # More groups of the same kind, for what customers of any service ask in other words than the service writes:
 # buying what a shop sells, a cheaper option that is a discount or half price, a trial that is a taster, a
-# wheelchair and step-free access, a little girl who is a child.
+# wheelchair and step-free access, a little girl who is a child, a snack that is food, a wash that is a bath.
 SERVICE_GROUPS = """
 buy buys bought purchase purchases sell sells sold shop stock stocks
 cheap cheaper cheapest discount discounts discounted reduced concession concessions half
 snack snacks food meal meals
+wash washes washing bath baths bathe
 trial trials taster tasters introductory intro
 wheelchair wheelchairs accessible accessibility disabled disability step ramp lift
 girl girls boy boys child children kid kids
 urgent urgently emergency emergencies
+"""
+
+
+# Words a group relates that exclude each other: kinds of one thing, not other words for it. "Do you groom cats?"
+# is not answered by "a full groom for a small dog"; "my son" is not "your daughter".
+EXCLUSIVE = """
+dog dogs puppy puppies | cat cats kitten kittens | rabbit rabbits | horse horses | bird birds
+son sons | daughter daughters
+boy boys | girl girls
+wife | husband
 """
 
 
@@ -68,6 +79,12 @@ def _related() -> dict[str, frozenset[str]]:
         group = frozenset(stem(w) for w in line.split())
         for s in group:
             out[s] = out.get(s, frozenset()) | (group - {s})
+    for line in EXCLUSIVE.strip().splitlines():
+        kinds = [frozenset(stem(w) for w in part.split()) for part in line.split("|")]
+        for kind in kinds:
+            others = frozenset().union(*(k for k in kinds if k is not kind))
+            for s in kind:
+                out[s] = out.get(s, frozenset()) - others
     return out
 
 

@@ -25,7 +25,9 @@ _MINE = re.compile(r"\b(?:my|our|mine)\b", re.I)
 _REMEMBER = re.compile(r"\b(?:do you (?:know|remember|recall)|what (?:do|did) you (?:know|remember)|"
                        r"what have i told you|tell me about (?:me|myself)|remind me|did i (?:say|tell you|mention)|"
                        r"have i (?:said|told you|mentioned))\b", re.I)
-_PERMISSION = re.compile(r"^\s*(?:and\s+)?(?:can|could|may|must|should)\s+(?:i|we)\b|^\s*what if\b|"
+_PERMISSION = re.compile(r"^\s*(?:and\s+)?(?:can|could|may|must|should)\s+(?:i|we|(?:my|our)(?:\s+\w+){1,2}?\s+(?:"
+                         r"come|go|join|rent|hire|book|bring|stay|use|have|take|get|do|try|learn|sit))\b|"
+                         r"^\s*(?:does|do|will)\s+(?:my|our)(?:\s+\w+){1,2}?\s+(?:have|need)\s+to\b|^\s*what if\b|"
                          r"\bwhat (?:should|do|can) (?:i|we) do\b|"
                          r"\b(?:do|will)\s+i\s+(?:have|need)\s+to\b|"
                          r"\bhow (?:do|can|should) (?:i|we) (?:get|book|find|reach|pay|contact|order|reserve|go)\b",
@@ -41,6 +43,8 @@ def about_user(question: str) -> float:
         if verb not in _PROCEDURE and not (verb == "do" and _IN_CASE.search(question)):
             return 1.0
     mine = len(_MINE.findall(question)) - len(_SERVED.findall(question))
+    if _PERMISSION.match(question):  # "can my kid rent a violin?", "does my little girl have to pay?": a rule
+        mine -= 1
     return 0.6 if mine > 0 else 0.0
 
 

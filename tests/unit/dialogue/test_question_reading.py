@@ -214,3 +214,49 @@ def test_a_sentence_behind_the_best_answers_only_with_the_kind_asked_for() -> No
 
 def test_the_place_named_by_its_description_is_the_place_itself() -> None:
     assert "15 Castle Street" in ask_cinema("Where is the cinema?")
+
+
+GROOMER = ["A full groom for a small dog costs 35 euros. A bath and brush is 25 euros.",
+           "Please tell us if your dog has any skin conditions. We use hypoallergenic shampoo on request."]
+MUSIC = ["Marco Rossi teaches guitar and drums. We teach piano, guitar, violin and singing.",
+         "Beginners can rent a violin or guitar for 10 euros a month."]
+
+
+def ask_about(knowledge: list[str], text: str, memories: tuple[str, ...] = (),
+              similarity: dict[str, float] | None = None, history: list[Turn] | None = None) -> str:
+    persona = Persona("Jo", "", "The owner of a shop.", {"verbosity": 0.3})
+    return engine.compose(DialogueRequest(persona, [*(history or []), Turn("user", text)], knowledge=knowledge,
+                                          memories=memories, sentence_relevance=similarity or {}))
+
+
+def test_kinds_of_one_thing_are_not_each_other() -> None:
+    assert DONT_KNOW.search(ask_about(GROOMER, "Do you groom cats too?"))
+    assert "35 euros" in ask_about(GROOMER, "Do you groom dogs?")
+    assert "Tom" in ask_about([], "What's my son called?", memories=("User has a son named Tom",
+                                                                     "User has a daughter named Ada"))
+
+
+def test_what_a_question_is_about_nowhere_known_is_not_answered_by_a_level_neighbour() -> None:
+    similarity = {"Marco Rossi teaches guitar and drums.": 0.55, "We teach piano, guitar, violin and singing.": 0.55}
+    assert DONT_KNOW.search(ask_about(MUSIC, "Do you teach the saxophone?", similarity=similarity))
+
+
+def test_a_name_asked_for_is_said_by_the_memory_that_gives_one() -> None:
+    memories = ("Ben's dog has sensitive skin", "Ben has a cockapoo called Toffee")
+    similarity_of_memories = (0.44, 0.36)
+    persona = Persona("Jo", "", "The owner of a shop.", {"verbosity": 0.3})
+    request = DialogueRequest(persona, [Turn("user", "What's my dog's name?")], knowledge=GROOMER,
+                              memories=memories, memory_relevance=similarity_of_memories)
+    assert "Toffee" in engine.compose(request)
+
+
+def test_can_my_child_is_a_question_about_the_place() -> None:
+    assert about_user("Can my kid rent a violin?") == 0.0
+    assert about_user("Does my little girl have to pay?") == 0.0
+    assert about_user("Does my son like football?") > 0
+    son = ("User's son Aarav is learning violin",)
+    assert "10 euros" in ask_about(MUSIC, "Can my kid rent a violin?", memories=son)
+
+
+def test_a_wash_is_a_bath() -> None:
+    assert "25 euros" in ask_about(GROOMER, "How much is just a wash?")
