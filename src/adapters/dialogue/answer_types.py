@@ -86,9 +86,10 @@ def holds(sentence: str, kinds: Sequence[str]) -> bool:
 # "12 year old", "12-year-old", "aged 12", "age 12"
 _AGE = re.compile(r"\b(\d{1,3})[ -]years?[ -]old\b|\b(?:aged?|age of) (\d{1,3})\b|\bis (\d{1,2})\b", re.I)
 # an age limit: a number that is not a time, a price or a count of something else
-_LIMIT = re.compile(r"\b(under|below|younger than|over|above|older than)\s(\d{1,3})\b(?![.:]?\d|\s?(?:am|pm|euros?|"
-                    r"guests|people|persons|minutes|hours|km|kg|%))|\b(\d{1,3})\s(?:and|or)\s(over|under|older|younger)\b",
-                    re.I)
+# ("under 18", "under-18s")
+_LIMIT = re.compile(r"\b(under|below|younger than|over|above|older than)[\s-](\d{1,3})s?\b(?![.:]?\d|\s?(?:am|pm|"
+                    r"euros?|guests|people|persons|minutes|hours|km|kg|%))|\b(\d{1,3})\s(?:and|or)\s(over|under|older|"
+                    r"younger)\b", re.I)
 _CHILD = re.compile(r"\b(?:son|daughter|kid|kids|child|children|baby|toddler|boy|girl)\b", re.I)
 
 

@@ -96,6 +96,8 @@ def best_answer(ranking: Ranking, more: bool, asking: bool, about_user: float, t
         return best if best.coverage > 0 or best.candidate.kind == "knowledge" else None
     if ranking.terms == 0:  # "where are you?": only the kind of answer can choose
         return best if best.fits and (best.candidate.relevance >= 0.2 or to_place) else None
+    if about_user >= 1.0 and not ranking.main and best.fits:
+        return best  # "when do I normally come in?": no word but the kind asked for, and a memory holds one
     # what the user told is short and said in their words: asked about themselves, a lower similarity will do
     sure = SURE_SIMILARITY - (0.2 * about_user if best.candidate.kind == "memory" else 0.0)
     # the share of what is known of the question's words that the best holds: a sentence holding one word of

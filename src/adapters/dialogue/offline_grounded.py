@@ -301,7 +301,8 @@ class _Reply:
         weights = question_weights(text, kinds, asked_ages)
         weights.pop("more", None)
         # a question without words of its own leans on the one before, unless it asks for a kind of answer
-        follow = more or is_follow_up(text) or not (weights or kinds)
+        # ("can my 8 year old come on his own?" names whom it is about: "his" points back to no earlier turn)
+        follow = more or (is_follow_up(text) and not asked_ages) or not (weights or kinds)
         context = self.previous_user if follow else ""
         if context:
             borrowed = question_weights(context, answer_types.wanted(context), answer_types.ages(context))
@@ -317,8 +318,8 @@ class _Reply:
                     for t in terms(name):
                         weights.setdefault(t, 0.5)
             # "and for kids?", "can I park there?" ask what the turn before asked; "will my insurance cover it?"
-            # (two words of its own) asks something else than "are you open on Saturdays?" did
-            if _CONNECTIVE.match(text) or len(new_words) <= 1:
+            # (two words of its own) or "can my 8 year old come on his own?" ask something else
+            if _CONNECTIVE.match(text) or (len(new_words) <= 1 and not asked_ages):
                 kinds = kinds or answer_types.wanted(context)
         if not asked_ages and answer_types.mentions_child(text):
             asked_ages = self.ages_of_relatives(text)

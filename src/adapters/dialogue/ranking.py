@@ -108,8 +108,9 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
         lexical = min(1.0, coverage * length)
         # a time, a price... counts where the sentence is about the question at all ("Belem Tower" is no
         # answer to "who led the rebuilding of the Baixa?" for holding two capitalised words)
-        fits = bool(query.kinds) and (not weights or coverage > 0 or candidate.relevance >= 0.2) and \
-            answer_types.holds(candidate.text, query.kinds)
+        # (what the user told is about them: asked "when do I normally come in?", their Thursdays fit)
+        fits = bool(query.kinds) and (not weights or coverage > 0 or candidate.relevance >= 0.2 or (
+            candidate.kind == "memory" and query.about_user >= 1.0)) and answer_types.holds(candidate.text, query.kinds)
         if query.kinds and not fits:  # about the topic, but not holding what is asked for (no age for "how old")
             lexical *= UNFIT_LEXICAL if not query.yes_no else (1 + UNFIT_LEXICAL) / 2
             if not query.yes_no and _LITERAL.issuperset(query.kinds):
@@ -130,7 +131,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
             score -= 0.08  # "On Fridays it stays open until 10pm" answers "when do you open?" only on Fridays
         # the chunk retrieval put first, and a chunk's opening sentences (which state its main facts) win ties
         score += 0.01 / (1 + candidate.group) + max(0.0, 0.02 - 0.01 * candidate.position)
-        scored.append(Scored(candidate, score, coverage, fits, main_held / len(main) if main else 0.0))
+        scored.append(Scored(candidate, score, coverage, fits, main_held / len(main) if main else 1.0))
     scored.sort(key=lambda s: -s.score)
     main_words = [t for t, w in weights.items() if w >= 1.0 and t in query.own]
     focus = main_words[-1] if main_words else ""

@@ -35,7 +35,7 @@ def stem(word: str) -> str:
 DISCOURSE = words_of(
     """sorry pardon excuse exactly precisely actually basically honestly really quite rather just simply
     again remind reminded remember recall mention mentioned wondering wonder wondered curious quick quickly
-    anyway anyhow though besides perhaps maybe probably possibly still even ever already also too well
+    anyway anyhow though besides perhaps maybe probably possibly still even ever never sometimes already also too well
     hi hello hey oh um uh er hmm please kindly per said say tell told ask asking asked""")
 
 
@@ -56,6 +56,7 @@ buy buys bought purchase purchases sell sells sold shop stock stocks
 cheap cheaper cheapest discount discounts discounted reduced concession concessions half
 snack snacks food meal meals
 wash washes washing bath baths bathe
+latest last
 trial trials taster tasters introductory intro
 wheelchair wheelchairs accessible accessibility disabled disability step ramp lift
 girl girls boy boys child children kid kids

@@ -15,6 +15,7 @@ _I_ASKS = re.compile(r"\b(?:do|did|does|am|was|have|had|can't|cannot|should)\s+i
 # verbs of doing something at the place ("how do I get there", "do I have to book"): questions for the place
 _PROCEDURE = words_of("get book find reach contact cancel order reserve go come bring need take leave park have "
                       "pick collect drop return pay sign register apply")
+_TO = re.compile(r"\s+to\b", re.I)
 # "what should I do if I get a toothache?" asks what to do in a case; "what do I do for a living?" asks about them
 _IN_CASE = re.compile(r"\b(?:if|in case|when|whenever)\b", re.I)
 # "my" after these is the one a service is for ("a ticket for my son", "bring my dog", "a charge for adding my
@@ -25,7 +26,7 @@ _MINE = re.compile(r"\b(?:my|our|mine)\b", re.I)
 _REMEMBER = re.compile(r"\b(?:do you (?:know|remember|recall)|what (?:do|did) you (?:know|remember)|"
                        r"what have i told you|tell me about (?:me|myself)|remind me|did i (?:say|tell you|mention)|"
                        r"have i (?:said|told you|mentioned))\b", re.I)
-_PERMISSION = re.compile(r"^\s*(?:and\s+)?(?:can|could|may|must|should)\s+(?:i|we|(?:my|our)(?:\s+\w+){1,2}?\s+(?:"
+_PERMISSION = re.compile(r"^\s*(?:and\s+)?(?:can|could|may|must|should)\s+(?:i|we|(?:my|our)(?:\s+\w+){1,3}?\s+(?:"
                          r"come|go|join|rent|hire|book|bring|stay|use|have|take|get|do|try|learn|sit))\b|"
                          r"^\s*(?:does|do|will)\s+(?:my|our)(?:\s+\w+){1,2}?\s+(?:have|need)\s+to\b|^\s*what if\b|"
                          r"\bwhat (?:should|do|can) (?:i|we) do\b|"
@@ -40,7 +41,12 @@ def about_user(question: str) -> float:
         return 1.0
     for m in _I_ASKS.finditer(question):
         verb = (m.group(1) or "").lower()
-        if verb not in _PROCEDURE and not (verb == "do" and _IN_CASE.search(question)):
+        # "what coffee do I usually have?" is about them, "do I have to book?" about the place; "what should I
+        # do?" asks what to do there, "what do I do for a living?" about them
+        procedure = verb in _PROCEDURE and not (verb == "have" and not _TO.match(question, m.end()))
+        if verb == "do":
+            procedure = bool(_IN_CASE.search(question)) or m.group(0).lower().startswith(("should", "can"))
+        if not procedure:
             return 1.0
     mine = len(_MINE.findall(question)) - len(_SERVED.findall(question))
     if _PERMISSION.match(question):  # "can my kid rent a violin?", "does my little girl have to pay?": a rule

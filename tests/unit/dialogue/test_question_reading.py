@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from avatar_service.adapters.dialogue import OfflineGroundedDialogue
+from avatar_service.adapters.dialogue.answer_types import age_fit as answer_types_age_fit
 from avatar_service.adapters.dialogue.answer_types import wanted
 from avatar_service.adapters.dialogue.feelings import detect_emotion
 from avatar_service.adapters.dialogue.terms import terms
@@ -260,3 +261,31 @@ def test_can_my_child_is_a_question_about_the_place() -> None:
 
 def test_a_wash_is_a_bath() -> None:
     assert "25 euros" in ask_about(GROOMER, "How much is just a wash?")
+
+
+CLIMBING = ["A day pass costs 12 euros for adults and 9 euros for under-18s.",
+            "Everyone must watch a safety video before climbing. Under-14s must be supervised by an adult at all "
+            "times. Our taster session for beginners lasts 90 minutes and costs 25 euros."]
+
+
+def test_have_and_do_asked_of_oneself_or_of_the_place() -> None:
+    assert about_user("What coffee do I usually have?") == 1.0
+    assert about_user("Do I have to book?") == 0.0
+    assert about_user("I've never climbed before, what should I do?") == 0.0
+    assert about_user("What do I do for a living?") == 1.0
+    assert "safety video" in ask_about(CLIMBING, "I've never climbed before, what should I do?")
+
+
+def test_an_age_limit_written_under_18s_counts() -> None:
+    assert answer_types_age_fit("9 euros for under-18s.", [8]) == 1.0
+    history = [Turn("user", "How long is the taster?"), Turn("assistant", "It lasts 90 minutes.")]
+    # an age of its own: no follow-up of the taster question, and a question about the place's rules
+    similarity = {"Under-14s must be supervised by an adult at all times.": 0.39,  # as MiniLM measured them
+                  "A day pass costs 12 euros for adults and 9 euros for under-18s.": 0.25}
+    assert "supervised" in ask_about(CLIMBING, "Can my 8 year old come on his own?", history=history,
+                                     similarity=similarity)
+
+
+def test_a_memory_holding_the_kind_asked_answers_a_question_of_no_other_word() -> None:
+    memories = ("Lea usually climbs after work on Thursdays", "Lea's son Noah is 8")
+    assert "Thursdays" in ask_about(CLIMBING, "When do I normally come in?", memories=memories)
