@@ -37,6 +37,10 @@ HOLDS = {
                            r"years?)\b", re.I),
     "contact": re.compile(r"\+?\d[\d ()-]{6,}\d|\b[\w.+-]+@[\w-]+\.[\w.]+", re.I),
     "name": re.compile(r"(?<!^)\b(?-i:[A-Z])[a-z]+"),
+    # a job: "works as a nurse", "you are a freelance illustrator", "a teacher at..."
+    "occupation": re.compile(r"\b(?:work|works|worked|working|job)\b[\w ]{0,20}? as an? \w+|"
+                             r"\b(?:am|are|is|was|were) an? (?:[\w-]+ ){0,2}\w+(?:er|or|ist|ian|ant|ent|eon|ic|man|"
+                             r"woman|nurse|chef|doctor|lawyer|pilot|clerk|engineer|medic)\b", re.I),
     # an enumeration of three or more short items: "small city cars, estate cars, vans and electric cars"
     "list": re.compile(r"\b(?:[\w-]+ ){0,2}[\w-]+, (?:[\w-]+ ){0,2}[\w-]+,? (?:and|or) [\w-]+", re.I),
 }
@@ -56,6 +60,8 @@ _WANTS = [
     ("duration", re.compile(r"\bhow long\b|\bfor how many (?:days|weeks|months|hours)\b", re.I)),
     ("number", re.compile(r"\bhow (?:many|far|big|tall|often|much)\b", re.I)),
     ("name", re.compile(r"\bname\b|\bcalled\b", re.I)),
+    ("occupation", re.compile(r"\bfor a living\b|\bmy (?:job|occupation|profession|line of work)\b|"
+                              r"\bwhat (?:(?:do|did) )?i do (?:for work|for my job)\b|\bwhat do i work as\b", re.I)),
     ("list", re.compile(r"\b(?:what|which) (?:kinds?|sorts?|types?) of\b|"
                         r"\bwhat (?:\w+ )?(?:do|can) you (?:offer|sell|teach|rent|serve|treat|stock)\b", re.I)),
 ]

@@ -33,7 +33,8 @@ _HINTS = frozenset(terms("single"))
 _KIND_WORDS = {"name": set(terms("name names called call")),
                "place": set(terms("address location located based situated")),
                "time": set(terms("time hours")), "age": set(terms("old age aged years year")),
-               "duration": set(terms("long")), "list": set(terms("kind kinds sort sorts type types"))}
+               "duration": set(terms("long")), "list": set(terms("kind kinds sort sorts type types")),
+               "occupation": set(terms("job work living occupation profession"))}
 
 
 def question_weights(text: str, kinds: Sequence[str], ages: Sequence[int]) -> dict[str, float]:
@@ -94,8 +95,9 @@ def best_answer(ranking: Ranking, more: bool, asking: bool, about_user: float, t
     best = ranked[0]
     if more:
         return best if best.coverage > 0 or best.candidate.kind == "knowledge" else None
-    if ranking.terms == 0:  # "where are you?": only the kind of answer can choose
-        return best if best.fits and (best.candidate.relevance >= 0.2 or to_place) else None
+    if ranking.terms == 0:  # "where are you?", "what's my job?": only the kind of answer can choose
+        mine = best.candidate.kind == "memory" and about_user >= 0.6
+        return best if best.fits and (best.candidate.relevance >= 0.2 or to_place or mine) else None
     if about_user >= 1.0 and not ranking.main and best.fits:
         return best  # "when do I normally come in?": no word but the kind asked for, and a memory holds one
     # what the user told is short and said in their words: asked about themselves, a lower similarity will do

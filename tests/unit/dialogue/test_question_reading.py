@@ -289,3 +289,11 @@ def test_an_age_limit_written_under_18s_counts() -> None:
 def test_a_memory_holding_the_kind_asked_answers_a_question_of_no_other_word() -> None:
     memories = ("Lea usually climbs after work on Thursdays", "Lea's son Noah is 8")
     assert "Thursdays" in ask_about(CLIMBING, "When do I normally come in?", memories=memories)
+
+
+def test_what_one_does_for_a_living_is_a_job() -> None:
+    assert wanted("What do I do for a living?") == ["occupation"]
+    assert wanted("Remind me what I do for work?") == ["occupation"]
+    memories = ("Lotte prefers working in the mornings", "Lotte is a freelance illustrator")
+    assert ask_about(CLIMBING, "What do I do for a living?", memories=memories) == "You are a freelance illustrator."
+    assert "illustrator" in ask_about(CLIMBING, "What's my job?", memories=memories)
