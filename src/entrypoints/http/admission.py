@@ -7,9 +7,13 @@ most `max_in_flight` requests of each lane run at once; the rest wait in order, 
 `overloaded` and `Retry-After` (the error envelope), which a client can retry elsewhere or later, instead of
 queueing for ten seconds.
 
-Two lanes, so reads never queue behind writes: GET, HEAD and OPTIONS in one, everything else (writes,
-searches, turns: the work that embeds, takes SQLite's one writer or runs the dialogue engine) in the other.
-Health and metrics answer outside both, so a load balancer sees an overloaded process as alive.
+Three lanes, so reads never queue behind writes, nor cheap writes behind model work: GET, HEAD and OPTIONS in
+one; the requests that run a model on this process's CPU (searches and text turns embed the question and run the
+dialogue engine, a memory is embedded as it is written, a game move runs the personality's search) in a narrow one
+of their own; every other write in the third. The model lane is narrow because its work is CPU-bound: more of it
+at once only made each slower and starved the event loop every request shares (at 256 clients a read waited
+seconds behind 64 turns in flight), while a few at a time keep the cores busy. Health and metrics answer outside
+all three, so a load balancer sees an overloaded process as alive.
 """
 
 from __future__ import annotations
@@ -25,6 +29,12 @@ from avatar_service.entrypoints.http.errors import asgi_envelope
 READS = frozenset({"GET", "HEAD", "OPTIONS"})
 EXEMPT = ("/healthz", "/metrics")
 RETRY_AFTER = "1"
+# POST paths whose work is a model's: .../knowledge/search, .../memories/search, .../messages, .../memories, .../move
+MODEL_WORK = ("/search", "/messages", "/memories", "/move")
+
+
+def is_model_work(method: str, path: str) -> bool:
+    return method == "POST" and path.startswith("/v1/") and path.endswith(MODEL_WORK)
 
 
 class Lane:
@@ -72,16 +82,23 @@ class Lane:
 
 
 class AdmissionMiddleware:
-    def __init__(self, app: ASGIApp, max_in_flight: int, max_queued: int, queue_timeout: float) -> None:
+    def __init__(self, app: ASGIApp, max_in_flight: int, max_queued: int, queue_timeout: float,
+                 max_model_in_flight: int | None = None) -> None:
         self.app = app
         self.reads = Lane(max_in_flight, max_queued, queue_timeout)
         self.writes = Lane(max_in_flight, max_queued, queue_timeout)
+        self.models = Lane(max_model_in_flight or max_in_flight, max_queued, queue_timeout)
+
+    def lane(self, method: str, path: str) -> Lane:
+        if method in READS:
+            return self.reads
+        return self.models if is_model_work(method, path) else self.writes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["path"] in EXEMPT:
             await self.app(scope, receive, send)
             return
-        lane = self.reads if scope.get("method") in READS else self.writes
+        lane = self.lane(scope.get("method", ""), scope["path"])
         if not await lane.enter():
             await self._overloaded(send)
             return
@@ -99,4 +116,4 @@ class AdmissionMiddleware:
 
     def stats(self) -> dict[str, Any]:
         return {lane: {"running": getattr(self, lane).running, "shed": getattr(self, lane).shed}
-                for lane in ("reads", "writes")}
+                for lane in ("reads", "writes", "models")}

@@ -179,7 +179,8 @@ def create_app(container: punq.Container, *, run_worker: bool | None = None) -> 
     # that found a route, while these must also see 404s, 405s and what the exception handlers answer.
     # Admission control inside them (its 503s are counted and carry a request id), before any work is done.
     app.state.admission = admission = AdmissionMiddleware(app.asgi_handler, settings.max_in_flight,
-                                                          settings.max_queued, settings.queue_timeout)
+                                                          settings.max_queued, settings.queue_timeout,
+                                                          settings.max_model_in_flight)
     app.asgi_handler = RequestIdMiddleware(metrics.HttpMetricsMiddleware(admission))
     resolve_in_order(app)
     document(app, [avatar.id for avatar in container.resolve(AvatarRenderer).list_avatars()])

@@ -82,3 +82,32 @@ async def test_a_waiter_that_goes_away_leaves_the_queue() -> None:
     assert await asyncio.wait_for(second, 1) is True  # the place went to the next one
     lane.leave()
     assert lane.running == 0 and not lane._waiting
+
+
+async def test_model_work_has_a_narrow_lane_of_its_own() -> None:
+    inner = SlowApp()
+    app = AdmissionMiddleware(inner, max_in_flight=8, max_queued=1, queue_timeout=30,  # type: ignore[arg-type]
+                              max_model_in_flight=2)
+    paths = ["/v1/conversations/c/messages", "/v1/personalities/p/knowledge/search", "/v1/users/u/memories/search"]
+    async with client(app) as http:
+        held = [asyncio.create_task(http.post(p)) for p in paths]  # two run, one waits
+        await asyncio.sleep(0.05)
+        assert app.models.running == 2
+        assert (await http.post("/v1/users/u/memories")).status_code == 503  # the model lane's queue is full
+        # Plain writes and reads are not held up by the model work.
+        write = asyncio.create_task(http.post("/v1/users"))
+        await asyncio.sleep(0.05)
+        assert app.writes.running == 1 and (await http.get("/v1/users/u")).status_code == 200
+        inner.release.set()
+        assert [r.status_code for r in await asyncio.gather(*held, write)] == [200] * 4
+    assert app.models.shed == 1 and app.writes.shed == 0
+
+
+def test_which_requests_are_model_work() -> None:
+    app = AdmissionMiddleware(SlowApp(), 4, 4, 1, 2)  # type: ignore[arg-type]
+    assert app.lane("POST", "/v1/game-sessions/g/move") is app.models
+    assert app.lane("POST", "/v1/users/u/memories") is app.models  # embedded as it is written
+    assert app.lane("GET", "/v1/users/u/memories") is app.reads
+    assert app.lane("POST", "/v1/users") is app.writes
+    assert app.lane("DELETE", "/v1/users/u/memories/m") is app.writes
+    assert app.lane("POST", "/rooms/r/messages") is app.writes  # a room's typed turn: the room paces itself
