@@ -33,8 +33,9 @@ HOLDS = {
     "age": re.compile(r"\b\d{1,3}[ -]years?[ -]old\b|\baged? \d|\b(?:under|over|below|above|from|at least) "
                       r"\d{1,2}\b(?!\s?(?:am|pm|euros?|minutes|hours|km|%))|\b\d{1,2}\+|"
                       r"\b(?:is|turned|turns) \d{1,3}\b", re.I),
+    # (or a length: "how long is the pool?" / "25 metres long")
     "duration": re.compile(rf"\b(?:\d+|{_NUMBER_WORD}|a|an|half an?)[ -](?:minutes?|hours?|days?|weeks?|months?|"
-                           r"years?)\b", re.I),
+                           r"years?|metres?|meters?|km|kilometres?|miles?|feet|foot|yards?)\b", re.I),
     "contact": re.compile(r"\+?\d[\d ()-]{6,}\d|\b[\w.+-]+@[\w-]+\.[\w.]+", re.I),
     "name": re.compile(r"(?<!^)\b(?-i:[A-Z])[a-z]+"),
     # a job: "works as a nurse", "you are a freelance illustrator", "a teacher at..."
@@ -62,7 +63,8 @@ _WANTS = [
     ("name", re.compile(r"\bname\b|\bcalled\b", re.I)),
     ("occupation", re.compile(r"\bfor a living\b|\bmy (?:job|occupation|profession|line of work)\b|"
                               r"\bwhat (?:(?:do|did) )?i do (?:for work|for my job)\b|\bwhat do i work as\b", re.I)),
-    ("list", re.compile(r"\b(?:what|which) (?:kinds?|sorts?|types?) of\b|"
+    ("list", re.compile(r"\b(?:what|which) (?:kinds?|sorts?|types?) of\b|\bwhat (?:does|do|is) (?:.{1,40}? )?"
+                        r"(?:include|included|cover)\b|"
                         r"\bwhat (?:\w+ )?(?:do|can) you (?:offer|sell|teach|rent|serve|treat|stock)\b", re.I)),
 ]
 _PER_UNIT = re.compile(r"\bper (?:month|week|day|night|hour|year|person|head|session|lesson|class)\b", re.I)

@@ -171,7 +171,9 @@ def _related_in(weights: dict[str, float], vocabulary: set[str]) -> dict[str, fr
 
 def _age(query: Query, text: str) -> float:
     if query.ages:
-        return answer_types.age_fit(text, query.ages)
+        fit = answer_types.age_fit(text, query.ages)
+        # "can my 14 year old use the gym?" is answered by "gym users must be 16 or over" as much as by a yes
+        return abs(fit) if query.yes_no else fit
     return 1.0 if query.child and answer_types.for_minors(text) else 0.0  # "and for kids?"
 
 

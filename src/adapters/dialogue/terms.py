@@ -57,6 +57,7 @@ cheap cheaper cheapest discount discounts discounted reduced concession concessi
 snack snacks food meal meals
 wash washes washing bath baths bathe
 latest last
+include includes included including cover covers covered
 trial trials taster tasters introductory intro
 wheelchair wheelchairs accessible accessibility disabled disability step ramp lift
 girl girls boy boys child children kid kids

@@ -297,3 +297,21 @@ def test_what_one_does_for_a_living_is_a_job() -> None:
     memories = ("Lotte prefers working in the mornings", "Lotte is a freelance illustrator")
     assert ask_about(CLIMBING, "What do I do for a living?", memories=memories) == "You are a freelance illustrator."
     assert "illustrator" in ask_about(CLIMBING, "What's my job?", memories=memories)
+
+
+LEISURE = ["The main pool is 25 metres long with six lanes. Adult swims cost 5.40 euros.",
+           "The gym opens at 6am and closes at 10pm. Gym users must be 16 or over.",
+           "Full membership costs 34 euros a month and covers the pool, the gym and classes."]
+
+
+def test_how_long_is_a_thing_asks_its_length() -> None:
+    assert "25 metres" in ask_about(LEISURE, "How long is the pool?")
+
+
+def test_an_age_limit_answers_whether_someone_of_an_age_may() -> None:
+    assert "16 or over" in ask_about(LEISURE, "Can my 14 year old use the gym?")
+
+
+def test_what_something_includes_is_what_it_covers() -> None:
+    assert wanted("What does membership include?") == ["list"]
+    assert "covers the pool" in ask_about(LEISURE, "What does membership include?")
