@@ -3,11 +3,13 @@
 Each candidate is one sentence of a knowledge chunk, or one memory (in the second person). Its score blends
 
 - lexical evidence: BM25 over the candidate sentences (Snowball stems, idf over this set, sentence-length
-  normalisation), where a related word ("pictures" for "photography") counts 0.6 of the word itself;
+  normalisation), where a related word ("pictures" for "photography"), a word of the same family ("members" for
+  "membership") or a word of the sentence an "It ..." sentence points back to counts 0.6 of the word itself;
 - embedding similarity: the MiniLM cosine of the candidate's chunk (knowledge) or of the memory itself to
   the turn, as retrieval measured it (sentences are not embedded one by one: at about 4 ms a sentence on
   this CPU that would cost more than the whole turn may take);
-- answer type: a time for "when", a price for "how much", a place for "where", a person for "who"...;
+- answer type: a time for "when", a price for "how much", a place for "where", a person for "who"...; a name,
+  an age or a contact asked for weighs down sentences without one twice;
 - who the question is about: memories gain when it asks about the user ("where do I live"), knowledge when it
   asks about the place's rules ("can I take pictures"); an age asked about ("my 12 year old") favours the
   sentence whose age limit includes it.
