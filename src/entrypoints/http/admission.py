@@ -98,7 +98,7 @@ class AdmissionMiddleware:
         if scope["type"] != "http" or scope["path"] in EXEMPT:
             await self.app(scope, receive, send)
             return
-        lane = self.lane(scope.get("method", ""), scope["path"])
+        lane = self.lane(str(scope.get("method", "")), scope["path"])
         if not await lane.enter():
             await self._overloaded(send)
             return
