@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from avatar_service.core.memory.vocabulary import REL_MOD, RELATIONS, TITLED_NAME
+from avatar_service.core.memory.vocabulary import DIETS, REL_MOD, RELATIONS, TITLED_NAME
 from avatar_service.core.memory.wording import word_set
 
 
@@ -52,10 +52,11 @@ class Piece:
 # --- tidying ---------------------------------------------------------------------------------------------------
 _TIDY = [
     # "Bruno, my dog, got neutered" -> "my dog Bruno got neutered"
-    (re.compile(rf"^(?P<name>(?-i:[A-Z])[\w'’-]+), (?P<my>my|our) (?P<rel>{_REL}),\s+", re.I),
+    (re.compile(rf"^(?P<name>(?:(?-i:Mr|Mrs|Ms|Dr|Prof)\.? )?(?-i:[A-Z])[\w'’-]+), (?P<my>my|our) (?P<rel>{_REL}),\s+",
+                re.I),
      lambda m: f"{m.group('my')} {m.group('rel')} {m.group('name')} "),
-    # "My twins, Ella and Finn, are in year 3" -> "My twins Ella and Finn are in year 3"
-    (re.compile(rf"\b(?P<my>my|our) (?P<rel>{_REL}s?), (?P<names>{_NAMES}),\s+(?=[a-z])", re.I),
+    # "My twins, Ella and Finn, are in year 3" -> "My twins Ella and Finn are in year 3"; "with our beagle, Biscuit"
+    (re.compile(rf"\b(?P<my>my|our) (?P<rel>{_REL}s?), (?P<names>{_NAMES})(?:,\s+(?=[a-z])|\s*$)", re.I),
      lambda m: f"{m.group('my')} {m.group('rel')} {m.group('names').replace(', and', ' and')} "),
     # "two dogs, Max and Ruby, and a cat" -> "two dogs named Max and Ruby, and a cat"; "a baby girl, Isla,"
     (re.compile(rf"\b(?P<what>(?:a|an|two|three|four|five|\d) (?:[\w-]+ )?(?:{RELATIONS}|girl|boy)s?), "
@@ -69,6 +70,7 @@ _TIDY = [
 _IS_AFTER = (r"\d+(?!\w)|a |an |not |now |still |just |very |really |so |quite |pretty |always |also |"
              r"(?:called|named|allergic|obsessed|interested|based|originally) |"
              r"(?:coeliac|celiac|vegan|vegetarian|pregnant|retired|married|engaged|single|diabetic)\b|"
+             r"(?-i:[A-Z])[a-z]+(?:ian|an|ish|ese|i|ch|ic)(?=\s*(?:$|[,.;!]|and\b|so\b|but\b|too\b))|"  # "Brazilian"
              r"(?!(?:wedding|morning|evening|building|thing|ring|king|spring|ceiling|meeting|feeling|painting|"
              r"clothing|pudding|sibling|darling|wing|birthday)\b)\w+ing\b")
 # "Grandma turns 90 on Saturday": a parent or grandparent called by what they are
@@ -89,11 +91,6 @@ _WILL = re.compile(rf"\b(?P<who>(?:my|our) {_REL}(?: (?-i:[A-Z])[\w'’-]+)?)(?:
 _ME_AND = re.compile(rf"^(?:me|myself) and (?P<who>(?:my|our) {_REL}(?: (?-i:[A-Z])[\w'’-]+)?)\b", re.I)
 
 
-# contractions typed without their apostrophe: "im", "ive", "dont", "my wifes name"
-_UNAPOSTROPHED = [(re.compile(rf"\b{bare}\b", re.I), said) for bare, said in [
-    ("im", "I'm"), ("ive", "I've"), ("dont", "don't"), ("cant", "can't"), ("didnt", "didn't"), ("doesnt", "doesn't"),
-    ("isnt", "isn't"), ("wasnt", "wasn't"), ("havent", "haven't"), ("hes", "he's"), ("shes", "she's"),
-    ("theyre", "they're"), ("thats", "that's"), ("whats", "what's")]]
 _RELATIVE_NAME_S = re.compile(rf"\b(?P<who>(?:my|our) {_REL})s (?=name\b|birthday\b)", re.I)
 # "My son (he's 7) wants..." reads as "My son, he's 7, wants..."; "As a wheelchair user, I..." as "I'm a
 # wheelchair user, I..."
@@ -104,8 +101,6 @@ _AS_A = re.compile(r"^as (?P<what>an? [\w -]{1,30}?), (?=i\b)", re.I)
 def tidy(sentence: str) -> str:
     """The sentence with appositions and contractions of "is" put the way the rules read them."""
     text = sentence.strip()
-    for pattern, said in _UNAPOSTROPHED:
-        text = pattern.sub(said, text)
     text = re.sub(r"^i\b", "I", text)
     text = _RELATIVE_NAME_S.sub(lambda m: f"{m.group('who')}'s ", text)
     text = _BRACKETS.sub(lambda m: f", {m.group('inside')}, ", text).strip(" ,")
@@ -138,10 +133,11 @@ LEADING = re.compile(
 _CONNECTIVE = re.compile(r"^(?:(?:and|but|so|plus|also|btw|fyi|though|although|because|cause|cos|as|while|whereas|"
                          r"then|now|and now|and then|oh|which means)\b[\s,]*)+", re.I)
 _SUBJECT_START = (r"(?:i|i'm|i’m|i've|i’ve|i'd|i’d|my|we|we're|we’re|we've|we’ve|our|he|she|he's|she's|it|it's|it’s|"
+                  r"(?:his|her|its|their) names?|"
                   r"they)")
 _HARD = re.compile(r"\s+[-–—]+\s+|\s*;\s*|:\s+(?=[A-Za-z])")
-_SOFT = re.compile(r",\s+(?:(?:and|but|so|plus|though|because|cos|also|btw)\s+)?|"
-                   r"\s+(?:and|but|so|plus|although|though|while|whereas|because|cos)\s+", re.I)
+_SOFT = re.compile(r",\s+(?:(?:and|but|so|plus|though|because|cos|also|btw|now that)\s+)?|"
+                   r"\s+(?:and|but|so|plus|although|though|while|whereas|because|cos|now that)\s+", re.I)
 # "so" that means "very" ("I'm so tired", "love it so much") cuts nothing
 _SO_BEFORE = re.compile(r"(?:\b(?:am|is|are|was|were|be|feel|felt|get|got|not|and|or)|'m|’m)\s*$", re.I)
 _SO_AFTER = re.compile(r"^(?:much|many|far|long|often|glad|happy|excited|tired|sorry|good|bad|lucky|busy|keen|close|"
@@ -162,12 +158,24 @@ _THIRD_SAID = re.compile(r"^[a-z]{2,}[^s\W]s (?:at|on|in|every|from|to|for|with|
 _NEGATION = re.compile(r"^(?:can't|cannot|can not|don't|do not|never|no longer|won't|doesn't|does not)\b", re.I)
 _NOUN_AFTER = re.compile(r"^\S+\s+(?:is|are|was|were|has|'s|’s)\b", re.I)  # "work is busy": a noun, not a verb
 _SHARED_AUX = re.compile(r"\b(?:was|were|been|is|are|am|'m|’m|get|got)\s+\w+(?:ed|en|wn)$|\bborn$", re.I)
-_COPULA = re.compile(r"^(?P<subject>.+?)(?P<copula>'m|’m| am| is| are|'re|’re)\s+\S+(?:\s+\S+){0,3}$", re.I)
-_COMPLEMENT = re.compile(r"^(?:a|an|\d+|a bit|very|really|quite|pretty|also|still|not|no longer|fully|totally|"
-                         r"retired|married|single|allergic|vegan|vegetarian|pregnant)\b", re.I)
+_COPULA = re.compile(r"^(?P<subject>.+?)(?P<copula>'m|’m| am| is| are|'re|’re|(?<=^he)'s|(?<=^she)'s|(?<=^he)’s|"
+                     r"(?<=^she)’s)\s+\S+(?:\s+\S+){0,3}$", re.I)
+_COMPLEMENT = re.compile(r"^(?:(?:about|around|nearly|almost|roughly) )?\d|^(?:a|an|a bit|very|really|quite|pretty|"
+                         r"also|still|not|no longer|fully|totally|retired|married|single|allergic|vegan|vegetarian|"
+                         r"pregnant)\b", re.I)
+# "he's 9, small for his age": a few words that describe, after a comma
+_DESCRIPTION = re.compile(r"^(?!(?:the|my|our|your|his|her|their|and|but|so|or|then|which|who|that|this|it|there|"
+                          r"please|thanks|thank|lol|haha|promise|sorry|any|is|are|can|do|does|will|would)\b)"
+                          r"[a-z][\w'-]*(?: [\w'-]+){0,3}$", re.I)
+_PLACED = re.compile(r"(?:'s|’s| is| are)\s+(?:at|in|on|from|near|by)\b", re.I)
 _PROGRESSIVE = re.compile(r"^i(?:'m|’m| am|'ve been|’ve been| have been)\s", re.I)
 # a short question closing a statement: ", any tips?", ", right?", ", is that ok?"
-_TAG = re.compile(r",\s+(?P<tag>(?:[\w'’-]+\s+){0,4}[\w'’-]+\?)$")
+_TAG = re.compile(r",\s+(?P<tag>(?:[\w'’-]+\s+){0,4}[\w'’-]+\?|(?:any|anything|anywhere|is there|are there|do you|"
+                  r"does it|can (?:i|we|you|he|she)|could (?:i|we|you)|would|will|should|what|when|where|how|which|"
+                  r"who)\b[^,;]*\?)$", re.I)
+_BARE_TAG = re.compile(r"(?<=\w)(?<!\bso)(?<!\band)(?<!\bbut)(?<!\bor)\s+"
+                       r"(?P<tag>(?:is|would|will|does|can|could|are) (?:that|it|this|they|he|she|we)\b"
+                       r"[^?,]{0,30}\?)$", re.I)  # "he's 16 is that ok?"
 # from here on nothing is said as a fact: a condition, a game, a report of someone's words
 _UNREAL_ON = re.compile(
     r"(?<!sure )(?<!know )(?<!wonder )(?<!wondering )(?<!ask )(?<!asking )(?<!see )(?<!check )(?<!idea )"
@@ -178,7 +186,8 @@ _UNREAL_ON = re.compile(
     r"(?:said|says|thinks|told me|asked) (?:that )?i)\b", re.I)
 # a wish or something asked for, in this piece only
 _WISH = re.compile(r"\b(?:would|wouldn't|i'd|i’d|it'd|it’d|he'd|he’d|she'd|she’d|we'd|we’d|they'd|they’d|wish|"
-                   r"want to know)\b", re.I)
+                   r"want to know)\b(?! (?:be )?(?:arriv|check in|checking in|get there|getting in)\w*)", re.I)
+# "we'd arrive on the Friday" is the plan of a booking, not a wish
 
 
 def _verb_kind(word: str) -> str:
@@ -195,6 +204,13 @@ def _bare(subject: str) -> str:
     return re.sub(r"(?:'m|’m| am|'ve|’ve| have|'re|’re| are|'d|’d)$", "", subject, flags=re.I)
 
 
+_TIME_OF_WEEK = re.compile(r"^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|morning|"
+                           r"afternoon|evening)s?$", re.I)
+# a state said without its "I'm": "so pescatarian now", "and retired since May"
+_STATE = re.compile(rf"^(?:(?:now|also|still|fully) )?(?:{DIETS}|retired|married|engaged|single|divorced|pregnant|"
+                    r"self-employed|unemployed|allergic to)\b", re.I)
+
+
 def _dropped_subject(rest: str, subject: str) -> str | None:
     """ `rest` with the subject it leaves out, taken from the clause before ("my wife works Saturdays" for
     "works Saturdays"), or None when `rest` is no clause of its own ("cycling" in "I like hiking, cycling")."""
@@ -207,6 +223,11 @@ def _dropped_subject(rest: str, subject: str) -> str | None:
     first_person = bool(_FIRST_PERSON.match(subject))
     bare = _bare(subject)
     state = re.match(r"^(?:no longer|not)\s+(?P<next>\S+)", body, re.I)
+    if state and _TIME_OF_WEEK.match(state.group("next")) and bare.lower() == "i":
+        day = state.group("next").rstrip(",.")
+        return f"I can't do {day if day.endswith('s') else day + 's'}"  # "so not Thursday please"
+    if _STATE.match(body) and bare.lower() in ("i", "we"):  # "so pescatarian now", "and retired"
+        return f"I'm {body}" if bare.lower() == "i" else f"we are {body}"
     if state and not _verb_kind(state.group("next")):  # "so no longer veggie": a state, said with "is"
         copula = "'m" if bare.lower() == "i" else " are" if bare.lower() == "we" else " is"
         return f"{bare}{copula} {rest[:1].lower()}{rest[1:]}"
@@ -231,6 +252,10 @@ _BARE_RELATION = re.compile(rf"^(?:my|our) {_REL}s?(?: {_NAMES})?$", re.I)
 _OWN_CLAUSE = re.compile(r"^(?:[\w'’-]+ ){1,4}?(?:is|are|was|were|works|suits|would|will|can|could|should|might|"
                          r"must)\b", re.I)
 
+# "so wednesdays and fridays suit me best"
+_SUITS = re.compile(r"^(?:[\w'’-]+ ){1,3}?(?:suit|suits|work|works) (?:for )?me\b", re.I)
+_SHORT_OWN_CLAUSE = re.compile(r"^(?:[\w'’-]+ ){1,2}?(?:is|are|was|were)\b", re.I)
+
 
 def _next_clause(left: str, rest: str, word: str, subject: str, comma: bool) -> str | None:
     """What follows a comma or conjunction as a clause of its own (its subject restored), or None when the
@@ -242,10 +267,14 @@ def _next_clause(left: str, rest: str, word: str, subject: str, comma: bool) -> 
         return None
     if word == "and" and _BARE_RELATION.match(left.strip()):
         return None  # "My husband Marco and I are coming": one subject
+    if word in ("and", "but", "plus") and _QUESTION.match(bare) and not re.split(r"[,;]", bare)[0].endswith("?") \
+            and (restored := _dropped_subject(bare, subject)):
+        return restored  # "my dad's 75 and has a bad hip, do you...": a statement, not a question
     if re.match(rf"^{_SUBJECT_START}\b", bare, re.I) or _QUESTION.match(bare):
         return rest
-    if (comma or word in _CLAUSE_CONJUNCTIONS) and _OWN_CLAUSE.match(bare):
-        return rest
+    if ((comma or word in _CLAUSE_CONJUNCTIONS) and (_OWN_CLAUSE.match(bare) or _SUITS.match(bare))) or \
+            (word == "and" and len(left.split()) > 3 and _SHORT_OWN_CLAUSE.match(bare)):
+        return rest  # "..., summer is my favourite season", "... and thursdays are rehearsal"
     if word == "and" and (_SHARED_AUX.search(left) or len(left.split()) - len(subject.split()) < 2):
         return None  # "I was born and raised", "I live and work in Leeds"
     if (comma or word in ("and", "but", "so", "plus")) and (restored := _dropped_subject(bare, subject)):
@@ -254,7 +283,10 @@ def _next_clause(left: str, rest: str, word: str, subject: str, comma: bool) -> 
         return rest  # ", so mornings don't work for me", "so those days are easiest"
     if comma and bare.split()[0].lower().endswith("ing") and _PROGRESSIVE.match(left.strip()):
         return f"I'm {bare}"  # "I've been running every morning, training for the Leeds half marathon"
-    if word in ("and", "so") and (m := _COPULA.match(left.strip())) and _COMPLEMENT.match(bare) \
+    if (word in ("and", "so") or (comma and not word)) and (m := _COPULA.match(left.strip())) \
+            and (_COMPLEMENT.match(bare) or (comma and not word and _DESCRIPTION.match(bare.split(",")[0])
+                                             and not re.match(r"^(?:i|we)$", m.group("subject").strip(), re.I)
+                                             and not _PLACED.search(left))) \
             and not bare.strip().isdigit():  # "our kids are 3 and 5" stays one
         return f"{m.group('subject')}{m.group('copula')} {bare}"  # "Pepper is 11 now and a bit stiff"
     return None
@@ -294,7 +326,7 @@ def pieces(sentence: str) -> list[Piece]:
     opening = head.split()[0].lower() if head.split() else ""
     if opening not in ("have", "do") and not _subject_of(head) and (restored := _dropped_subject(head, "I")):
         text = restored  # "can't stand coriander": the user speaking, the "I" left out
-    if text.endswith("?") and (tag := _TAG.search(text)):
+    if text.endswith("?") and (tag := _BARE_TAG.search(text) or _TAG.search(text)):
         text = f"{text[: tag.start()]}; {tag.group('tag')}"  # "I've been learning Italian for a year, any tips?"
     out: list[Piece] = []
     subject = ""

@@ -86,9 +86,12 @@ _SLOTS: list[tuple[str, re.Pattern[str]]] = [
         ("origin", r"is (?:originally )?from (?P<v>.+)"),
         ("hometown", r"hometown is (?P<v>.+)"),
         ("base", r"is based in (?P<v>.+)"),
-        ("job", r"works as an? (?P<v>.+)"),
+        ("job", r"works (?:from home |remotely |part[- ]time |full[- ]time |freelance |nights |shifts )?as an? "
+                r"(?P<v>.+)"),
         ("job", r"(?:got |was |has been )?promoted to (?:an? )?(?P<v>.+?)(?: (?:last|this) \w+)?"),
-        ("job", rf"is (?:now )?an? (?P<v>(?:[\w-]+ ){{0,3}}?(?:{OCCUPATIONS}))$"),
+        ("job", rf"is (?:now )?an? (?P<v>(?:[\w-]+ ){{0,3}}?(?:{OCCUPATIONS}))(?: (?:at|in|for) [^,]+)?"
+                r"(?:, having .*)?$"),
+        ("car", r"(?:now )?drives an? (?P<v>.+)"),
         ("marital", r"(?:is|got|just got|recently got) (?P<v>married|engaged|single|divorced|widowed)\b.*"),
         ("favorite {kind}", r"favou?rite (?P<kind>[\w\s-]+?) (?:is|are) (?P<v>.+)"),
         ("{rel} name", rf"(?P<rel>{_UNIQUE_RELATIONS})(?:'s|’s)? (?:name is|is named|is called) (?P<v>.+)"),
@@ -106,13 +109,14 @@ _STOP = FACT_GLUE | words_of("user users s")
 
 def slot_of(content: str) -> tuple[str, str] | None:
     """(slot, value) when `content` states a one-valued attribute, e.g. ("home", "lisbon")."""
-    text = content.strip().rstrip(".!")
+    text = re.sub(r"^((?:the )?user) now ", r"\1 ", content.strip().rstrip(".!"), flags=re.I)
     if m := _RELATIVE_AGE.match(text):
         return f"age of {m.group('who').casefold()}", m.group("v")
     for name, pattern in _SLOTS:
         match = pattern.match(text)
         if match:
-            groups = {k: v.casefold() for k, v in match.groupdict().items() if v is not None}
+            groups = {k: re.sub(r",? having .*$", "", v.casefold()) for k, v in match.groupdict().items()
+                      if v is not None}  # "..., having left KPMG in May" says what came before
             if name == "home":  # "moved to Amsterdam from Utrecht" says where they live now
                 groups["v"] = re.sub(r"\s+from\s.*$", "", groups["v"])
             return name.format(**groups), _normal(groups["v"])
@@ -135,10 +139,14 @@ _GIVEN_UP = re.compile(_SUBJECT + r"(?:now prefers .+? to|switched from|stopped|
                        r"from) (?P<old>.+?)"
                        r"(?: to .+)?$", re.I)
 
+# "User is now a photographer, having left KPMG in May"
+_HAVING = re.compile(r", having (?:left|sold|quit|given up|stopped|retired from|moved (?:away )?from|moved out of|"
+                     r"switched from) (?P<old>.+?)$", re.I)
+
 
 def given_up(content: str) -> set[str] | None:
     """The content words of what a fact says the user gave up or switched from ({"coffee"}), or None."""
-    match = _GIVEN_UP.match(content.strip().rstrip(".!"))
+    match = _GIVEN_UP.match(content.strip().rstrip(".!")) or _HAVING.search(content.strip().rstrip(".!"))
     if not match:
         return None
     old = re.sub(r"\s+(?:after|since|because|when|as|last|this|in|on|at|for|a|an|two|three|\d+)\b.*$", "",

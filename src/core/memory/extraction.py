@@ -25,11 +25,16 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from avatar_service.core.memory.background import BACKGROUND
 from avatar_service.core.memory.clauses import LEADING, pieces, tidy
+from avatar_service.core.memory.entities import by_entity, who_of
 from avatar_service.core.memory.frames import ELDEST, FRAMES, NAMING_FRAGMENT, variants
+from avatar_service.core.memory.normalise import normalise, proper, sentences_of
 from avatar_service.core.memory.open_clauses import open_fact, relative_fact
+from avatar_service.core.memory.people import names_with_ages
 from avatar_service.core.memory.rules import RULES, introduction
 from avatar_service.core.memory.vocabulary import NOT_NAMES, REL_MOD, RELATIONS, TIME_WORDS, TITLED_NAME, WHEN
+from avatar_service.core.memory.wording import clean, third_person
 from avatar_service.core.text.sentences import split_sentences
 
 CATEGORIES = ("personal", "location", "preference", "relationship", "schedule", "context", "custom")
@@ -50,7 +55,6 @@ _NOT_A_STATEMENT = re.compile(
     r"will|is|are|am|what|where|who|why|how|which)\b",
     re.I,
 )
-_REPORTED = re.compile(r"\b(?:recommended|told|said|says|mentioned|suggested|referred)\b", re.I)
 _JOKE = re.compile(r"\b(?:jk|j/k|just kidding|kidding|joking)\b|/s\b", re.I)
 _GREETING = re.compile(r"^(?:hi|hello|hey|hiya|good (?:morning|afternoon|evening))\b", re.I)
 # "my wife Sarah", "our neighbour Mrs. Jansen": a relation and their name, wherever the sentence says it
@@ -94,9 +98,16 @@ def _named_relations(sentence: str) -> list[tuple[str, str]]:
     return out
 
 
+# "my girlfriend Nina and I are both vegan": the same said of each
+_BOTH = re.compile(rf"^(?P<who>(?:my|our) {REL_MOD}(?:{RELATIONS})(?: (?-i:[A-Z])[\w'’-]+)?) and I (?:are|were) "
+                   r"(?:both|also) (?P<rest>.+)$", re.I)
+
+
 def _two_states(clause: str) -> list[str]:
     if m := _TWO_STATES.match(clause.strip()):
         return [f"{m.group('subject')} {m.group('a')}", f"{m.group('subject')} {m.group('b')}"]
+    if m := _BOTH.match(clause.strip()):
+        return [f"I'm {m.group('rest')}", f"{m.group('who')} is {m.group('rest')}"]
     return [clause]
 
 
@@ -133,7 +144,7 @@ def _clause_facts(clause: str, sentence: str, greeting: bool) -> list[Fact]:
     clause = _HEDGE.sub("", clause).rstrip(" .!")
     if not clause or _NOT_A_STATEMENT.match(clause):
         return []
-    candidates = [*RULES, *FRAMES]
+    candidates = [*RULES, *FRAMES, *BACKGROUND]
     if greeting:
         candidates.insert(0, introduction())
     rejected = False  # a rule read the clause's shape and found its object junk ("I live in fear")
@@ -147,13 +158,13 @@ def _clause_facts(clause: str, sentence: str, greeting: bool) -> list[Fact]:
             content, category, confidence = made
             if hedged:
                 confidence -= 0.15
-            return [Fact(content[0].upper() + content[1:], _timed(content, category), round(min(confidence, 0.95), 2),
-                         sentence)]
+            return [Fact(proper(content[0].upper() + content[1:]), _timed(content, category),
+                         round(min(confidence, 0.95), 2), sentence)]
     for said in variants(clause) if not rejected else ():  # no rule reads it: kept as said, if it is about the user
         if made := open_fact(said) or relative_fact(said):
             content, category, confidence = made
-            return [Fact(content, _timed(content, category), round(confidence - (0.15 if hedged else 0.0), 2),
-                         sentence)]
+            return [Fact(proper(content), _timed(content, category),
+                         round(confidence - (0.15 if hedged else 0.0), 2), sentence)]
     return []
 
 
@@ -179,6 +190,7 @@ def extract_facts(user_turns: Sequence[str]) -> list[Fact]:
     seen: set[str] = set()
     last_relation = ""
     people: dict[str, str] = {}  # the names the user gave, and whose they are: {"Zara": "niece Zara"}
+    asked = ""  # what the user last asked about: "e-bike" in "do you service e-bikes?"
 
     def add(fact: Fact) -> None:
         key = fact.content.casefold()
@@ -190,10 +202,13 @@ def extract_facts(user_turns: Sequence[str]) -> list[Fact]:
         if _JOKE.search(turn):
             continue
         greeting = bool(_GREETING.match(turn.strip()))
-        for sentence in split_sentences(turn):
-            parts = pieces(sentence)
-            # a question may name someone too; "my friend Sarah recommended you" is about the business
-            said = ". ".join(p.text for p in parts if p.kind != "unreal" and not _REPORTED.search(p.text))
+        for sentence, text in ((s, t) for s in split_sentences(turn) for t in sentences_of(normalise(s))):
+            if aged := names_with_ages(text):  # "my two kids, Ella (9) and Finn (6)"
+                add(Fact(aged[0], "relationship", 0.85, sentence))
+                text = aged[1]
+            parts = pieces(text)
+            # a question may name someone too, and so may a report: "Mr. Jansen, my landlord, said you..."
+            said = ". ".join(p.text for p in parts if p.kind != "unreal")
             for relation, name in _named_relations(said):
                 verb = "are" if " and " in name else "is"
                 add(Fact(f"User's {relation} {verb} named {name}", "relationship", 0.85, sentence))
@@ -201,11 +216,16 @@ def extract_facts(user_turns: Sequence[str]) -> list[Fact]:
                 rank = m.group("rank").lower().replace(" one", " child").replace("child child", "child")
                 rank = rank if rank.endswith("child") else f"{rank} child"
                 add(Fact(f"User's {rank} is named {m.group('name')}", "relationship", 0.85, sentence))
-            fragment = NAMING_FRAGMENT.match(sentence.strip().rstrip(".!"))
+            fragment = NAMING_FRAGMENT.match(text.strip().rstrip(".!"))
             if fragment and last_relation:  # "We got a puppy! A beagle called Biscuit."
                 _name_the_last(facts, seen, last_relation, fragment.group("name"), sentence)
                 continue
             for part in parts:
+                if part.kind == "question" and (thing := _ASKED_ABOUT.search(part.text)):
+                    asked = thing.group("thing").lower()
+                elif part.kind == "statement" and asked and (mine := _MINE.match(part.text.strip())):
+                    add(_mine(asked, mine.group("v"), sentence))  # "do you service e-bikes? mine's a Gazelle"
+                    continue
                 if part.kind == "statement":
                     for clause in _two_states(part.text):
                         _read(_by_name(clause, people), sentence, greeting, last_relation, facts, seen, add)
@@ -213,7 +233,7 @@ def extract_facts(user_turns: Sequence[str]) -> list[Fact]:
                     last_relation = mentioned
                     if mentioned.split()[-1][:1].isupper():
                         people[mentioned.split()[-1]] = mentioned
-    return _without_subsumed(facts)
+    return by_entity(_without_subsumed(facts))
 
 
 def _by_name(clause: str, people: dict[str, str]) -> str:
@@ -244,6 +264,22 @@ def _read(clause: str, sentence: str, greeting: bool, last_relation: str, facts:
         add(fact)
     if names and made and made[-1].content.startswith("User has "):
         _name_the_last(facts, seen, made[-1].content.split()[-1], names.group("names"), sentence)
+    elif names and made and (who := who_of(made[-1].content)):  # "my twins are 6, Lily and Jack"
+        verb = "are" if " and " in names.group("names") else "is"
+        add(Fact(f"User's {who} {verb} named {names.group('names')}", "relationship", 0.85, sentence))
+
+
+# "do you service e-bikes?", "can you fix old iPhones?": the kind of thing asked about, as one
+_ASKED_ABOUT = re.compile(r"\b(?:service|fix|repair|take|accept|allow|sell|stock|clean|groom|treat|insure|store|charge|"
+                          r"look after|work on|tune|cater for)\s+(?:(?:a|an|the|any|old|older|electric|vintage|small|"
+                          r"large|big) )?(?P<thing>(?:[\w-]+ )?[\w-]{2,20}?)s\b", re.I)
+# "mine's a Gazelle": what the user's own one is
+_MINE = re.compile(r"^mine(?:'s|’s| is) (?P<v>[^,;]{2,40}?)(?= and | but | so |,|$)", re.I)
+
+
+def _mine(thing: str, what: str, sentence: str) -> Fact:
+    category = "relationship" if re.fullmatch(rf"(?:{RELATIONS})", thing, re.I) else "personal"
+    return Fact(f"User's {thing} is {third_person(clean(what))}", category, 0.75, sentence)
 
 
 _OPENING_NAME = re.compile(r"^(?P<name>(?-i:[A-Z])[\w-]+)(?=['’]s\s|\s)")
@@ -255,9 +291,10 @@ def _without_subsumed(facts: list[Fact]) -> list[Fact]:
     out = []
     for fact in facts:
         m = _NAMING_FACT.match(fact.content)
-        said = re.compile(rf"^User(?:'s| and their) .*?\b{re.escape(m.group('who'))} {re.escape(m.group('name'))}\b"
+        said = re.compile(rf"^User\b.*?\b{re.escape(m.group('who'))} {re.escape(m.group('name'))}\b"
                           if m else "^$")
-        if m and any(other is not fact and said.search(other.content) for other in facts):
+        if m and any(other is not fact and other.category == "relationship" and said.search(other.content)
+                     for other in facts):
             continue
         out.append(fact)
     return out

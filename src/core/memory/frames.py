@@ -46,7 +46,8 @@ _TIME = (rf"(?:last|next|this|every) (?:{_PERIOD})|(?:yesterday|tomorrow|today|t
 _LEADING_TIME = re.compile(rf"^(?P<time>{_TIME}),?\s+(?P<rest>(?:i|i'm|i’m|i've|i’ve|we|we're|we’re|my|our)\b.*)$",
                            re.I)
 _TRAILING_NOW = re.compile(r",?\s+(?:now|these days|nowadays|at the moment|right now|anymore|any more)$", re.I)
-_WE = [(re.compile(r"^we(?:'re|’re| are)\b", re.I), "i'm"), (re.compile(r"^we(?:'ve|’ve| have)\b", re.I), "i've"),
+_WE = [(re.compile(r"^(?:my|our) [\w ]{2,30}? and i(?= )", re.I), "we"),  # "my husband Mark and I just moved"
+       (re.compile(r"^we(?:'re|’re| are)\b", re.I), "i'm"), (re.compile(r"^we(?:'ve|’ve| have)\b", re.I), "i've"),
        (re.compile(r"^we\b", re.I), "i")]
 # "I've just moved to Leeds" -> "I just moved to Leeds", "I've got two kids" -> "I have two kids"; "our" -> "my"
 _PERFECT = re.compile(r"^i(?:'ve|’ve| have) (?P<adv>(?:just |recently |finally |now |also )*)"
@@ -80,7 +81,8 @@ def variants(clause: str) -> Iterator[str]:
         for pattern, replacement in _WE:
             if pattern.match(text):
                 queue.append(pattern.sub(replacement, text, count=1))
-                break
+                if replacement != "we":
+                    break
         if m := _PERFECT.match(text):
             verb = "have" if m.group("verb").lower() == "got" else m.group("verb")
             queue.append(f"i {m.group('adv')}{verb}{text[m.end():]}")
@@ -256,7 +258,8 @@ FRAME_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     (rf"^(?:i|we) (?:just |recently )?moved (?:here |over )?from {_CAPITAL_PLACE}",
      _text("User moved from {place}", "location", 0.8)),
     (rf"^(?P<v>(?:early |late )?(?:{_TIMES_OF_DAY})(?: (?:or|and) (?:{_TIMES_OF_DAY}))?) (?:are|is|work|suit) "
-     r"(?:much |usually |always )?(?:better|best|easier|easiest|ideal|good|great|perfect) for me$",
+     r"(?:me )?(?:much |usually |always |way |a lot |far |so much )?(?:better|best|easier|easiest|ideal|good|great|"
+     r"perfect)(?: for me)?$",
      lambda m: (f"User prefers {m.group('v').lower()}", "schedule", 0.8)),
     (r"^(?:anything|any ?time|whenever|any day) (?P<v>(?:after|before|from|past) [^,;!?]+?) "
      r"(?:is|works|suits me|would be)\b(?: \w+)*$", _text("User prefers anything {v}", "schedule", 0.75, 5)),

@@ -28,6 +28,7 @@ _SUBJECT = re.compile(
 # the first word of what follows the subject, when the clause is about the conversation or a passing moment
 _CHAT_VERBS = word_set(
     """see think thought guess mean meant know knew want wanted need needed wonder wondered wondering hope hoped
+    won't wouldn't shall shan't
     agree disagree understand understood suppose believe feel felt guess bet promise swear reckon forgot forget
     remember recall heard hear saw read found find like love hate would could should will can can't cannot
     might may must shall did do does don't didn't doesn't just also only really actually literally totally
@@ -62,7 +63,8 @@ _IRREGULAR_PAST = word_set(
 _LASTING_TIME = re.compile(r"\b(?:last (?:week|month|year|spring|summer|autumn|fall|winter)|in \d{4}|"
                            r"in (?:january|february|march|april|may|june|july|august|september|october|november|"
                            r"december)|(?:\w+) (?:weeks|months|years) ago|since)\b", re.I)
-_PASSING_TIME = re.compile(r"\b(?:yesterday|today|tonight|earlier|this morning|just now)\b", re.I)
+_PASSING_TIME = re.compile(r"\b(?:yesterday|today|tonight|earlier|this morning|just now|this time|next time|"
+                           r"last time|(?:minutes?|mins?|hours?|hrs?) (?:away|late|early|out))\b", re.I)
 # what it is about was said elsewhere ("I drink way too much of it", "I still have one")
 _POINTS_AWAY = re.compile(r"\b(?:it|one|them|that|this|those|these|so)$", re.I)
 _NOTHING = re.compile(r"\b(?:nothing|anything|nobody|none|no one)\b", re.I)
@@ -151,10 +153,15 @@ _THEIR_MOMENT = re.compile(
     r"^\s*(?:(?:so|very|really|pretty|quite|a bit|a little|super|extremely|just)\s+)*"
     r"(?:here|there|back|fine|ok|okay|good|great|well|alright|busy|tired|exhausted|sick|ill|waiting|outside|coming|"
     r"going|with|in the|on (?:the|her|his|their) way|late|away|not sure|unsure|asleep|at work|excited|happy|glad|sad|"
-    r"sorry|bored|hungry|thirsty|ready|done|confused|curious|nervous|upset|annoyed|off|out|up|over|about)\b", re.I)
+    r"sorry|bored|hungry|thirsty|ready|done|confused|curious|nervous|upset|annoyed|off|out|up|over|about(?! \d))\b",
+    re.I)
 _AHEAD = re.compile(r"\b(?:next|tomorrow|in (?:january|february|march|april|may|june|july|august|september|"
                     r"october|november|december)|on (?:the \d+|monday|tuesday|wednesday|thursday|friday|saturday|"
                     r"sunday))", re.I)
+_ERRAND = re.compile(r"^(?:(?:also|really|just) )?(?:wants?|wanted|needs?|needed|would like|hopes?|is hoping|asked|"
+                     r"is asking|is trying) to (?:come|join|go|book|bring|know|ask|see|visit|do|have|get|sign|"
+                     r"borrow|use|stay|attend|take|play|check|pop|drop|pick|collect|speak|talk|meet|change|cancel|"
+                     r"move)\b", re.I)
 _ONGOING_FACT = word_set("learning studying training preparing starting recovering expecting visiting moving "
                          "turning retiring")
 
@@ -171,6 +178,8 @@ def relative_fact(clause: str) -> tuple[str, str, float] | None:
     verb = _RELATIVE_VERB.match(rest)
     if not verb or verb.group("verb").lower() in _REPORTS or re.match(r"^\w+ to (?:know|ask)\b", rest):
         return None
+    if _ERRAND.match(rest):
+        return None  # "my brother wants to come to the session with me": a wish about this visit
     after = verb.group("after")
     if _PASSING_TIME.search(rest) or _POINTS_AWAY.search(rest) or _NOTHING.search(rest):
         return None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from avatar_service.core.memory.vocabulary import CHAT_OBJECTS, NOT_NAMES, at_most_words
+from avatar_service.core.memory.vocabulary import CHAT_OBJECTS, NATIONALITIES, NOT_NAMES, at_most_words
 from avatar_service.core.memory.wording import clean, third_person
 
 Made = tuple[str, str, float] | None  # (content, category, confidence), or None when the match is junk
@@ -23,6 +23,8 @@ def relation_named(m: re.Match[str]) -> Made:
     if not name:
         return None
     relation = f"{(m.group('mod') or '').strip()} {m.group('rel')}".strip().lower()
+    if name.lower() in NATIONALITIES:  # "my wife is Brazilian"
+        return f"User's {relation} is {name}", "relationship", 0.85
     return f"User's {relation} is named {name}", "relationship", 0.9
 
 
@@ -78,3 +80,26 @@ def status(m: re.Match[str]) -> Made:
 def dating(m: re.Match[str]) -> Made:
     name = clean_name(m)
     return (f"User is in a relationship with {name}", "relationship", 0.85) if name else None
+
+
+_AGED = r"\((?:aged? )?(?P<{0}>\d{{1,2}})\)"
+# "my two kids, Ella (9) and Finn (6)": names with their ages in brackets
+NAMES_WITH_AGES = re.compile(
+    r"\b(?:my|our) (?P<who>(?:two |three |four |\d )?(?:[\w-]+ )?(?:kids|children|sons|daughters|boys|girls|twins|"
+    r"grandkids|grandchildren|nieces|nephews|dogs|cats)),? (?P<list>(?-i:[A-Z])[\w'’-]+ \(\d{1,2}\)"
+    r"(?:(?:,| and|,? &|, and) (?-i:[A-Z])[\w'’-]+ \(\d{1,2}\))+)", re.I)
+_ONE_AGED = re.compile(r"(?P<name>(?-i:[A-Z])[\w'’-]+) " + _AGED.format("age"))
+
+
+def names_with_ages(text: str) -> tuple[str, str] | None:
+    """("User's two kids Ella and Finn are 9 and 6 years old", the text without the names), or None."""
+    m = NAMES_WITH_AGES.search(text)
+    if not m:
+        return None
+    pairs = _ONE_AGED.findall(m.group("list"))
+    names = " and ".join(n for n, _ in pairs) if len(pairs) == 2 else \
+        ", ".join(n for n, _ in pairs[:-1]) + f" and {pairs[-1][0]}"
+    ages = " and ".join(a for _, a in pairs) if len(pairs) == 2 else \
+        ", ".join(a for _, a in pairs[:-1]) + f" and {pairs[-1][1]}"
+    content = f"User's {m.group('who').lower()} {names} are {ages} years old"
+    return content, text[: m.start("list")].rstrip(" ,") + text[m.end("list"):]  # the names are said now

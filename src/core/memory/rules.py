@@ -125,6 +125,8 @@ def _event(m: re.Match[str]) -> Made:
     return f"User has {article} {m.group('ev').lower()} {third_person(rest)}", "schedule", 0.8
 
 
+# how much of a language: "fluent French and a bit of German"
+_SOME = r"(?:(?:fluent|basic|some|conversational|decent|good|native|a (?:bit|little) of|a little|a few words of) )?"
 _DRIVEN_FOR_A_LIVING = re.compile(r"^(?:taxi|cab|bus|lorry|truck|van|uber|ambulance|forklift|tram|train)s?$", re.I)
 
 
@@ -201,6 +203,11 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
                    f"{m.group('when')}", "schedule", 0.8),
     ),
     (
+        r"^i (?:mostly |mainly |usually )?work (?P<how>from home|remotely|part[- ]time|full[- ]time|freelance|"
+        rf"nights|shifts) as (?P<art>an?) {V}",
+        _phrase("User works {how} as {art} {v}", "personal", 0.9, 6),
+    ),
+    (
         r"^i work (?P<v>nights|night shifts|weekends|(?:from|on) weekdays|from home|remotely|part[- ]time|"
         r"full[- ]time|(?:from )?\d{1,2}(?::\d\d)?\s?(?:am|pm)? (?:to|till|until) "
         r"\d{1,2}(?::\d\d)?\s?(?:am|pm)?)",
@@ -242,8 +249,9 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     (
         rf"^i(?:{S}|'ve been|’ve been| have been) (?:currently |now )?(?P<art>an?) "
         r"(?!(?:bit|little|lot|fan|kind|sort)\b)"
-        rf"(?P<v>(?:[\w-]+ ){{0,3}}?(?:{OCCUPATIONS}))(?=$|[,;]| at | in | for | with | now| since )",
-        _phrase("User is {art} {v}", "personal", 0.9, 6),
+        rf"(?P<v>(?:[\w-]+ ){{0,3}}?(?:{OCCUPATIONS})(?: (?:at|in|for) (?-i:[A-Z])[\w'’.-]*(?: [\w'’.-]+){{0,3}}?)?)"
+        r"(?=$|[,;]| at | in | for | with | now| since | so | and | but )",
+        _phrase("User is {art} {v}", "personal", 0.9, 10),
     ),
     (
         rf"^i{S} (?P<v>retired|self-employed|unemployed|between jobs)\b",
@@ -258,7 +266,7 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
         _phrase("User teaches {v}", "personal", 0.85, 10, chat=True),
     ),
     (
-        rf"^i (?:also )?speak (?P<v>(?:fluent )?(?:{LANGUAGES})(?:(?:,| and| &) (?:{LANGUAGES}))*)\b",
+        rf"^i (?:also )?speak (?P<v>{_SOME}(?:{LANGUAGES})(?:(?:,| and| &) {_SOME}(?:{LANGUAGES}))*)\b",
         _phrase("User speaks {v}", "personal", 0.85),
     ),
     (rf"^i{S} allergic to {V}", _phrase("User is allergic to {v}", "personal", 0.9, 6)),

@@ -15,7 +15,26 @@ good ok okay sorry tired just going trying really also still sure glad happy new
 with called named what whatever anything something nobody when if later tomorrow anytime maybe
 whenever now soon again please"""
 )
-RELATIONS = (
+# a pet called by its breed or kind: "our beagle, Biscuit", "my ragdoll is 14" (not "lab" or "boxer": they are
+# more often something else)
+PETS = (
+    r"golden retriever|labrador retriever|cocker spaniel|springer spaniel|border collie|jack russell|"
+    r"german shepherd|french bulldog|great dane|shih tzu|sausage dog|maine coon|guinea pig|"
+    r"beagle|labrador|spaniel|terrier|poodle|cockapoo|cavapoo|labradoodle|goldendoodle|collie|retriever|husky|"
+    r"dachshund|pug|greyhound|whippet|lurcher|corgi|schnauzer|chihuahua|westie|bulldog|frenchie|rottweiler|"
+    r"doberman|alsatian|staffie|staffy|yorkie|pomeranian|dalmatian|tabby|siamese|ragdoll|sphynx|tortie|"
+    r"moggy|tortoise|budgie|gecko|ferret|pony|cockatiel|canary|goldfish"
+)
+# what "my wife's Brazilian" says is where she is from, not her name
+NATIONALITIES = word_set(
+    """american british english scottish welsh irish french german dutch belgian spanish portuguese italian greek
+    polish czech slovak hungarian romanian bulgarian ukrainian russian swedish norwegian danish finnish icelandic
+    swiss austrian turkish brazilian argentinian argentine mexican colombian chilean peruvian venezuelan cuban
+    canadian australian kiwi chinese japanese korean vietnamese thai filipino indonesian malaysian indian pakistani
+    bangladeshi nepali iranian persian iraqi syrian lebanese israeli egyptian moroccan nigerian ghanaian kenyan
+    ethiopian somali jamaican welsh latvian lithuanian estonian croatian serbian slovenian bosnian albanian"""
+)
+RELATIONS = PETS + "|" + (
     r"(?:mother|father|sister|brother|son|daughter)-in-law|in-laws|stepson|stepdaughter|godson|goddaughter|"
     r"wife|husband|partner|spouse|boyfriend|girlfriend|fianc[eé]e?|son|daughter|kids?|children|child|baby|"
     r"mom|mum|mother|dad|father|parents|brother|sister|siblings?|twin|grandma|grandmother|grandpa|nan|nana|granny|"

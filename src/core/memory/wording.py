@@ -22,7 +22,8 @@ PRONOUN = re.compile(
 )
 TRAILING_FILLER = re.compile(
     r"(?:[\s,]+(?:too|as well|lol|haha+|tbh|honestly|actually|anyway|anymore|any more|really|though|now|btw|:\)|"
-    r"if possible|if poss|please|pls|by the way|unfortunately|sadly|luckily|thankfully|"
+    r"if possible|if poss|please|pls|by the way|unfortunately|sadly|luckily|thankfully|promise|I promise|"
+    r"I guess|I think|I suppose|I reckon|I believe|haha|lol|"
     r":d|xd))+$",
     re.I,
 )

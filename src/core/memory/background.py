@@ -1,0 +1,121 @@
+"""Memory extraction, facts told as background to a request: frames for what people say about themselves
+while they ask for something.
+
+"We're coming to Porto 12-15 August for our anniversary, any rooms left?", "I'll be driving down in my Prius,
+is there a charging point?", "budget's around 600 euros", "Dr. Patel referred me", "I live just round the
+corner on Elm St.", "sadly Mochi died in the spring", "Thursdays are rehearsal", "I wanna learn Portuguese
+to talk to her parents". Each frame is a pattern anchored at the start of a clause and the fact it makes,
+written the way rules.py and frames.py are; they are tried after those.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from avatar_service.core.memory.people import Made
+from avatar_service.core.memory.vocabulary import CHAT_OBJECTS, at_most_words
+from avatar_service.core.memory.wording import clean, third_person
+
+_MONTH = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|May|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
+          r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
+_DAY = r"mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:rs(?:day)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?"
+# a date or time a plan is set for: "12-15 August", "on Sat the 14th", "next week", "end of September"
+_DATED = re.compile(
+    rf"\b(?:(?:{_MONTH})\b\.?|(?-i:(?:Mon|Tue|Tues|Wed|Thu|Thurs|Fri|Sat|Sun))\b|(?:{_DAY})s?\b(?<!\bsun)|"
+    r"\d{1,2}(?:st|nd|rd|th)\b|\d{1,2}\s?[-–]\s?\d{1,2}\b|\d{1,2}/\d{1,2}\b|"
+    r"(?:next|this) (?:week|weekend|month|year|summer|winter|spring|autumn|term)\b|tomorrow|tonight|"
+    r"(?:over|at|for) (?:easter|christmas|new year|half[- ]term|the holidays|the bank holiday)\b|"
+    r"in (?:\d+|a few|a couple of) (?:days|weeks|months)\b)", re.I)
+_I_OR_WE = r"(?:i(?:'m|’m| am)|we(?:'re|’re| are)|(?:my|our) (?P<who>[\w ]{2,25}?) and i are)"
+
+
+def _dated(template: str, category: str, confidence: float, most: int = 14) -> Callable[[re.Match[str]], Made]:
+    """A plan: kept only when it says when ("... to Porto 12-15 August"), for it is then worth remembering."""
+
+    def make(m: re.Match[str]) -> Made:
+        value = clean(m.group("v"))
+        if not _DATED.search(value) or not at_most_words(value, most) or CHAT_OBJECTS.match(value):
+            return None
+        groups = {k: (g or "").lower() for k, g in m.groupdict().items()}
+        content = template.format(**{**groups, "v": third_person(value)})
+        if groups.get("who"):  # "me and my wife are celebrating our 25th next week"
+            return content.replace("User is ", f"User and their {groups['who']} are ", 1), "relationship", confidence
+        return content, category, confidence
+
+    return make
+
+
+def _text(template: str, category: str, confidence: float, most: int = 10) -> Callable[[re.Match[str]], Made]:
+    def make(m: re.Match[str]) -> Made:
+        value = clean(m.group("v"))
+        if not at_most_words(value, most) or CHAT_OBJECTS.match(value):
+            return None
+        groups = {k: (g or "") for k, g in m.groupdict().items()}
+        return template.format(**{**groups, "v": third_person(value)}), category, confidence
+
+    return make
+
+
+_DAYS_PLURAL = r"(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends)"
+# "Thursdays are busy" is how a day is, not what happens on it
+_NOT_AN_ACTIVITY = re.compile(r"^(?:\w+est|\w+er|good|bad|busy|hard|easy|fine|great|ideal|perfect|tricky|impossible|"
+                              r"difficult|out|free|no good|ok|okay|quiet|full|mad|hectic|crazy|a nightmare|"
+                              r"my|our|the|always|usually|never|not|so|too|very)\b", re.I)
+
+
+def _on_days(m: re.Match[str]) -> Made:
+    what = clean(m.group("v"))
+    if _NOT_AN_ACTIVITY.match(what) or not at_most_words(what, 3):
+        return None
+    return f"User has {what.lower()} on {m.group('days').title()}", "schedule", 0.75
+
+
+BACKGROUND_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
+    # a trip or visit with its dates: "We're coming to Porto 12-15 August", "I'm going to my cousin's wedding in
+    # Galway on Sat the 14th", "We're staying 3 nights in July"
+    (rf"^{_I_OR_WE} (?:(?:also|just|only) )?(?P<verb>going|coming|flying|travell?ing|heading|driving|off|visiting|"
+     r"staying|arriving|moving|returning|sailing|cycling|getting married|celebrating) (?P<v>[^;!?]{2,90})$",
+     _dated("User is {verb} {v}", "schedule", 0.75)),
+    # arriving: "we'd arrive on the Friday", "I'll be there at 6"
+    (r"^(?:i|we)(?:'d|’d| would|'ll|’ll| will|'re|’re| are|'m|’m| am)? (?:be )?(?:arriv(?:e|ing)|check(?:ing)? in|"
+     r"get(?:ting)? there|get(?:ting)? in) (?P<v>(?:on|at|in|next|this|around|by|late|early|tomorrow|tonight)\b.*)$",
+     _dated("User is arriving {v}", "schedule", 0.7)),
+    # how they get about: "I'll be driving down in my Prius", "I come on my Brompton"
+    (r"^i(?:'ll|’ll| will|'m|’m| am)? (?:be )?(?:usually |always |normally )?(?:driving|drive|coming|come|riding|"
+     r"ride|cycling|cycle|travell?ing|travel)\b[^,;!?]*?\b(?:in|on) (?:my|our) "
+     r"(?P<v>(?-i:[A-Z])[\w-]+(?: (?-i:[A-Z0-9])[\w-]+)?)",
+     lambda m: (f"User {'rides' if re.search(r'rid|cycl|on my', m.group(0), re.I) else 'drives'} a {m.group('v')}",
+                "context", 0.75)),
+    # money to spend: "budget's around 600 euros", "my budget is up to £300"
+    (r"^(?:my |our |the )?budget(?:'s|’s| is| of)? (?P<v>(?:(?:around|about|up to|max|maximum|roughly|under|below|"
+     r"less than|no more than|between|approx|approximately) )?[£$€]?\s?\d[\d,.]*\s?(?:k|euros?|pounds?|dollars?|"
+     r"quid|eur|gbp|usd|€|£)?(?: (?:and|to|or) [£$€]?\s?\d[\d,.]*\s?(?:k|euros?|pounds?|dollars?|quid)?)?)",
+     lambda m: (f"User's budget is {clean(m.group('v'))}", "context", 0.75)),
+    # who sent them: "Dr. Patel referred me", "my GP referred me to you"
+    (r"^(?P<v>(?:(?:my|our) (?:gp|doctor|physio|dentist|therapist|consultant|midwife|vet|optician)(?: "
+     r"(?-i:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?(?-i:[A-Z])[\w'’-]+)?)|(?-i:(?:Dr|Mr|Mrs|Ms|Prof))\.? (?-i:[A-Z])[\w'’-]+)"
+     r" (?:referred|sent) me\b",
+     _text("User was referred by {v}", "context", 0.75)),
+    # where they live, said with a landmark: "I live just round the corner on Elm St."
+    (r"^(?:i|we) (?:currently )?live (?P<v>(?:just |right |literally )?(?:round|around|across|down|up|near|off|by|"
+     r"next to|opposite|behind|on|in|at)\b[^,;!?]*?\b(?-i:[A-Z])[\w'’-]+(?:\.? (?-i:[A-Z])[\w'’-]*)*\.?)$",
+     _text("User lives {v}", "location", 0.8, 12)),
+    # a loss: "sadly Mochi died in the spring", "we lost our dog Rex last year"
+    (r"^(?P<name>(?-i:[A-Z])[\w'’-]+) (?:sadly |recently |just |finally )?(?:died|passed away|passed on|"
+     r"was put down|was put to sleep|crossed the rainbow bridge)(?P<v>(?: [^,;!?]*)?)$",
+     lambda m: (f"User lost {m.group('name')}{' ' + clean(m.group('v')) if clean(m.group('v')) else ''}",
+                "relationship", 0.8)),
+    (r"^(?:i|we) (?:sadly |recently |just )?lost (?P<v>(?:(?:my|our) [\w ]{2,30}?|(?-i:[A-Z])[\w'’-]+)"
+     r"(?: (?:last|this|in|on|a|two|three|over|at) [^,;!?]*)?)$",
+     _text("User lost {v}", "relationship", 0.8)),
+    # what a day of the week is for: "Thursdays are rehearsal", "Wednesdays are choir night"
+    (rf"^(?P<days>{_DAYS_PLURAL}(?: and {_DAYS_PLURAL})?) (?:are|is) (?:always |usually )?(?P<v>[\w' -]{{3,30}})$",
+     _on_days),
+    # a goal said as wanting: "I wanna learn Portuguese to talk to her parents"
+    (r"^i (?:really )?(?:want|need|hope|plan|am planning|'m planning|am hoping|'m hoping|am trying|'m trying) to "
+     r"(?P<verb>learn|improve|brush up on|get better at|take up|start learning|study|get back into) "
+     r"(?P<v>[^,;!?]+?)(?: (?:to|so|because|for|before|as|since) [^,;!?]*)?$",
+     _text("User wants to {verb} {v}", "context", 0.75, 5)),
+]
+BACKGROUND = [(re.compile(pattern, re.I), make) for pattern, make in BACKGROUND_TEXTS]

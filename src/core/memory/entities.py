@@ -1,0 +1,168 @@
+"""Memory extraction's last step: what one conversation says about one person or pet becomes one memory, and a
+change said with what it replaces is one memory.
+
+People give a relative's or pet's details a piece at a time, across clauses and turns: "is it ok to bring my
+cat? she's called Pixel, 14 years old and very quiet"; "for my daughter / she's 13, about 160cm, her name's
+Maya". Each clause is read alone (extraction.py), then the facts about one of them are put together: its name,
+age, breed, job and traits, "User's cat Pixel is 14 years old and very quiet". A fact about someone unnamed
+joins the one named of that relation ("my son" and "my son Leo" are one person when the user named only one).
+
+A change is said as what was left and what is now: "i left KPMG in May, i'm a freelance photographer now"
+-> "User left KPMG in May and is now a freelance photographer"; "mornings don't suit me anymore, evenings are
+way better" -> "User now prefers evenings to mornings". Kept apart, the first half would be a memory that
+says only what is gone.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from avatar_service.core.memory.vocabulary import RELATIONS
+
+if TYPE_CHECKING:
+    from avatar_service.core.memory.extraction import Fact
+
+_NAME = r"(?-i:[A-Z])[\w'’-]+(?:\.? (?-i:[A-Z])[\w'’-]+)?"
+# "User's little brother Sam is 16 years old", "User's cat is named Pixel"
+_ABOUT = re.compile(rf"^User's (?P<who>(?:[\w-]+ ){{0,2}}?(?:{RELATIONS})s?)"
+                    rf"(?: (?P<name>{_NAME}(?: and {_NAME})?))? (?P<pred>(?!'s)(?-i:[a-z]).+)$")
+# "User has a golden retriever puppy named Bear"
+_HAS = re.compile(rf"^User has (?:an?|one) (?P<who>(?:[\w-]+ ){{0,3}}?(?:{RELATIONS}))"
+                  rf"(?: named (?P<name>{_NAME}))?$")
+_NAMED = re.compile(rf"^(?:(?:is|are) )?named (?P<name>{_NAME}(?: and {_NAME})?)$")
+_SAME_VERB = ("is", "are", "has", "was", "can", "will", "works", "loves")
+
+
+class _Entity:
+    def __init__(self, head: str) -> None:
+        self.head, self.who, self.name = head, head, ""
+        self.preds: list[str] = []
+        self.facts: list[Fact] = []
+        self.has = False
+
+    def take(self, fact: Fact, who: str, name: str, pred: str) -> None:
+        self.facts.append(fact)
+        if len(who.split()) > len(self.who.split()):
+            self.who = who
+        self.name = self.name or name
+        if pred and pred not in self.preds:
+            self.preds.append(pred)
+
+    def content(self) -> str:
+        who = f"{self.who} {self.name}".strip()
+        if not self.preds:
+            if self.has:
+                article = "an" if self.who[:1] in "aeiou" else "a"
+                return f"User has {article} {self.who}" + (f" named {self.name}" if self.name else "")
+            return f"User's {self.who} is named {self.name}"
+        return f"User's {who} {_joined(self.preds)}"
+
+
+def _joined(preds: list[str]) -> str:
+    """ "is 14 years old", "is very quiet", "uses a walker" -> "is 14 years old, very quiet and uses a walker"."""
+    out: list[str] = []
+    previous = ""
+    for pred in preds:
+        verb = pred.split()[0]
+        if verb == previous and verb in _SAME_VERB:
+            pred = pred[len(verb) + 1:]
+        previous = verb
+        out.append(pred)
+    return out[0] if len(out) == 1 else f"{', '.join(out[:-1])} and {out[-1]}"
+
+
+def who_of(content: str) -> str | None:
+    """The unnamed person or pet a fact is about ("twins" in "User's twins are 6"), or None."""
+    m = _ABOUT.match(content)
+    return m.group("who") if m and not m.group("name") else None
+
+
+def _head(who: str) -> str:
+    word = who.split()[-1].lower()
+    return {"mom": "mum", "mother": "mum", "father": "dad", "kitten": "cat", "puppy": "dog"}.get(word, word)
+
+
+def by_entity(facts: list[Fact]) -> list[Fact]:
+    """The facts with all that was said about each person or pet in one memory (see the module docstring)."""
+    entities: list[_Entity] = []
+    slots: list[Fact | _Entity] = []
+
+    def entity_for(head: str, name: str) -> _Entity:
+        same = [e for e in entities if e.head == head]
+        named = [e for e in same if e.name]
+        for e in same:
+            if name and e.name == name:
+                return e
+        if not name and len(named) == 1 and len(same) == 1:
+            return named[0]
+        if name and not named and len(same) == 1:
+            return same[0]
+        if not name and same and not named:
+            return same[0]
+        e = _Entity(head)
+        entities.append(e)
+        slots.append(e)
+        return e
+
+    for fact in facts:
+        if fact.category != "relationship":
+            slots.append(fact)
+        elif m := _ABOUT.match(fact.content):
+            named = _NAMED.match(m.group("pred"))
+            name = named.group("name") if named else (m.group("name") or "")
+            entity_for(_head(m.group("who")), name).take(fact, m.group("who").lower(), name,
+                                                         "" if named else m.group("pred"))
+        elif m := _HAS.match(fact.content):
+            entity = entity_for(_head(m.group("who")), m.group("name") or "")
+            entity.take(fact, m.group("who").lower(), m.group("name") or "", "")
+            entity.has = True
+        else:
+            slots.append(fact)
+    out: list[Fact] = []
+    for slot in slots:
+        if not isinstance(slot, _Entity):
+            out.append(slot)
+        elif len(slot.facts) == 1:
+            out.append(slot.facts[0])
+        else:
+            first = slot.facts[0]
+            sources = " ".join(dict.fromkeys(f.extracted_from for f in slot.facts))
+            out.append(replace(first, content=slot.content(), category="relationship",
+                               confidence=max(f.confidence for f in slot.facts), extracted_from=sources))
+    return _changes(out)
+
+
+# what the user left behind or took up, said before what they are or do now
+_CHANGE = re.compile(r"^User (?:has )?(?P<verb>left|sold|quit|gave up|stopped|retired from|moved out of|started|began|"
+                     r"switched from)\b(?P<rest>.*)$")
+_PARTICIPLE = {"gave up": "given up", "began": "begun"}
+_NOW = re.compile(r"^User (?P<aux>is|has|was) (?!now |no |not )|^User (?!now |no |not |is |has |was |\w+ed\b)")
+# "User can't do mornings" then "User prefers evenings": one switch
+_NOT_WHEN = re.compile(r"^User can't do (?P<old>[\w ]+?)(?: because .*)?$")
+_PREFERS_WHEN = re.compile(r"^User prefers (?P<new>(?:early |late )?(?:mornings|afternoons|evenings|nights|weekends|"
+                           r"weekdays|\w+days))$")
+
+
+def _changes(facts: list[Fact]) -> list[Fact]:
+    """ "User left KPMG in May" then "User is a photographer" (one sentence) -> "User is now a photographer,
+    having left KPMG in May": the new state first, so it is read (and revises) as the slot it fills."""
+    out: list[Fact] = []
+    for fact in facts:
+        before = out[-1] if out else None
+        if before is None or before.extracted_from != fact.extracted_from or not fact.content.startswith("User "):
+            out.append(fact)
+        elif (change := _CHANGE.match(before.content)) and not _CHANGE.match(fact.content) \
+                and fact.content.startswith("User ") and not fact.content.startswith("User's"):
+            now = _NOW.match(fact.content)
+            said = f"{now.group()}now {fact.content[now.end():]}" if now and now.group("aux") else \
+                f"User now {fact.content[5:]}" if now else fact.content
+            verb = _PARTICIPLE.get(change.group("verb"), change.group("verb"))
+            out[-1] = replace(fact, content=f"{said}, having {verb}{change.group('rest')}",
+                              confidence=max(fact.confidence, before.confidence))
+        elif (old := _NOT_WHEN.match(before.content)) and (new := _PREFERS_WHEN.match(fact.content)):
+            out[-1] = replace(fact, content=f"User now prefers {new.group('new')} to {old.group('old')}")
+        else:
+            out.append(fact)
+    return out

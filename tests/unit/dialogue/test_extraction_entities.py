@@ -1,0 +1,100 @@
+"""Memory extraction as people type, and one memory per person or change (core/memory/normalise.py,
+entities.py, background.py): sentences written for these tests, none taken from the eval splits."""
+
+from __future__ import annotations
+
+import pytest
+
+from avatar_service.core.memory.dedup import Candidate, decide
+from avatar_service.core.memory.extraction import extract_facts
+from avatar_service.core.memory.normalise import normalise, sentences_of
+
+
+def facts(*turns: str) -> list[tuple[str, str]]:
+    return [(f.content, f.category) for f in extract_facts(turns)]
+
+
+@pytest.mark.parametrize(("typed", "read"), [
+    ("i wanna learn to swim", "I want to learn to swim"),
+    ("my dog's 9 yrs old", "my dog's 9 years old"),
+    ("a 3 yr old spaniel", "a 3-year-old spaniel"),
+    ("my husbands a plumber", "my husband's a plumber"),
+    ("her name's Tilly", "her name is Tilly"),
+    ("we don't really eat meat", "we don't eat meat"),
+    ("cant do mondays u see", "can't do Mondays you see"),
+])
+def test_text_is_normalised_before_the_rules_read_it(typed: str, read: str) -> None:
+    assert normalise(typed) == read
+
+
+def test_a_sentence_that_goes_on_in_lower_case_is_cut_but_not_after_a_short_form() -> None:
+    assert sentences_of("i walk everywhere now. do you sell rain covers?") == [
+        "i walk everywhere now.", "do you sell rain covers?"]
+    assert sentences_of("I live on Park Rd. near the school") == ["I live on Park Rd. near the school"]
+
+
+def test_everything_said_about_one_person_or_pet_is_one_memory() -> None:
+    assert facts("can I bring my rabbit? he's called Bun, 6 years old and a bit shy") == [
+        ("User's rabbit Bun is 6 years old and a bit shy", "relationship")]
+    assert facts("i need a helmet for my son", "he's 9, small for his age, his name's Arlo") == [
+        ("User's son Arlo is 9 years old and small for his age", "relationship")]
+    assert facts("My gran's 91 and uses a wheelchair, is there step-free access?") == [
+        ("User's gran is 91 years old and uses a wheelchair", "relationship")]
+    assert facts("we always bring our spaniel, Maple") == [("User always brings their spaniel Maple", "relationship")]
+    assert facts("For me and my three kids, Noah (12), Ivy (8) and Max (5)") == [
+        ("User's three kids Noah, Ivy and Max are 12, 8 and 5 years old", "relationship")]
+
+
+def test_a_wish_about_this_visit_is_no_fact_but_the_age_said_with_it_is() -> None:
+    assert facts("my cousin Ben wants to join the climbing class with me, he's 15 is that ok?") == [
+        ("User's cousin Ben is 15 years old", "relationship")]
+
+
+@pytest.mark.parametrize(("said", "expected"), [
+    ("i work from home as a data analyst, any evening slots?", ("User works from home as a data analyst", "personal")),
+    ("We're coming to Bath 3-5 May for my birthday, any rooms left?",
+     ("User is coming to Bath 3-5 May for their birthday", "schedule")),
+    ("I'll be coming in my Skoda, is there parking?", ("User drives a Skoda", "context")),
+    ("budget's about 300 quid", ("User's budget is about 300 quid", "context")),
+    ("My physio referred me for a scan", ("User was referred by their physio", "context")),
+    ("i live just off the High St, do you deliver?", ("User lives just off the High St", "location")),
+    ("Fridays are choir so not friday please", ("User has choir on Fridays", "schedule")),
+    ("i speak spanish and a little italian", ("User speaks Spanish and a little Italian", "personal")),
+    ("do you fix road bikes? mine's a Trek and the gears slip", ("User's road bike is a Trek", "personal")),
+    ("my husband and I are both coeliac", ("User is coeliac", "preference")),
+    ("my partner's Danish so we go to Copenhagen a lot", ("User's partner is Danish", "relationship")),
+])
+def test_facts_told_as_background_to_a_request(said: str, expected: tuple[str, str]) -> None:
+    assert expected in facts(said)
+
+
+def test_a_change_said_with_what_it_replaces_is_one_memory_that_revises_the_old_one() -> None:
+    assert facts("i left the bank in june, i'm a driving instructor now") == [
+        ("User is now a driving instructor, having left the bank in June", "personal")]
+    assert decide("User is now a driving instructor, having left the bank in June",
+                  [Candidate("m1", "User works as a cashier at the bank", 0.3)]).action == "update"
+    assert facts("sold the van last month, i walk everywhere now") == [
+        ("User now walks everywhere, having sold the van last month", "personal")]
+    assert decide("User now walks everywhere, having sold the van last month",
+                  [Candidate("m2", "User drives a Ford van", 0.3)]).action == "update"
+    assert facts("weekends don't suit me anymore, weekdays are much better") == [
+        ("User now prefers weekdays to weekends", "schedule")]
+    assert decide("User now prefers weekdays to weekends",
+                  [Candidate("m3", "User prefers weekend sessions", 0.3)]).action == "update"
+
+
+def test_a_pet_that_died_revises_the_memory_that_names_it() -> None:
+    assert facts("sadly Pepper died last month so we won't need the dog room this time") == [
+        ("User lost Pepper last month", "relationship")]
+    assert decide("User lost Pepper last month", [Candidate("m1", "User has a dog named Pepper", 0.3)]).action == \
+        "update"
+
+
+@pytest.mark.parametrize("said", [
+    "wanna grab a table for 2 at 7?", "is the pool heated? my kids wanna know lol", "i'm just browsing tbh",
+    "My friend's daughter is 10, can she join?", "I'm 5 minutes away", "we'd like two rooms for the 14th please",
+    "my train is delayed so i'll be 20 mins late", "she's 4, does she need a ticket?", "I'm calling about my order",
+    "I'll be driving so no wine for me tonight", "my husband will pick it up on Sunday", "We'll be there around 6",
+])
+def test_chit_chat_typed_fast_states_nothing(said: str) -> None:
+    assert facts(said) == []
