@@ -79,6 +79,8 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--database-url", default=None)
     parser.add_argument("--postgres", default=None, help="a PostgreSQL server's URL: a fresh database on it")
+    parser.add_argument("--server-src", type=Path, help="serve the avatar_service package in this folder instead "
+                        "(an older commit: git archive COMMIT src | tar -x -C DIR; mv DIR/src DIR/avatar_service)")
     opts = parser.parse_args()
     if not shutil.which("wrk"):
         raise SystemExit("needs wrk: apt-get install wrk")
@@ -99,7 +101,8 @@ def main() -> None:
 
 
 def run(opts: argparse.Namespace, work: Path, database_url: str) -> None:
-    env = {**os.environ, "AVATAR_DATA_DIR": str(work), "AVATAR_DATABASE_URL": database_url,
+    env = {**os.environ, **({"PYTHONPATH": str(opts.server_src)} if opts.server_src else {}),
+           "AVATAR_DATA_DIR": str(work), "AVATAR_DATABASE_URL": database_url,
            "AVATAR_LOG_LEVEL": "WARNING", "AVATAR_RATE_LIMIT_PER_MINUTE": "0", "BENCH_CWD": str(work)}
     key = subprocess.run([VENV / "avatar", "keys", "create", "--name", "bench", "--scopes", "*"], env=env,
                          capture_output=True, text=True, check=True).stdout.strip()

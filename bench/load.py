@@ -7,7 +7,7 @@ p50/p99 per operation and the error rate (5xx, transport errors, unexpected 4xx)
 afterwards reads back every acknowledged write (users, memories) and reports any that is missing (lost writes),
 and counts the server log's tracebacks (the log is kept when there are any). The rate limit is off.
 
-    .venv/bin/python bench/load.py [--seconds 60] [--levels 1,4,16,64] [--backends sqlite,postgres]
+    .venv/bin/python bench/load.py [--seconds 60] [--levels 1,4,16,64] [--backends sqlite,postgres] [--server-src DIR]
 """
 
 from __future__ import annotations
@@ -225,10 +225,12 @@ def table(backend: str, rows: list[dict[str, Any]]) -> None:
     print(flush=True)
 
 
-def run_backend(backend: str, levels: list[int], seconds: float) -> None:
+def run_backend(backend: str, levels: list[int], seconds: float, server_src: Path | None = None) -> None:
     tmp = Path(tempfile.mkdtemp(prefix="avatar-load-"))
     env = {**os.environ, "AVATAR_DATA_DIR": str(tmp), "AVATAR_EMBEDDER": os.environ.get("AVATAR_EMBEDDER", "auto"),
            "AVATAR_RATE_LIMIT_PER_MINUTE": "0"}
+    if server_src is not None:  # an older tree's package served instead (PYTHONPATH wins over the editable install)
+        env["PYTHONPATH"] = str(server_src)
     database = None
     if backend == "postgres":
         from sqlalchemy.engine import make_url
@@ -283,6 +285,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--levels", default="1,4,16,64")
     parser.add_argument("--backends", default="sqlite,postgres")
+    parser.add_argument("--server-src", type=Path, help="serve the avatar_service package in this folder instead "
+                        "(an older commit: git archive COMMIT src | tar -x -C DIR; mv DIR/src DIR/avatar_service)")
     args = parser.parse_args()
     levels = [int(x) for x in args.levels.split(",")]
     print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f}, {os.cpu_count()} CPUs")
@@ -290,7 +294,7 @@ def main() -> None:
         if backend == "postgres" and not os.environ.get("AVATAR_BENCH_POSTGRES_URL"):
             print("postgres: skipped (AVATAR_BENCH_POSTGRES_URL is not set)")
             continue
-        run_backend(backend, levels, args.seconds)
+        run_backend(backend, levels, args.seconds, args.server_src)
     print(f"load average after {os.getloadavg()[0]:.2f}")
 
 
