@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 
 from avatar_service.core.memory.people import Made
-from avatar_service.core.memory.vocabulary import CHAT_OBJECTS, at_most_words
+from avatar_service.core.memory.vocabulary import CHAT_OBJECTS, LANGUAGES, NOT_NAMES, at_most_words
 from avatar_service.core.memory.wording import clean, third_person
 
 _MONTH = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|May|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
@@ -109,6 +109,12 @@ BACKGROUND_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     (r"^(?:i|we) (?:sadly |recently |just )?lost (?P<v>(?:(?:my|our) [\w ]{2,30}?|(?-i:[A-Z])[\w'’-]+)"
      r"(?: (?:last|this|in|on|a|two|three|over|at) [^,;!?]*)?)$",
      _text("User lost {v}", "relationship", 0.8)),
+    # the age of someone named without saying who they are: "Rory turned 5 on Sunday" (dedup matches the name
+    # against the memory that says who Rory is)
+    (r"^(?P<name>(?-i:[A-Z])[\w'’-]+) (?:just |finally )?(?P<verb>turned|turns|is turning|will be|is now) "
+     r"(?P<age>\d{1,2})\b(?P<v>(?: (?:on|in|last|next|this|today|yesterday|tomorrow)\b[^,;!?]*)?)$",
+     lambda m: None if m.group("name").lower() in NOT_NAMES else (
+         f"User's {m.group('name')} {m.group('verb').lower()} {m.group('age')}{m.group('v')}", "relationship", 0.7)),
     # what a day of the week is for: "Thursdays are rehearsal", "Wednesdays are choir night"
     (rf"^(?P<days>{_DAYS_PLURAL}(?: and {_DAYS_PLURAL})?) (?:are|is) (?:always |usually )?(?P<v>[\w' -]{{3,30}})$",
      _on_days),
@@ -119,3 +125,28 @@ BACKGROUND_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
      _text("User wants to {verb} {v}", "context", 0.75, 5)),
 ]
 BACKGROUND = [(re.compile(pattern, re.I), make) for pattern, make in BACKGROUND_TEXTS]
+
+
+# what a question says of the asker: "can we switch to afternoons from now on?" (a changed preference), "which
+# level should I start Dutch at?", "how much is the intensive Italian course?" (a language they want to learn)
+_SWITCH_ASKED = re.compile(
+    r"^(?:can|could) (?:we|i|you) (?:please )?(?:switch|move|change|swap)(?: me| us| my \w+)? (?:over )?to (?:the )?"
+    r"(?P<when>(?:early |late )?(?:morning|afternoon|evening|weekend|weekday|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day)s?)(?: (?:group|class|slot|session|shift|appointment|lesson)s?)?\b",
+    re.I)
+_LANGUAGE_ASKED = re.compile(
+    rf"\b(?P<language>{LANGUAGES})\b(?=[^?]*\b(?:course|class|classes|lessons?|level|tutor|teacher|exam)\b)|"
+    rf"\b(?:course|class|classes|lessons?|level|start|learn|learning|tutor|teach)\b[^?]*?\b(?P<after>{LANGUAGES})\b",
+    re.I)
+
+
+def asked_facts(question: str) -> list[Made]:
+    """Facts about the user that a question of theirs states (see above)."""
+    out: list[Made] = []
+    if m := _SWITCH_ASKED.search(question):
+        when = m.group("when").lower()
+        out.append((f"User prefers {when if when.endswith('s') else when + 's'}", "schedule", 0.7))
+    if m := _LANGUAGE_ASKED.search(question):
+        language = (m.group("language") or m.group("after")).capitalize()
+        out.append((f"User wants to learn {language}", "context", 0.7))
+    return out

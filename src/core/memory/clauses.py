@@ -47,6 +47,7 @@ Kind = Literal["statement", "question", "unreal"]
 class Piece:
     text: str
     kind: Kind
+    after: str = ""  # the conjunction it follows, if any: "but" in "I'm vegetarian but I eat fish"
 
 
 # --- tidying ---------------------------------------------------------------------------------------------------
@@ -292,10 +293,11 @@ def _next_clause(left: str, rest: str, word: str, subject: str, comma: bool) -> 
     return None
 
 
-def _cut(part: str, subject: str) -> tuple[list[str], str]:
-    """The clauses of one stretch between dashes or semicolons, and the subject it ends with."""
-    pieces: list[str] = []
-    text = part
+def _cut(part: str, subject: str) -> tuple[list[tuple[str, str]], str]:
+    """The clauses of one stretch between dashes or semicolons, each with the conjunction before it, and the
+    subject the stretch ends with."""
+    pieces: list[tuple[str, str]] = []
+    text, before = part, ""
     for _ in range(40):  # each round cuts one clause off; the bound only guards against a pathological sentence
         subject = _subject_of(text) or subject
         for m in _SOFT.finditer(text):
@@ -303,12 +305,12 @@ def _cut(part: str, subject: str) -> tuple[list[str], str]:
             word = m.group().strip(" ,").split()[-1].lower() if m.group().strip(" ,") else ""
             following = _next_clause(left, rest, word, subject, comma=m.group().lstrip().startswith(","))
             if following is not None:
-                pieces.append(left)
-                text = following
+                pieces.append((left, before))
+                text, before = following, word
                 break
         else:
             break
-    pieces.append(text)
+    pieces.append((text, before))
     return pieces, subject
 
 
@@ -333,9 +335,9 @@ def pieces(sentence: str) -> list[Piece]:
     unreal = False
     for part in _HARD.split(text):
         cut, subject = _cut(part, subject)
-        for piece in (p.strip(" ,") for p in cut):
+        for piece, after in ((p.strip(" ,"), w) for p, w in cut):
             if not piece:
                 continue
             unreal = unreal or bool(_UNREAL_ON.search(piece))
-            out.append(Piece(piece, "unreal" if unreal else _kind(piece)))
+            out.append(Piece(piece, "unreal" if unreal else _kind(piece), after))
     return out

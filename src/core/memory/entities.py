@@ -32,6 +32,7 @@ _ABOUT = re.compile(rf"^User's (?P<who>(?:[\w-]+ ){{0,2}}?(?:{RELATIONS})s?)"
 _HAS = re.compile(rf"^User has (?:an?|one) (?P<who>(?:[\w-]+ ){{0,3}}?(?:{RELATIONS}))"
                   rf"(?: named (?P<name>{_NAME}))?$")
 _NAMED = re.compile(rf"^(?:(?:is|are) )?named (?P<name>{_NAME}(?: and {_NAME})?)$")
+_AGE = re.compile(r"^(?:is|are|just turned|turned|turns|is turning) \d{1,3}(?: years old)?$")
 _SAME_VERB = ("is", "are", "has", "was", "can", "will", "works", "loves")
 
 
@@ -47,6 +48,8 @@ class _Entity:
         if len(who.split()) > len(self.who.split()):
             self.who = who
         self.name = self.name or name
+        if pred and _AGE.match(pred):  # "turned 7 today" after "is 6": the age said last is the age
+            self.preds = [p for p in self.preds if not _AGE.match(p)]
         if pred and pred not in self.preds:
             self.preds.append(pred)
 
@@ -161,8 +164,20 @@ def _changes(facts: list[Fact]) -> list[Fact]:
             verb = _PARTICIPLE.get(change.group("verb"), change.group("verb"))
             out[-1] = replace(fact, content=f"{said}, having {verb}{change.group('rest')}",
                               confidence=max(fact.confidence, before.confidence))
-        elif (old := _NOT_WHEN.match(before.content)) and (new := _PREFERS_WHEN.match(fact.content)):
-            out[-1] = replace(fact, content=f"User now prefers {new.group('new')} to {old.group('old')}")
         else:
             out.append(fact)
-    return out
+    return _switched_times(out)
+
+
+def _switched_times(facts: list[Fact]) -> list[Fact]:
+    """ "User can't do mornings" and "User prefers evenings" said in one conversation: "User now prefers evenings
+    to mornings", where the first of them was."""
+    old = next((f for f in facts if _NOT_WHEN.match(f.content)), None)
+    new = next((f for f in facts if _PREFERS_WHEN.match(f.content)), None)
+    if old is None or new is None:
+        return facts
+    old_when = _NOT_WHEN.match(old.content).group("old")  # type: ignore[union-attr]
+    new_when = _PREFERS_WHEN.match(new.content).group("new")  # type: ignore[union-attr]
+    switched = replace(new, content=f"User now prefers {new_when} to {old_when}", category="schedule")
+    first = min(facts.index(old), facts.index(new))
+    return [switched if i == first else f for i, f in enumerate(facts) if (f is not old and f is not new) or i == first]

@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from avatar_service.core.memory.background import BACKGROUND
+from avatar_service.core.memory.background import BACKGROUND, asked_facts
 from avatar_service.core.memory.clauses import LEADING, pieces, tidy
 from avatar_service.core.memory.entities import by_entity, who_of
 from avatar_service.core.memory.frames import ELDEST, FRAMES, NAMING_FRAGMENT, variants
@@ -221,14 +221,20 @@ def extract_facts(user_turns: Sequence[str]) -> list[Fact]:
                 _name_the_last(facts, seen, last_relation, fragment.group("name"), sentence)
                 continue
             for part in parts:
+                if part.kind == "question":
+                    for content, category, confidence in (f for f in asked_facts(part.text) if f):
+                        add(Fact(proper(content), category, confidence, sentence))
                 if part.kind == "question" and (thing := _ASKED_ABOUT.search(part.text)):
                     asked = thing.group("thing").lower()
                 elif part.kind == "statement" and asked and (mine := _MINE.match(part.text.strip())):
                     add(_mine(asked, mine.group("v"), sentence))  # "do you service e-bikes? mine's a Gazelle"
                     continue
                 if part.kind == "statement":
+                    had = len(facts)
                     for clause in _two_states(part.text):
                         _read(_by_name(clause, people), sentence, greeting, last_relation, facts, seen, add)
+                    if part.after == "but" and len(facts) == had + 1 and had:
+                        _qualify(facts, seen)
                 if part.kind != "unreal" and (mentioned := _last_relation(part.text)):
                     last_relation = mentioned
                     if mentioned.split()[-1][:1].isupper():
@@ -280,6 +286,20 @@ _MINE = re.compile(r"^mine(?:'s|’s| is) (?P<v>[^,;]{2,40}?)(?= and | but | so 
 def _mine(thing: str, what: str, sentence: str) -> Fact:
     category = "relationship" if re.fullmatch(rf"(?:{RELATIONS})", thing, re.I) else "personal"
     return Fact(f"User's {thing} is {third_person(clean(what))}", category, 0.75, sentence)
+
+
+def _qualify(facts: list[Fact], seen: set[str]) -> None:
+    """ "I'm a vegetarian but I eat fish sometimes": a "but" that qualifies what the user just said of themselves
+    (the same kind of fact, the same sentence) stays with it, "User is a vegetarian but eats fish sometimes"."""
+    before, fact = facts[-2], facts[-1]
+    if before.extracted_from != fact.extracted_from or before.category != fact.category or \
+            not before.content.startswith("User ") or not fact.content.startswith("User "):
+        return
+    seen.discard(before.content.casefold())
+    seen.discard(fact.content.casefold())
+    facts[-2:] = [Fact(f"{before.content} but {fact.content[5:]}", fact.category,
+                       max(before.confidence, fact.confidence), fact.extracted_from)]
+    seen.add(facts[-1].content.casefold())
 
 
 _OPENING_NAME = re.compile(r"^(?P<name>(?-i:[A-Z])[\w-]+)(?=['’]s\s|\s)")

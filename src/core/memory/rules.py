@@ -30,6 +30,7 @@ from avatar_service.core.memory.vocabulary import (
     NOT_HABITS,
     NOT_PLACES,
     OCCUPATIONS,
+    PETS,
     PLAN_WHEN,
     PREFERENCE_VERBS,
     REL_MOD,
@@ -125,6 +126,9 @@ def _event(m: re.Match[str]) -> Made:
     return f"User has {article} {m.group('ev').lower()} {third_person(rest)}", "schedule", 0.8
 
 
+# "a fish tank", "a dog bed": things for a pet, not a pet
+_PET_THINGS = (r"(?:tanks?|bowls?|beds?|flaps?|food|cages?|hutch|sitters?|walkers?|toys?|houses?|doors?|carriers?|"
+               r"leads?|collars?|insurance|allerg\w+|hair|fur|shows?|friendly)\b")
 # how much of a language: "fluent French and a bit of German"
 _SOME = r"(?:(?:fluent|basic|some|conversational|decent|good|native|a (?:bit|little) of|a little|a few words of) )?"
 _DRIVEN_FOR_A_LIVING = re.compile(r"^(?:taxi|cab|bus|lorry|truck|van|uber|ambulance|forklift|tram|train)s?$", re.I)
@@ -224,7 +228,8 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
         r"(?P<art>an?|a new|two|three|four|five|\d) (?P<what>(?:[\w-]+ )?(?:pupp(?:y|ies)|kittens?|dogs?|cats?|"
         r"parrots?|hamsters?|rabbits?|bunn(?:y|ies)|horses?|turtles?|tortoises?|fish|guinea pigs?|birds?|budgies?|"
         r"ferrets?|"
-        r"geckos?|snakes?|pon(?:y|ies)|chickens?))"
+        rf"geckos?|snakes?|pon(?:y|ies)|chickens?|(?:{PETS})s?))(?! {_PET_THINGS})"
+        r"(?! (?:pupp(?:y|ies)|kittens?|dogs?|cats?|cross|mix)\b)"
         r"(?:,? (?:(?:her|his|its|their) names? (?:is|are)|named|called) "
         r"(?P<name>(?-i:[A-Z])[\w'’-]+(?:(?:,| and| &) (?-i:[A-Z])[\w'’-]+)*))?(?=$|[\s,])"
         r"(?!,? (?-i:[A-Z]))",  # "two cats, Felix and Tiger": the rule that names them reads it
@@ -269,7 +274,8 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
         rf"^i (?:also )?speak (?P<v>{_SOME}(?:{LANGUAGES})(?:(?:,| and| &) {_SOME}(?:{LANGUAGES}))*)\b",
         _phrase("User speaks {v}", "personal", 0.85),
     ),
-    (rf"^i{S} allergic to {V}", _phrase("User is allergic to {v}", "personal", 0.9, 6)),
+    (rf"^i{S} allergic to (?!(?:it|them|that|this|those|these|one)\b){V}",
+     _phrase("User is allergic to {v}", "personal", 0.9, 6)),
     (rf"^i{S} (?P<v>{DIETS})(?=$|[,;]| and | so | but )", _phrase("User is {v}", "preference", 0.9)),
     (
         r"^i (?:now |mostly |usually |only |always )?(?P<verb>drink|eat) (?P<v>[^,;!?]+)",
@@ -314,7 +320,7 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     (rf"^i{S} (?:dating|seeing|in a relationship with) {NAME}", dating),
     (
         rf"^my {REL_MOD}(?P<rel>{RELATIONS})(?: {TITLED_NAME})? (?:is|just turned|turned|is turning) "
-        r"(?P<age>\d{1,2})(?: years? old)?(?=$|[,;])",
+        r"(?P<age>\d{1,2})(?: years? old)?(?=$|[,;]| (?:today|yesterday|on \w+day|last \w+|this \w+)$)",
         relation_age,
     ),
     (

@@ -98,3 +98,24 @@ def test_a_pet_that_died_revises_the_memory_that_names_it() -> None:
 ])
 def test_chit_chat_typed_fast_states_nothing(said: str) -> None:
     assert facts(said) == []
+
+
+def test_what_a_question_says_of_the_asker() -> None:
+    assert facts("could we move to evenings from now on? mornings don't suit me anymore") == [
+        ("User now prefers evenings to mornings", "schedule")]
+    assert facts("how much are the beginner japanese classes?") == [("User wants to learn Japanese", "context")]
+    assert facts("Is the tour in English?", "Do you have staff who speak Polish?") == []
+
+
+def test_a_but_that_qualifies_stays_with_what_it_qualifies() -> None:
+    assert facts("I'm vegan but I eat honey") == [("User is vegan but eats honey", "preference")]
+    assert facts("I live in Leeds but work in York") == [("User lives in Leeds", "location"),
+                                                          ("User works in York", "personal")]
+
+
+def test_a_new_age_said_later_replaces_the_old_one_and_a_name_alone_can_say_it() -> None:
+    assert facts("My son Jack is 6.", "Jack turned 7 today, can he move up?") == [
+        ("User's son Jack is 7 years old", "relationship")]
+    assert decide("User's Rory turned 5 on Sunday", [Candidate("m1", "User's son Rory is 4", 0.4)]).action == "update"
+    assert facts("I have a fish tank with three goldfish") == [
+        ("User has a fish tank with three goldfish", "relationship")]
