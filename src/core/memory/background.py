@@ -27,6 +27,8 @@ _DATED = re.compile(
     r"(?:next|this) (?:week|weekend|month|year|summer|winter|spring|autumn|term)\b|tomorrow|tonight|"
     r"(?:over|at|for) (?:easter|christmas|new year|half[- ]term|the holidays|the bank holiday)\b|"
     r"in (?:\d+|a few|a couple of) (?:days|weeks|months)\b)", re.I)
+EVENTS_WORDS = (r"appointment|interview|exam|test|driving test|flight|surgery|operation|wedding|graduation|"
+                r"recital|concert|match|race|marathon|scan|op|due date|birthday|court date")
 _I_OR_WE = r"(?:i(?:'m|’m| am)|we(?:'re|’re| are)|(?:my|our) (?P<who>[\w ]{2,25}?) and i are)"
 
 
@@ -115,6 +117,20 @@ BACKGROUND_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
      r"(?P<age>\d{1,2})\b(?P<v>(?: (?:on|in|last|next|this|today|yesterday|tomorrow)\b[^,;!?]*)?)$",
      lambda m: None if m.group("name").lower() in NOT_NAMES else (
          f"User's {m.group('name')} {m.group('verb').lower()} {m.group('age')}{m.group('v')}", "relationship", 0.7)),
+    # a dated event of theirs: "my test's on the 3rd of March", "my interview is next Tuesday"
+    (rf"^my (?P<ev>(?:[\w-]+ )?(?:{EVENTS_WORDS}))(?:'s|’s| is)"
+     r"(?P<v> (?:on|at|in|next|this|tomorrow|tonight)\b[^,;!?]*)$",
+     _dated("User has their {ev} {v}", "schedule", 0.75)),
+    # a change of diet: "gone vegan since new year", "I've turned vegetarian"
+    (r"^i(?:'ve|’ve| have)? (?:gone|went|turned|become|became) (?P<v>(?:fully |completely )?(?:vegan|vegetarian|veggie|"
+     r"pescatarian|plant[- ]based|teetotal|sober|gluten[- ]free|dairy[- ]free))\b",
+     lambda m: (f"User is now {clean(m.group('v')).lower()}", "preference", 0.8)),
+    # what they gave up or left, said alone: "sold my motorbike", "left Deloitte in May" (entities.py joins it to
+    # what they do now, said next)
+    (r"^i (?:just |recently |finally )?(?P<verb>sold|left|quit|gave up) (?P<v>(?:my|our|the) (?:old )?(?:car|van|bike|"
+     r"motorbike|motorcycle|scooter|house|flat|boat|caravan|job|position|company|firm|band|team|course|degree)\b"
+     r"[^,;!?]*|(?-i:[A-Z])[\w&'’.-]+(?: (?-i:[A-Z])[\w&'’.-]+)*(?: (?:in|last|this|after|a|two|three) [^,;!?]*)?)$",
+     lambda m: (f"User {m.group('verb').lower()} {third_person(clean(m.group('v')))}", "personal", 0.7)),
     # what a day of the week is for: "Thursdays are rehearsal", "Wednesdays are choir night"
     (rf"^(?P<days>{_DAYS_PLURAL}(?: and {_DAYS_PLURAL})?) (?:are|is) (?:always |usually )?(?P<v>[\w' -]{{3,30}})$",
      _on_days),

@@ -151,7 +151,7 @@ _PLAIN_VERBS = word_set(
 _PAST = word_set(
     """got went came lost found made took gave bought sold left met ran began won grew became had did thought
     brought caught taught kept slept felt fell drove rode wrote broke spoke chose flew knew saw sent spent built
-    paid put quit set hit cut read swam"""
+    paid put quit set hit cut read swam gone"""
 )
 _THIRD = word_set("is has does was loves likes hates works lives plays wants needs goes teaches studies speaks "
                   "drives owns runs swims enjoys adores prefers gets keeps uses eats drinks attends")
@@ -255,6 +255,8 @@ _OWN_CLAUSE = re.compile(r"^(?:[\w'’-]+ ){1,4}?(?:is|are|was|were|works|suits|
 
 # "so wednesdays and fridays suit me best"
 _SUITS = re.compile(r"^(?:[\w'’-]+ ){1,3}?(?:suit|suits|work|works) (?:for )?me\b", re.I)
+_ONLY_WHEN = re.compile(r"^(?:only |just )(?P<when>(?:after|before|from|between|on|at) [^,;]+?)(?: for me)?"
+                        r"(?: (?:please|pls|thanks|if possible|ideally))?$", re.I)
 _SHORT_OWN_CLAUSE = re.compile(r"^(?:[\w'’-]+ ){1,2}?(?:is|are|was|were)\b", re.I)
 
 
@@ -266,6 +268,8 @@ def _next_clause(left: str, rest: str, word: str, subject: str, comma: bool) -> 
         return None
     if word == "so" and not comma and (_SO_BEFORE.search(left) or _SO_AFTER.match(bare)):
         return None
+    if (word == "so" or comma) and (when := _ONLY_WHEN.match(bare)):  # "so only after 4 for me please"
+        return f"I can only come {when.group('when')}"
     if word == "and" and _BARE_RELATION.match(left.strip()):
         return None  # "My husband Marco and I are coming": one subject
     if word in ("and", "but", "plus") and _QUESTION.match(bare) and not re.split(r"[,;]", bare)[0].endswith("?") \

@@ -139,6 +139,8 @@ _GIVEN_UP = re.compile(_SUBJECT + r"(?:now prefers .+? to|switched from|stopped|
                        r"from) (?P<old>.+?)"
                        r"(?: to .+)?$", re.I)
 
+# what the user has, rides or works at: a thing they can sell, leave or give up
+_HOLDS = re.compile(_SUBJECT + r"(?:drives|rides|owns|has|works (?:at|for|in))\b", re.I)
 # "User is now a photographer, having left KPMG in May"
 _HAVING = re.compile(r", having (?:left|sold|quit|given up|stopped|retired from|moved (?:away )?from|moved out of|"
                      r"switched from) (?P<old>.+?)$", re.I)
@@ -149,9 +151,11 @@ def given_up(content: str) -> set[str] | None:
     match = _GIVEN_UP.match(content.strip().rstrip(".!")) or _HAVING.search(content.strip().rstrip(".!"))
     if not match:
         return None
+    old = re.sub(r"^(?:their |my |a )?(?:job|work|position|role|place)s? (?:at|with|for|in) (?:the )?", "",
+                 match.group("old"), flags=re.I)  # "their job at the bank": what was left is the bank
     old = re.sub(r"\s+(?:after|since|because|when|as|last|this|in|on|at|for|a|an|two|three|\d+)\b.*$", "",
-                 match.group("old"), flags=re.I)  # "running after their knee op": what was given up is "running"
-    words = _content_words(old) - {"eating", "drinking", "smoking"}
+                 old, flags=re.I)  # "running after their knee op": what was given up is "running"
+    words = _content_words(old) - {"eating", "drinking", "smoking", "job", "work", "position", "role", "their"}
     return words or None
 
 
@@ -232,7 +236,8 @@ def decide(new_content: str, candidates: Sequence[Candidate], thresholds: Thresh
     if (old := given_up(new_content)) is not None:  # "now prefers green tea to coffee" revises "loves coffee"
         for candidate in ranked:
             if old <= _content_words(candidate.content) and (
-                    taste_of(candidate.content) is not None or slot_of(candidate.content) is not None):
+                    taste_of(candidate.content) is not None or slot_of(candidate.content) is not None
+                    or _HOLDS.match(candidate.content)):
                 return Decision("update", candidate.memory_id, candidate.similarity)
 
     for candidate in ranked:

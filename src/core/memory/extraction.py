@@ -277,8 +277,9 @@ def _read(clause: str, sentence: str, greeting: bool, last_relation: str, facts:
 
 # "do you service e-bikes?", "can you fix old iPhones?": the kind of thing asked about, as one
 _ASKED_ABOUT = re.compile(r"\b(?:service|fix|repair|take|accept|allow|sell|stock|clean|groom|treat|insure|store|charge|"
-                          r"look after|work on|tune|cater for)\s+(?:(?:a|an|the|any|old|older|electric|vintage|small|"
-                          r"large|big) )?(?P<thing>(?:[\w-]+ )?[\w-]{2,20}?)s\b", re.I)
+                          r"look after|work on|tune|cater for|cut|colou?r|style|dye|trim|fit|handle|deal with|"
+                          r"speciali[sz]e in)\s+(?:(?:a|an|the|any|old|older|electric|vintage|small|"
+                          r"large|big) )?(?P<thing>(?:[\w-]+ )?[\w-]{2,20}?)s?(?=\?|$| for\b| on\b| here\b)", re.I)
 # "mine's a Gazelle": what the user's own one is
 _MINE = re.compile(r"^mine(?:'s|’s| is) (?P<v>[^,;]{2,40}?)(?= and | but | so |,|$)", re.I)
 

@@ -114,7 +114,8 @@ _TIMES_OF_DAY = rf"mornings|afternoons|evenings|nights|weekends|weekdays|lunchti
 
 def _can_not_do(m: re.Match[str]) -> Made:
     """ "I can't do mornings", "Mornings don't work for me": a time of day or week that suits the user no more."""
-    if not m.group(0).lower().startswith("i ") and "me" not in m.group(0).lower().split():
+    said = m.group(0).lower()
+    if not said.startswith("i ") and "me" not in said.split() and not re.search(r" (?:are|is) ", said):
         return None  # a bare "Mornings" says nothing
     why = clean(m.group("why") or "")
     when = m.group("v") if re.match(rf"(?:{_DAYS})", m.group("v"), re.I) else m.group("v").lower()
@@ -241,7 +242,8 @@ FRAME_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
      _text("User can only {v}", "schedule", 0.8)),
     (rf"^(?:i (?:can't|cannot|can not) (?:do|make) |)(?P<v>(?:early |late )?(?:{_TIMES_OF_DAY})(?: (?:or|and) "
      rf"(?:{_TIMES_OF_DAY}))?)(?P<why> (?:because|as) [^,;!?]+)?(?:$| (?:don't|do not|doesn't|does not|no longer) "
-     r"(?:really )?(?:work|suit)(?: for)? me\b)", _can_not_do),
+     r"(?:really )?(?:work|suit)(?: for)? me\b| (?:are|is) (?:now |just |totally |basically )?(?:impossible|no good|"
+     r"out|a no-go|tricky|difficult|hard)\b)", _can_not_do),
     # health and study said with "on" and "doing": "I'm on a low sodium diet", "I'm doing a PhD in chemistry"
     (rf"^{_I} on (?P<v>(?:an? |the )?[\w -]{{0,25}}?(?:diet|medication|meds|tablets|insulin|blood thinners|"
      r"warfarin|chemo|dialysis)\b[^,;!?]*)", _text("User is on {v}", "personal", 0.8)),

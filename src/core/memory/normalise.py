@@ -30,6 +30,12 @@ _WORDS = {
 _WORD = re.compile(r"(?<![\w'’/-])(?:" + "|".join(re.escape(w) for w in sorted(_WORDS, key=len, reverse=True))
                    + r")(?![\w'’/-])", re.I)
 # ages and durations: "14 yo", "14y/o", "14 y.o."
+# "its for my dad": "it's", when no noun of "its" could follow
+_ITS = re.compile(r"\bits (?=(?:for|a|an|the|my|our|not|been|ok|okay|fine|just|really|so|too|very|me|us|\w+ing)\b)",
+                  re.I)
+# "I've got a 2 year old and a newborn": a child said by their age
+_CHILD_BY_AGE = re.compile(r"\b(?P<a>an?|my|our) (?P<n>\d{1,2})[ -](?:yrs?|years?)[ -]old(?=\s*(?:$|[,.;!?]|and\b|"
+                           r"who\b|so\b|but\b))", re.I)
 _YEARS_OLD = re.compile(r"\b(?P<n>\d{1,3}) ?(?:yo|y/o|y\.o\.?|yrs? old|years? old)(?!\w)", re.I)
 # "a 3 years old cockapoo" is "a 3-year-old cockapoo"
 _AGED_NOUN = re.compile(r"\b(?P<n>\d{1,2})[ -](?P<unit>year|month|week)s?[ -]old (?!and\b|or\b|but\b|so\b|now\b|in\b|"
@@ -59,6 +65,8 @@ def proper(content: str) -> str:
 def normalise(sentence: str) -> str:
     """The sentence in plain written English (see the module docstring)."""
     text = _WORD.sub(lambda m: _WORDS[m.group().lower()], sentence)
+    text = _ITS.sub("it's ", text)
+    text = _CHILD_BY_AGE.sub(lambda m: f"{m.group('a')} {m.group('n')}-year-old child", text)
     text = _YEARS_OLD.sub(lambda m: f"{m.group('n')} years old", text)
     text = _AGED_NOUN.sub(lambda m: f"{m.group('n')}-{m.group('unit').lower()}-old ", text)
     text = _I.sub("I", text)

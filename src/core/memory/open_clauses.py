@@ -66,7 +66,7 @@ _LASTING_TIME = re.compile(r"\b(?:last (?:week|month|year|spring|summer|autumn|f
 _PASSING_TIME = re.compile(r"\b(?:yesterday|today|tonight|earlier|this morning|just now|this time|next time|"
                            r"last time|(?:minutes?|mins?|hours?|hrs?) (?:away|late|early|out))\b", re.I)
 # what it is about was said elsewhere ("I drink way too much of it", "I still have one")
-_POINTS_AWAY = re.compile(r"\b(?:it|one|them|that|this|those|these|so)$", re.I)
+_POINTS_AWAY = re.compile(r"\b(?:it|one|them|that|this|those|these|so)$|\bto (?:try|do|go|come|know|ask|see)$", re.I)
 _NOTHING = re.compile(r"\b(?:nothing|anything|nobody|none|no one)\b", re.I)
 _INTENSIFIERS = re.compile(r"^(?:(?:so|very|really|pretty|quite|a bit|a little|kind of|kinda|super|extremely)\s+)+")
 _ABOUT_YOU = re.compile(r"\b(?:you|your|yours|yourself)\b", re.I)
@@ -138,12 +138,13 @@ def _relation_words(said: str) -> str:
 # a relative and what the user says of them: "my wife works Saturdays", "our dog Pepper is a bit stiff",
 # "my mum's 80th is on the 22nd of June"
 _RELATIVE = re.compile(
-    rf"^(?:my|our) (?P<who>(?:(?:\w+ )?(?:{RELATIONS})s?|eldest|youngest|oldest|firstborn|little one|middle one)"
+    rf"^(?:my|our) (?P<who>(?:(?:[\w-]+ )?(?:{RELATIONS})s?(?: (?:and|&) (?:my )?(?:{RELATIONS}))?|eldest|youngest|"
+    r"oldest|firstborn|little one|middle one)"
     r"(?: (?-i:[A-Z])[\w'’-]+(?: (?:and|&) (?-i:[A-Z])[\w'’-]+)?)?"
     r"(?:(?:'s|’s) (?:\d+(?:st|nd|rd|th)|birthday|wedding|anniversary|graduation|retirement|funeral|party))?) "
     r"(?P<rest>.+)$", re.I)
 _RELATIVE_VERB = re.compile(
-    r"^(?:(?:just|also|still|now|usually|always|often|never|really|finally) )*"
+    r"^(?:(?:just|also|still|now|usually|always|often|never|really|finally|only|mostly|mainly|sometimes|both) )*"
     r"(?P<verb>is|are|was|were|has|have|had|can|can't|cannot|doesn't|does not|don't|won't|will|turned|turns|"
     r"[a-z]+s|[a-z]+ed|got|went|began|became|grew|left|met|broke|fell)\b(?P<after>.*)$", re.I)
 # what others say or ask, and where they are for the moment: not facts about them
@@ -196,7 +197,7 @@ def relative_fact(clause: str) -> tuple[str, str, float] | None:
 
 
 def _category(text: str, with_relative: bool) -> str:
-    if with_relative or re.search(rf"\b(?:my|our|an?|two|three|four|\d) (?:\w+ )?(?:{RELATIONS})s?\b", text, re.I):
+    if with_relative or re.search(rf"\b(?:my|our|an?|two|three|four|\d) (?:[\w-]+ )?(?:{RELATIONS})s?\b", text, re.I):
         return "relationship"
     if TIME_WORDS.search(text) and _PLAN.match(text):
         return "schedule"

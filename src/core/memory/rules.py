@@ -276,6 +276,8 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     ),
     (rf"^i{S} allergic to (?!(?:it|them|that|this|those|these|one)\b){V}",
      _phrase("User is allergic to {v}", "personal", 0.9, 6)),
+    (rf"^i{S} (?P<v>coeliac|celiac|diabetic|(?:gluten|lactose|\w+) intolerant)(?=$|[,;]| and | so | but | \()",
+     _phrase("User is {v}", "personal", 0.9)),  # a condition, not a taste
     (rf"^i{S} (?P<v>{DIETS})(?=$|[,;]| and | so | but )", _phrase("User is {v}", "preference", 0.9)),
     (
         r"^i (?:now |mostly |usually |only |always )?(?P<verb>drink|eat) (?P<v>[^,;!?]+)",

@@ -43,7 +43,8 @@ RELATIONS = PETS + "|" + (
     r"friend|roommate|flatmate|housemate|boss|manager|colleague|coworker|co-worker|neighbou?r|dog|cat|puppy|"
     r"kitten|pet|parrot|hamster|rabbit|bunny|horse|turtle|fish|gp|GP|doctor|dentist|physio|therapist|landlord|landlady"
 )
-REL_MOD = r"(?P<mod>(?:older|younger|little|big|baby|twin|eldest|youngest|oldest|step|step-|new|late)\s?)?"
+REL_MOD = (r"(?P<mod>(?:older|younger|little|big|baby|twin|eldest|youngest|oldest|step|step-|new|late|"
+           r"\d{1,3}-(?:year|month|week)-old)\s?)?")
 OCCUPATIONS = (
     r"teacher|nurse|doctor|physician|surgeon|dentist|vet|veterinarian|engineer|developer|programmer|"
     r"designer|lawyer|attorney|accountant|chef|cook|baker|barista|waiter|waitress|bartender|student|"

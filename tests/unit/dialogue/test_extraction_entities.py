@@ -61,7 +61,7 @@ def test_a_wish_about_this_visit_is_no_fact_but_the_age_said_with_it_is() -> Non
     ("Fridays are choir so not friday please", ("User has choir on Fridays", "schedule")),
     ("i speak spanish and a little italian", ("User speaks Spanish and a little Italian", "personal")),
     ("do you fix road bikes? mine's a Trek and the gears slip", ("User's road bike is a Trek", "personal")),
-    ("my husband and I are both coeliac", ("User is coeliac", "preference")),
+    ("my husband and I are both coeliac", ("User is coeliac", "personal")),
     ("my partner's Danish so we go to Copenhagen a lot", ("User's partner is Danish", "relationship")),
 ])
 def test_facts_told_as_background_to_a_request(said: str, expected: tuple[str, str]) -> None:
@@ -119,3 +119,22 @@ def test_a_new_age_said_later_replaces_the_old_one_and_a_name_alone_can_say_it()
     assert decide("User's Rory turned 5 on Sunday", [Candidate("m1", "User's son Rory is 4", 0.4)]).action == "update"
     assert facts("I have a fish tank with three goldfish") == [
         ("User has a fish tank with three goldfish", "relationship")]
+
+
+def test_more_background_and_changes() -> None:
+    assert facts("i teach art at a primary school so only after 4 for me please") == [
+        ("User teaches art at a primary school", "personal"), ("User can only come after 4", "schedule")]
+    assert facts("gone veggie since new year") == [("User is now veggie", "preference")]
+    assert decide("User is now veggie", [Candidate("m1", "User is vegan", 0.4)]).action == "update"
+    assert facts("sold my van, i get the bus in now") == [
+        ("User now gets the bus in, having sold their van", "personal")]
+    assert decide("User now gets the bus in, having sold their van",
+                  [Candidate("m2", "User drives a white Transit van", 0.3)]).action == "update"
+    assert decide("User is now a student, having quit their job at the garage in May",
+                  [Candidate("m3", "User works at a garage", 0.3)]).action == "update"
+    assert facts("its for my 90 yr old nan, she has arthritis") == [
+        ("User's 90-year-old nan has arthritis", "relationship")]
+    assert facts("my driving test's on the 4th of May") == [("User has their driving test on the 4th of May",
+                                                             "schedule")]
+    assert facts("mondays are impossible now with work") == [("User can't do Mondays", "schedule")]
+    assert facts("I left my keys at home, can you let me in?") == []
