@@ -121,6 +121,14 @@ BACKGROUND_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     (rf"^my (?P<ev>(?:[\w-]+ )?(?:{EVENTS_WORDS}))(?:'s|’s| is)"
      r"(?P<v> (?:on|at|in|next|this|tomorrow|tonight)\b[^,;!?]*)$",
      _dated("User has their {ev} {v}", "schedule", 0.75)),
+    # a diet left: "I'm not vegan anymore btw"
+    (r"^i(?:'m|’m| am) (?:not|no longer) (?:a )?(?P<v>vegan|vegetarian|veggie|pescatarian|teetotal)\b",
+     lambda m: (f"User is no longer {m.group('v').lower()}", "preference", 0.8)),
+    # a break-up: "we split up", "my boyfriend and I broke up"
+    (r"^(?:we|i|my [\w ]{2,25}? and i) (?:just |recently |finally )?(?:split up|broke up|separated|got divorced|"
+     r"called it off)\b(?P<v>[^,;!?]*)$",
+     lambda m: (f"User split up with their partner{' ' + clean(m.group('v')) if clean(m.group('v')) else ''}",
+                "relationship", 0.75)),
     # a change of diet: "gone vegan since new year", "I've turned vegetarian"
     (r"^i(?:'ve|’ve| have)? (?:gone|went|turned|become|became) (?P<v>(?:fully |completely )?(?:vegan|vegetarian|veggie|"
      r"pescatarian|plant[- ]based|teetotal|sober|gluten[- ]free|dairy[- ]free))\b",

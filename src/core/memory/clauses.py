@@ -292,7 +292,8 @@ def _next_clause(left: str, rest: str, word: str, subject: str, comma: bool) -> 
             and (_COMPLEMENT.match(bare) or (comma and not word and _DESCRIPTION.match(bare.split(",")[0])
                                              and not re.match(r"^(?:i|we)$", m.group("subject").strip(), re.I)
                                              and not _PLACED.search(left))) \
-            and not bare.strip().isdigit():  # "our kids are 3 and 5" stays one
+            and not (word == "and" and re.match(r"^\d+\b(?! years old| months old)", bare.strip())):
+        # "our kids are 3 and 5" stays one
         return f"{m.group('subject')}{m.group('copula')} {bare}"  # "Pepper is 11 now and a bit stiff"
     return None
 

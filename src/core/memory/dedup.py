@@ -89,6 +89,7 @@ _SLOTS: list[tuple[str, re.Pattern[str]]] = [
         ("job", r"works (?:from home |remotely |part[- ]time |full[- ]time |freelance |nights |shifts )?as an? "
                 r"(?P<v>.+)"),
         ("job", r"(?:got |was |has been )?promoted to (?:an? )?(?P<v>.+?)(?: (?:last|this) \w+)?"),
+        ("employer", r"works (?:at|for) (?P<v>.+)"),
         ("job", rf"is (?:now )?an? (?P<v>(?:[\w-]+ ){{0,3}}?(?:{OCCUPATIONS}))(?: (?:at|in|for) [^,]+)?"
                 r"(?:, having .*)?$"),
         ("car", r"(?:now )?drives an? (?P<v>.+)"),
@@ -180,6 +181,11 @@ _GONE = re.compile(r"\b(?:died|passed away|passed on|put down|put to sleep|lost|
 _CAPITALISED = re.compile(r"(?<!^)\b(?-i:[A-Z])[a-z]+\b")
 
 
+# "User split up with their partner" revises "User's boyfriend is named Jake" and "User is married"
+_SPLIT_UP = re.compile(r"\b(?:split up|broke up|separated|divorced|called it off)\b", re.I)
+_PARTNER = re.compile(rf"\b(?:{_UNIQUE_RELATIONS})\b(?!'s)|\b(?:married|engaged)\b", re.I)
+
+
 def _gone_from(new_content: str, old_content: str) -> bool:
     """Whether the new fact says that someone the old memory names is gone."""
     if not _GONE.search(new_content):
@@ -241,7 +247,8 @@ def decide(new_content: str, candidates: Sequence[Candidate], thresholds: Thresh
                 return Decision("update", candidate.memory_id, candidate.similarity)
 
     for candidate in ranked:
-        if _reverses(new_content, candidate.content) or _gone_from(new_content, candidate.content):
+        if _reverses(new_content, candidate.content) or _gone_from(new_content, candidate.content) or (
+                _SPLIT_UP.search(new_content) and _PARTNER.search(candidate.content)):
             return Decision("update", candidate.memory_id, candidate.similarity)
 
     new_slot = slot_of(new_content)

@@ -26,12 +26,12 @@ if TYPE_CHECKING:
 
 _NAME = r"(?-i:[A-Z])[\w'’-]+(?:\.? (?-i:[A-Z])[\w'’-]+)?"
 # "User's little brother Sam is 16 years old", "User's cat is named Pixel"
-_ABOUT = re.compile(rf"^User's (?P<who>(?:[\w-]+ ){{0,2}}?(?:{RELATIONS})s?)"
+_ABOUT = re.compile(rf"^User's (?P<who>(?:[\w-]+ ){{0,2}}?(?:{RELATIONS})s?|eldest|youngest|oldest|middle one)"
                     rf"(?: (?P<name>{_NAME}(?: and {_NAME})?))? (?P<pred>(?!'s)(?-i:[a-z]).+)$")
 # "User has a golden retriever puppy named Bear"
 _HAS = re.compile(rf"^User has (?:an?|one) (?P<who>(?:[\w-]+ ){{0,3}}?(?:{RELATIONS}))"
                   rf"(?: named (?P<name>{_NAME}))?$")
-_NAMED = re.compile(rf"^(?:(?:is|are) )?named (?P<name>{_NAME}(?: and {_NAME})?)$")
+_NAMED = re.compile(rf"^(?:(?:is|are) )?(?:named|called) (?P<name>{_NAME}(?: and {_NAME})?)$")
 _AGE = re.compile(r"^(?:is|are|just turned|turned|turns|is turning) \d{1,3}(?: years old)?$")
 _SAME_VERB = ("is", "are", "has", "was", "can", "will", "works", "loves")
 
@@ -83,6 +83,8 @@ def who_of(content: str) -> str | None:
 
 
 def _head(who: str) -> str:
+    if who in ("eldest", "youngest", "oldest", "middle one"):
+        return "child"
     word = who.split()[-1].lower()
     return {"mom": "mum", "mother": "mum", "father": "dad", "kitten": "cat", "puppy": "dog"}.get(word, word)
 
@@ -142,6 +144,9 @@ _CHANGE = re.compile(r"^User (?:has )?(?P<verb>left|sold|quit|gave up|stopped|re
                      r"switched from)\b(?P<rest>.*)$")
 _PARTICIPLE = {"gave up": "given up", "began": "begun"}
 _NOW = re.compile(r"^User (?P<aux>is|has|was) (?!now |no |not )|^User (?!now |no |not |is |has |was |\w+ed\b)")
+# "i got a new job at Lidl, i start on Monday": when the new job starts is part of it
+_JOB = re.compile(r"^User (?:now )?(?:works|is an? )")
+_STARTS = re.compile(r"^User (?:starts|will start|is starting) (?P<when>(?:on|next|in|this|tomorrow|after)\b.*)$")
 # "User can't do mornings" then "User prefers evenings": one switch
 _NOT_WHEN = re.compile(r"^User can't do (?P<old>[\w ]+?)(?: because .*)?$")
 _PREFERS_WHEN = re.compile(r"^User prefers (?P<new>(?:early |late )?(?:mornings|afternoons|evenings|nights|weekends|"
@@ -164,6 +169,8 @@ def _changes(facts: list[Fact]) -> list[Fact]:
             verb = _PARTICIPLE.get(change.group("verb"), change.group("verb"))
             out[-1] = replace(fact, content=f"{said}, having {verb}{change.group('rest')}",
                               confidence=max(fact.confidence, before.confidence))
+        elif _JOB.match(before.content) and (start := _STARTS.match(fact.content)):
+            out[-1] = replace(before, content=f"{before.content}, starting {start.group('when')}")
         else:
             out.append(fact)
     return _switched_times(out)

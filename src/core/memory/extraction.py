@@ -226,6 +226,8 @@ def extract_facts(user_turns: Sequence[str]) -> list[Fact]:
                         add(Fact(proper(content), category, confidence, sentence))
                 if part.kind == "question" and (thing := _ASKED_ABOUT.search(part.text)):
                     asked = thing.group("thing").lower()
+                    if not last_relation and re.fullmatch(rf"(?:{RELATIONS})", asked, re.I):
+                        last_relation = asked  # "do you take cats? she's a ragdoll": she is the user's cat
                 elif part.kind == "statement" and asked and (mine := _MINE.match(part.text.strip())):
                     add(_mine(asked, mine.group("v"), sentence))  # "do you service e-bikes? mine's a Gazelle"
                     continue

@@ -62,9 +62,16 @@ def proper(content: str) -> str:
                                                                       content))
 
 
+# "my boss is sending me to Berlin" is where the user is going; "the kids are 4 and 7" are the user's kids
+_SENT = re.compile(r"\b(?:my \w+|work|the company|they)(?:'s|’s| is|'re|’re| are) sending me (?=to\b)", re.I)
+_THE_KIDS = re.compile(r"^(?:the) (?=(?:kids|children|twins|little ones|boys|girls)\b)", re.I)
+
+
 def normalise(sentence: str) -> str:
     """The sentence in plain written English (see the module docstring)."""
     text = _WORD.sub(lambda m: _WORDS[m.group().lower()], sentence)
+    text = _SENT.sub("I'm going ", text)
+    text = _THE_KIDS.sub("my ", text)
     text = _ITS.sub("it's ", text)
     text = _CHILD_BY_AGE.sub(lambda m: f"{m.group('a')} {m.group('n')}-year-old child", text)
     text = _YEARS_OLD.sub(lambda m: f"{m.group('n')} years old", text)

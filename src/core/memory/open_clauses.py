@@ -196,10 +196,13 @@ def relative_fact(clause: str) -> tuple[str, str, float] | None:
     return f"User's {_relation_words(m.group('who'))} {third_person(rest)}", "relationship", 0.6
 
 
+_HOW_OFTEN = re.compile(r"\b(?:\d+|once|twice|three|four|five|six) times? a (?:day|week|month)\b", re.I)
+
+
 def _category(text: str, with_relative: bool) -> str:
     if with_relative or re.search(rf"\b(?:my|our|an?|two|three|four|\d) (?:[\w-]+ )?(?:{RELATIONS})s?\b", text, re.I):
         return "relationship"
-    if TIME_WORDS.search(text) and _PLAN.match(text):
+    if (TIME_WORDS.search(text) and _PLAN.match(text)) or _HOW_OFTEN.search(text):
         return "schedule"
     if _TASTE.search(text):
         return "preference"

@@ -131,12 +131,14 @@ _PET_THINGS = (r"(?:tanks?|bowls?|beds?|flaps?|food|cages?|hutch|sitters?|walker
                r"leads?|collars?|insurance|allerg\w+|hair|fur|shows?|friendly)\b")
 # how much of a language: "fluent French and a bit of German"
 _SOME = r"(?:(?:fluent|basic|some|conversational|decent|good|native|a (?:bit|little) of|a little|a few words of) )?"
-_DRIVEN_FOR_A_LIVING = re.compile(r"^(?:taxi|cab|bus|lorry|truck|van|uber|ambulance|forklift|tram|train)s?$", re.I)
+_DRIVEN_FOR_A_LIVING = re.compile(r"^(?:taxi|cab|bus|lorry|truck|van|uber|ambulance|forklift|tram|train)s?"
+                                  r"(?=$| at | on | for | in | around )", re.I)
 
 
 def _own(m: re.Match[str]) -> Made:
-    if m.group("verb").lower() == "drive" and _DRIVEN_FOR_A_LIVING.match(clean(m.group("v"))):
-        return f"User works as a {clean(m.group('v')).lower()} driver", "personal", 0.85  # "now I drive a taxi"
+    if m.group("verb").lower() == "drive" and (job := _DRIVEN_FOR_A_LIVING.match(clean(m.group("v")))):
+        rest = clean(m.group("v"))[job.end():]  # "now I drive a taxi", "I drive a taxi at night"
+        return f"User works as a {job.group().lower()} driver{third_person(rest)}", "personal", 0.85
     verb = "owns" if m.group("verb").lower() == "own" else "drives"
     return _phrase(f"User {verb} {{art}} {{v}}", "context", 0.8, 6)(m)
 
@@ -377,7 +379,7 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
 ]
 RULES = [(re.compile(pattern, re.I), make) for pattern, make in RULE_TEXTS]
 # "Hi, I'm Ana": a bare capitalised word after "I'm" is a name only in a greeting ("I'm Brazilian" is not).
-_INTRODUCTION = re.compile(rf"^i{S} {CAPITALISED}$", re.I)
+_INTRODUCTION = re.compile(rf"^(?:i{S}|it(?:'s|’s| is)|this is) {CAPITALISED}(?: here)?$", re.I)
 
 
 def introduction() -> tuple[re.Pattern[str], Callable[[re.Match[str]], Made]]:

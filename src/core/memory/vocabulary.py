@@ -110,7 +110,8 @@ def at_most_words(value: str, most: int) -> bool:
 
 S = r"(?:'m|’m| am)"  # "I'm" and "I am"
 ADV = (
-    r"(?:(?:really|absolutely|totally|just|also|do|truly|kind of|kinda|genuinely|honestly|actually|so|still)"
+    r"(?:(?:really|absolutely|totally|just|also|do|truly|kind of|kinda|genuinely|honestly|actually|so|still|much|"
+    r"far|definitely|generally|usually|always|mostly|much rather)"
     r"\s+)*"
 )
 V = r"(?P<v>[^,;!?]+)"  # up to the end of the clause: a full stop inside is an abbreviation ("St. Mary's")

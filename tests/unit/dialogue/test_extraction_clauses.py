@@ -81,7 +81,7 @@ def test_appositions_and_contractions_are_put_the_way_the_rules_read(said: str, 
     ("Weekends don't work for me any more", ("User can't do weekends", "schedule")),
     ("We have two dogs, Max and Ruby, and a cat", ("User has two dogs named Max and Ruby", "relationship")),
     ("Sadie, my eldest, starts university in September",
-     ("User's eldest Sadie starts university in September", "relationship")),
+     ("User's eldest child Sadie starts university in September", "relationship")),
     ("I've been swimming every morning before work", ("User has been swimming every morning before work",
                                                       "schedule")),
 ])

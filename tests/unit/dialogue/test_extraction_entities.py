@@ -138,3 +138,24 @@ def test_more_background_and_changes() -> None:
                                                              "schedule")]
     assert facts("mondays are impossible now with work") == [("User can't do Mondays", "schedule")]
     assert facts("I left my keys at home, can you let me in?") == []
+
+
+def test_a_second_probe_of_new_phrasings() -> None:
+    assert facts("do you take rabbits?", "she's a lop, 3 years old, called Daisy, and she's deaf") == [
+        ("User's rabbit Daisy is a lop, 3 years old and deaf", "relationship")]
+    assert facts("my youngest Alfie starts school in September") == [
+        ("User's youngest child Alfie starts school in September", "relationship")]
+    assert facts("i got a new job at Boots, i start next week") == [
+        ("User works at Boots, starting next week", "personal")]
+    assert decide("User works at Boots, starting next week", [Candidate("m1", "User works at Asda", 0.3)]).action == \
+        "update"
+    assert facts("i drive a cab at night so mornings are best") == [
+        ("User works as a cab driver at night", "personal"), ("User prefers mornings", "schedule")]
+    assert facts("my boss is sending me to Oslo on the 3rd, can I pause?") == [
+        ("User is going to Oslo on the 3rd", "schedule")]
+    assert facts("we split up last month") == [("User split up with their partner last month", "relationship")]
+    assert decide("User split up with their partner last month",
+                  [Candidate("m2", "User's girlfriend is named Amy", 0.3)]).action == "update"
+    assert facts("I'm not vegan anymore btw") == [("User is no longer vegan", "preference")]
+    assert facts("hi, it's Tom, can I book a lesson?") == [("User's name is Tom", "personal")]
+    assert facts("the kids are 5 and 8 now") == [("User's kids are 5 and 8", "relationship")]
