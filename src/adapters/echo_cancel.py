@@ -6,70 +6,39 @@ every sample it plays, so it cancels that voice from the microphone before the V
 echo canceller Chrome runs, from the `pywebrtc-audio` wheel): an adaptive filter with its own delay estimator,
 which follows an echo path up to about 400 ms behind the reference.
 
-The reference is queued as it is sent and taken out as the microphone's samples are processed, sample for
-sample, so the two streams stay aligned in real time whatever the frame sizes; the echo path AEC3 then has to
-find is the round trip (network out, the browser's playout, the room, capture, network back), about 150-300 ms
-on a LAN. The queue is kept short: when the microphone stops (a muted or stalled track) the reference is not
-allowed to pile up ahead of it.
+The reference and the microphone are lined up by time (`echo_alignment`): each voice frame where it was sent,
+each microphone frame where it was captured (its RTP timestamp mapped to this process's clock), so a busy process
+handling microphone frames late, a lost packet or a stalled sender does not shift the pairing. The echo path
+AEC3 then has to find is the round trip (network out, the browser's playout, the room, capture, network back),
+about 150-300 ms on a LAN.
 """
 
 from __future__ import annotations
 
 import logging
-from collections import deque
+import time
+from collections.abc import Callable
 from typing import Protocol
 
 import numpy as np
 
+from avatar_service.adapters.echo_alignment import ReferenceTimeline, StreamClock
+
 log = logging.getLogger(__name__)
 
 RATE = 16_000
-_MAX_LEAD = RATE // 2  # reference samples kept ahead of the microphone at most (500 ms)
-_KEEP_LEAD = RATE // 10  # what is kept when trimming (100 ms)
 _BLOCK = RATE // 100  # AEC3's 10 ms
 
 
 class EchoCanceller(Protocol):
     def reference(self, samples: np.ndarray) -> None:
-        """What was just sent to the participant's speakers: 16 kHz mono int16, in sending order."""
+        """What is being sent to the participant's speakers now: 16 kHz mono int16, in sending order."""
         ...
 
-    def process(self, microphone: np.ndarray) -> np.ndarray:
-        """The participant's microphone (16 kHz mono int16) with the echo of the reference removed."""
+    def process(self, microphone: np.ndarray, media_time: float | None = None) -> np.ndarray:
+        """The participant's microphone (16 kHz mono int16) with the echo of the reference removed. `media_time`:
+        the frame's capture time on the sender's clock (its RTP timestamp, in seconds), when the transport has it."""
         ...
-
-
-class _ReferenceQueue:
-    """The sent samples not yet matched with microphone samples."""
-
-    def __init__(self) -> None:
-        self._chunks: deque[np.ndarray] = deque()
-        self._size = 0
-
-    def put(self, samples: np.ndarray) -> None:
-        if samples.size:
-            self._chunks.append(samples)
-            self._size += samples.size
-        if self._size > _MAX_LEAD:
-            self._drop(self._size - _KEEP_LEAD)
-
-    def take(self, n: int) -> np.ndarray:
-        out = np.zeros(n, np.int16)
-        filled = 0
-        while filled < n and self._chunks:
-            head = self._chunks[0]
-            k = min(n - filled, head.size)
-            out[filled : filled + k] = head[:k]
-            filled += k
-            if k == head.size:
-                self._chunks.popleft()
-            else:
-                self._chunks[0] = head[k:]
-        self._size -= filled
-        return out
-
-    def _drop(self, n: int) -> None:
-        self.take(n)
 
 
 class EchoDetector:
@@ -144,26 +113,34 @@ class WebRtcEchoCanceller:
 
     name = "webrtc-aec3"
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         from pywebrtc_audio import EchoCanceller as Aec3
 
         self._aec = Aec3(sample_rate=RATE, num_channels=1)
-        self._queue = _ReferenceQueue()
+        self._clock = clock
+        self._sent = ReferenceTimeline()
+        # The voice's pacer restarts its clock after a stall of 200 ms (the frames after it go out that much
+        # later for good); a microphone is only ever handled late, unless its track restarted.
+        self._sending = StreamClock(RATE, rebase_by=0.15, rebase_after=0.16, captured=False)
+        self._capture = StreamClock(RATE, rebase_by=0.4, rebase_after=2.0, captured=True)
         self._pending = np.zeros(0, np.int16)  # microphone samples short of a 10 ms block
         self.detector = EchoDetector()
 
     def reference(self, samples: np.ndarray) -> None:
-        self._queue.put(np.asarray(samples, dtype=np.int16).reshape(-1))
+        samples = np.asarray(samples, dtype=np.int16).reshape(-1)
+        self._sent.put(samples, self._sending.place(samples.size, self._clock()))
 
-    def process(self, microphone: np.ndarray) -> np.ndarray:
+    def process(self, microphone: np.ndarray, media_time: float | None = None) -> np.ndarray:
         # AEC3 works in 10 ms blocks and pads a short last one with zeros: only whole blocks go in, the rest
         # waits for the next frame (so the output may be a block shorter or longer than the input).
-        mic = np.concatenate([self._pending, np.asarray(microphone, dtype=np.int16).reshape(-1)])
+        frame = np.asarray(microphone, dtype=np.int16).reshape(-1)
+        position = self._capture.place(frame.size, self._clock(), media_time) - self._pending.size
+        mic = np.concatenate([self._pending, frame])
         whole = mic.size - mic.size % _BLOCK
         self._pending = mic[whole:]
         if whole == 0:
             return mic[:0]
-        reference = self._queue.take(whole)
+        reference = self._sent.take(whole, position)
         self.detector.feed(reference, mic[:whole])
         if not self.detector.far_recently and not reference.any():
             # The avatar has been quiet for 800 ms, longer than any echo path AEC3 follows: its render buffer holds
@@ -184,14 +161,14 @@ class NoEchoCanceller:
     def reference(self, samples: np.ndarray) -> None:
         return None
 
-    def process(self, microphone: np.ndarray) -> np.ndarray:
+    def process(self, microphone: np.ndarray, media_time: float | None = None) -> np.ndarray:
         return np.asarray(microphone, dtype=np.int16).reshape(-1)
 
 
-def echo_canceller() -> EchoCanceller:
+def echo_canceller(clock: Callable[[], float] = time.monotonic) -> EchoCanceller:
     """AEC3 when the wheel loads, else none (the browser's own echo cancellation is then all there is)."""
     try:
-        return WebRtcEchoCanceller()
+        return WebRtcEchoCanceller(clock)
     except ImportError as error:
         log.warning("echo cancellation unavailable (%s): the avatar may hear itself on speakers", error)
         return NoEchoCanceller()

@@ -161,9 +161,10 @@ class ConversationPipeline:
 
     # --- hearing -----------------------------------------------------------------------------------------------
 
-    def hear(self, samples: np.ndarray) -> None:
-        """One microphone frame, 16 kHz mono int16."""
-        samples = self.echo.process(samples)
+    def hear(self, samples: np.ndarray, media_time: float | None = None) -> None:
+        """One microphone frame, 16 kHz mono int16; `media_time`: its capture time on the sender's clock (the RTP
+        timestamp, in seconds), which lines it up with the voice for the echo canceller."""
+        samples = self.echo.process(samples, media_time)
         for tap in self.microphone_taps:
             tap(samples)
         if self.vad is None:

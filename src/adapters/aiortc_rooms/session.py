@@ -152,7 +152,10 @@ class RoomSession(PipelineSession):
                 return
             self._last_heard = time.monotonic()
             if self.media.audio_enabled:
-                self.pipeline.hear(to_16k(frame))
+                # The RTP timestamp (aiortc's pts) says when the frame was captured: the echo canceller lines
+                # the microphone up with the voice by it, whenever the frame is handled.
+                captured = float(frame.pts * frame.time_base) if frame.pts is not None and frame.time_base else None
+                self.pipeline.hear(to_16k(frame), captured)
 
     # --- the end ---------------------------------------------------------------------------------------
 
