@@ -98,8 +98,11 @@ class EchoDetector:
         self.correlation = best
         if best >= 0.6:  # an echo correlates at 0.9 and more; two voices by chance up to about 0.45
             self.present = True
-        elif every_lag or float(self._mic[-self._min_active:].max()) < -55.0:
-            self.present = False  # every delay tried and none fits, or a microphone with nothing in it
+        elif (every_lag and best < 0.5) or float(self._mic[-self._min_active:].max()) < -55.0:
+            # Every delay tried and none fits better than chance, or a microphone with nothing in it. Between
+            # 0.5 and 0.6 the answer stays as it was: an echo through a reverberant room correlates at only
+            # 0.55-0.6 at times, and dropping the canceller then let the echo interrupt (bench/barge_in.py).
+            self.present = False
 
 
 def _levels(samples: np.ndarray) -> np.ndarray:
