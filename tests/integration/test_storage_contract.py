@@ -84,6 +84,8 @@ async def test_organization_scoping(storage: Storage) -> None:
     async with storage(B) as uow:
         assert [p.id for p in await uow.personalities.find()] == ["personality_b1"]
         assert await uow.personalities.get("personality_a1") is None
+        assert [p.id for p in await uow.personalities.get_many(["personality_a1", "personality_b1"])] == [
+            "personality_b1"]
         assert await uow.personalities.set("personality_a1", name="stolen") is False
         assert await uow.personalities.update(personality("a1", name="stolen")) is False
         assert await uow.personalities.delete("personality_a1") is False

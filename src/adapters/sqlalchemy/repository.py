@@ -135,11 +135,16 @@ class SqlRepository(Generic[R]):
         return [self._load(r) for r in (await self.conn.execute(statement)).all()]
 
     async def get_many(self, ids: Sequence[str]) -> list[R]:
-        # No ORDER BY: ordered, SQLite walked the newest-first index instead of looking each id up by key.
+        # By primary key alone, the organization checked on the rows: with `organization_id = ?` in the WHERE
+        # clause SQLite chose the (organization_id, ...) index and walked every row of the organization (20 ms at
+        # 100k memories) instead of looking each id up; and no ORDER BY, which did the same.
         if not ids:
             return []
-        rows = await self.conn.execute(select(self.table).where(*self._where({"id": list(ids)})))
-        return [self._load(r) for r in rows.all()]
+        rows = (await self.conn.execute(select(self.table).where(self.table.c.id.in_(list(ids))))).all()
+        if self._scoped:
+            org = self._names.index("organization_id")
+            rows = [r for r in rows if r[org] == self.org]
+        return [self._load(r) for r in rows]
 
     async def columns(self, names: Sequence[str], **equals: Any) -> list[tuple[Any, ...]]:
         statement = select(*(self.table.c[name] for name in names)).where(*self._where(equals))
