@@ -11,7 +11,7 @@ from usearch.index import Index
 
 CONNECTIVITY = 16  # HNSW's M
 EXPANSION_ADD = 128  # efConstruction
-EXPANSION_SEARCH = 128  # ef: recall@10 against exact search, see bench/retrieval.py --ann
+EXPANSION_SEARCH = 512  # ef: recall@10 0.94 at 1M rows against exact search, 0.98 at 100k (bench/retrieval.py)
 
 
 class UsearchIndex:

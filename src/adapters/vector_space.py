@@ -75,6 +75,28 @@ class VectorSpace:
 
     # --- changes ------------------------------------------------------------------------------------------
 
+    def fill(self, ids: Sequence[str], matrix: np.ndarray, groups: Sequence[str]) -> None:
+        """An empty space takes these rows at once (a load or a file restored): the same state `upsert` leaves,
+        built with whole-array operations instead of a step per row (1.1 s of Python at 100k rows)."""
+        assert self.size == 0, "fill is for an empty space"
+        last = {vector_id: i for i, vector_id in enumerate(ids)}  # a repeated id keeps its last
+        if len(last) != len(ids):
+            keep = list(last.values())
+            ids, matrix, groups = [ids[i] for i in keep], matrix[keep], [groups[i] for i in keep]
+        n = len(ids)
+        names, codes = np.unique(np.asarray(groups, dtype=object), return_inverse=True)
+        self.codes = {str(name): code for code, name in enumerate(names)}
+        # The rows are taken as they are when they can be written to (the caller hands them over: a file read or
+        # a load just made them); read-only ones (a buffer of stored bytes) are copied.
+        usable = matrix.flags.writeable and matrix.flags.c_contiguous and matrix.dtype == np.float32
+        self.matrix = matrix if usable else np.array(matrix, dtype=np.float32)
+        self.group_codes = codes.astype(np.int32)
+        self.labels = np.arange(n, dtype=np.int64)
+        self.ids = list(ids)
+        self.rows = dict(zip(self.ids, range(n), strict=True))
+        self.by_label = dict(enumerate(self.ids))
+        self.next_label = self.size = n  # no approximate index yet: a new space has none and builds none
+
     def upsert(self, ids: Sequence[str], matrix: np.ndarray, groups: Sequence[str]) -> None:
         last = list({vector_id: i for i, vector_id in enumerate(ids)}.values())  # a repeated id keeps its last
         if len(last) != len(ids):
