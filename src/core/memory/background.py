@@ -39,7 +39,8 @@ def _dated(template: str, category: str, confidence: float, most: int = 14) -> C
         value = clean(m.group("v"))
         if not _DATED.search(value) or not at_most_words(value, most) or CHAT_OBJECTS.match(value):
             return None
-        groups = {k: (g or "").lower() for k, g in m.groupdict().items()}
+        groups = {k: " ".join(w if w[:1].isupper() and i else w.lower() for i, w in enumerate((g or "").split()))
+                  for k, g in m.groupdict().items()}  # a name in "my husband Dev and I" keeps its capital
         content = template.format(**{**groups, "v": third_person(value)})
         if groups.get("who"):  # "me and my wife are celebrating our 25th next week"
             return content.replace("User is ", f"User and their {groups['who']} are ", 1), "relationship", confidence
@@ -137,7 +138,8 @@ BACKGROUND_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     # what they do now, said next)
     (r"^i (?:just |recently |finally )?(?P<verb>sold|left|quit|gave up) (?P<v>(?:my|our|the) (?:old )?(?:car|van|bike|"
      r"motorbike|motorcycle|scooter|house|flat|boat|caravan|job|position|company|firm|band|team|course|degree)\b"
-     r"[^,;!?]*|(?-i:[A-Z])[\w&'’.-]+(?: (?-i:[A-Z])[\w&'’.-]+)*(?: (?:in|last|this|after|a|two|three) [^,;!?]*)?)$",
+     r"[^,;!?]*|(?-i:[A-Z])[\w&'’.-]+(?: (?-i:[A-Z])[\w&'’.-]+)*(?: (?:in|last|this|after|a|two|three) [^,;!?]*)?|"
+     r"(?:my|our|the) (?:old )?[a-z][\w-]+)$",  # "sold the focus", "left the cafe": the thing, said short
      lambda m: (f"User {m.group('verb').lower()} {third_person(clean(m.group('v')))}", "personal", 0.7)),
     # what a day of the week is for: "Thursdays are rehearsal", "Wednesdays are choir night"
     (rf"^(?P<days>{_DAYS_PLURAL}(?: and {_DAYS_PLURAL})?) (?:are|is) (?:always |usually )?(?P<v>[\w' -]{{3,30}})$",

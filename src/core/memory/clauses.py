@@ -146,7 +146,7 @@ _SO_AFTER = re.compile(r"^(?:much|many|far|long|often|glad|happy|excited|tired|s
 _ADVERBS = r"(?:(?:just|also|now|then|recently|finally|usually|always|never|still|really|mostly|often|only) )*"
 _PLAIN_VERBS = word_set(
     """love like hate enjoy adore prefer work live play teach study speak drive own run swim cycle walk train
-    volunteer cook bake paint sing dance eat drink have do travel commute visit"""
+    volunteer cook bake paint sing dance eat drink have do travel commute visit wear use collect ride"""
 )
 _PAST = word_set(
     """got went came lost found made took gave bought sold left met ran began won grew became had did thought
@@ -157,7 +157,8 @@ _THIRD = word_set("is has does was loves likes hates works lives plays wants nee
                   "drives owns runs swims enjoys adores prefers gets keeps uses eats drinks attends")
 _THIRD_SAID = re.compile(r"^[a-z]{2,}[^s\W]s (?:at|on|in|every|from|to|for|with|\d)\b")
 _NEGATION = re.compile(r"^(?:can't|cannot|can not|don't|do not|never|no longer|won't|doesn't|does not)\b", re.I)
-_NOUN_AFTER = re.compile(r"^\S+\s+(?:is|are|was|were|has|'s|’s)\b", re.I)  # "work is busy": a noun, not a verb
+_NOUN_AFTER = re.compile(r"^\S+\s+(?:is|are|was|were|has|'s|’s|makes|made|gives|gave|keeps|seems|feels|looks|"
+                         r"sounds|gets)\b", re.I)  # "work is busy": a noun, not a verb
 _SHARED_AUX = re.compile(r"\b(?:was|were|been|is|are|am|'m|’m|get|got)\s+\w+(?:ed|en|wn)$|\bborn$", re.I)
 _COPULA = re.compile(r"^(?P<subject>.+?)(?P<copula>'m|’m| am| is| are|'re|’re|(?<=^he)'s|(?<=^she)'s|(?<=^he)’s|"
                      r"(?<=^she)’s)\s+\S+(?:\s+\S+){0,3}$", re.I)
@@ -223,6 +224,8 @@ def _dropped_subject(rest: str, subject: str) -> str | None:
         return None
     first_person = bool(_FIRST_PERSON.match(subject))
     bare = _bare(subject)
+    if words[0].lower() == "been" and bare.lower() == "i":
+        return f"I've {rest}"  # "been a midwife for a decade now"
     state = re.match(r"^(?:no longer|not)\s+(?P<next>\S+)", body, re.I)
     if state and _TIME_OF_WEEK.match(state.group("next")) and bare.lower() == "i":
         day = state.group("next").rstrip(",.")

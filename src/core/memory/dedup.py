@@ -144,7 +144,7 @@ _GIVEN_UP = re.compile(_SUBJECT + r"(?:now prefers .+? to|switched from|stopped|
 _HOLDS = re.compile(_SUBJECT + r"(?:drives|rides|owns|has|works (?:at|for|in))\b", re.I)
 # "User is now a photographer, having left KPMG in May"
 _HAVING = re.compile(r", having (?:left|sold|quit|given up|stopped|retired from|moved (?:away )?from|moved out of|"
-                     r"switched from) (?P<old>.+?)$", re.I)
+                     r"switched from|gone off) (?P<old>.+?)$", re.I)
 
 
 def given_up(content: str) -> set[str] | None:

@@ -140,9 +140,12 @@ def by_entity(facts: list[Fact]) -> list[Fact]:
 
 
 # what the user left behind or took up, said before what they are or do now
-_CHANGE = re.compile(r"^User (?:has )?(?P<verb>left|sold|quit|gave up|stopped|retired from|moved out of|started|began|"
-                     r"switched from)\b(?P<rest>.*)$")
-_PARTICIPLE = {"gave up": "given up", "began": "begun"}
+_CHANGE = re.compile(r"^User (?:has )?(?:(?:actually|just|recently|finally|also) )*(?P<verb>left|sold|quit|gave up|"
+                     r"stopped|retired from|moved out of|started|began|switched from|gone off|went off)\b(?P<rest>.*)$")
+_PARTICIPLE = {"gave up": "given up", "began": "begun", "went off": "gone off"}
+# "codeine makes me sick, I'm allergic", "milk doesn't agree with me, I'm lactose intolerant": one condition
+_REACTS = re.compile(r"^User (?:gets .+? from|can't tolerate) (?P<what>.+)$")
+_CONDITION = re.compile(r"^User is (?:\w+ )?(?P<cond>allergic|[\w-]+ intolerant|coeliac|celiac|sensitive)(?P<rest>.*)$")
 _NOW = re.compile(r"^User (?P<aux>is|has|was) (?!now |no |not )|^User (?!now |no |not |is |has |was |\w+ed\b)")
 # "i got a new job at Lidl, i start on Monday": when the new job starts is part of it
 _JOB = re.compile(r"^User (?:now )?(?:works|is an? )")
@@ -161,11 +164,16 @@ def _changes(facts: list[Fact]) -> list[Fact]:
         before = out[-1] if out else None
         if before is None or before.extracted_from != fact.extracted_from or not fact.content.startswith("User "):
             out.append(fact)
+        elif (react := _REACTS.match(before.content)) and (condition := _CONDITION.match(fact.content)):
+            said = f"{fact.content} to {react.group('what')}" if condition.group("cond") == "allergic" and \
+                not condition.group("rest") else f"{fact.content} and {before.content[5:]}"
+            out[-1] = replace(fact, content=said, confidence=max(fact.confidence, before.confidence))
         elif (change := _CHANGE.match(before.content)) and not _CHANGE.match(fact.content) \
                 and fact.content.startswith("User ") and not fact.content.startswith("User's"):
             now = _NOW.match(fact.content)
             said = f"{now.group()}now {fact.content[now.end():]}" if now and now.group("aux") else \
                 f"User now {fact.content[5:]}" if now else fact.content
+            said = re.sub(r"^User has now (?=(?:an?|the|two|three|some)\b)", "User now has ", said)
             verb = _PARTICIPLE.get(change.group("verb"), change.group("verb"))
             out[-1] = replace(fact, content=f"{said}, having {verb}{change.group('rest')}",
                               confidence=max(fact.confidence, before.confidence))

@@ -28,10 +28,12 @@ from dataclasses import dataclass
 from avatar_service.core.memory.background import BACKGROUND, asked_facts
 from avatar_service.core.memory.clauses import LEADING, pieces, tidy
 from avatar_service.core.memory.entities import by_entity, who_of
+from avatar_service.core.memory.everyday import EVERYDAY
 from avatar_service.core.memory.frames import ELDEST, FRAMES, NAMING_FRAGMENT, variants
+from avatar_service.core.memory.mentions import mentioned
 from avatar_service.core.memory.normalise import normalise, proper, sentences_of
 from avatar_service.core.memory.open_clauses import open_fact, relative_fact
-from avatar_service.core.memory.people import names_with_ages
+from avatar_service.core.memory.people import name_in, names_with_ages, pointed
 from avatar_service.core.memory.rules import RULES, introduction
 from avatar_service.core.memory.vocabulary import NOT_NAMES, REL_MOD, RELATIONS, TIME_WORDS, TITLED_NAME, WHEN
 from avatar_service.core.memory.wording import clean, third_person
@@ -60,15 +62,18 @@ _GREETING = re.compile(r"^(?:hi|hello|hey|hiya|good (?:morning|afternoon|evening
 # "my wife Sarah", "our neighbour Mrs. Jansen": a relation and their name, wherever the sentence says it
 _NAMED_RELATION = re.compile(rf"\b(?:my|our) {REL_MOD}(?P<rel>{RELATIONS})(?:,)? {TITLED_NAME}", re.I)
 # "my twins, Noor and Sami,": several people of one relation
-_NAMED_RELATIONS = re.compile(rf"\b(?:my|our) {REL_MOD}(?P<rel>(?:{RELATIONS})s?),? (?P<names>(?-i:[A-Z])[\w'’-]+"
+_NAMED_RELATIONS = re.compile(rf"\b(?:my|our) (?:(?:two|three|four|five|\d) )?{REL_MOD}(?P<rel>(?:{RELATIONS})s?),? "
+                              r"(?:named |called )?(?P<names>(?-i:[A-Z])[\w'’-]+"
                               r"(?:,? (?:and )?(?-i:[A-Z])[\w'’-]+)*,? and (?-i:[A-Z])[\w'’-]+)", re.I)
 # the relation a clause is about, with the name it is given: "my son Theo", "our dog", "a puppy" (not "she's a
 # doctor": a relation said after "is" is what someone is, not who)
 _RELATION = re.compile(
     rf"(?:\b(?:my|our)|(?<!is )(?<!'s )(?<!’s )(?<!am )(?<!'m )(?<!’m )(?<!as )(?<!be )\b(?:a|an)) {REL_MOD}"
-    rf"(?P<rel>{RELATIONS})\b(?:,? (?P<name>(?-i:[A-Z])[\w'’-]+(?: and (?-i:[A-Z])[\w'’-]+)?))?", re.I)
+    rf"(?:(?:guide|assistance|service|rescue|foster|family|pet) )?(?P<rel>{RELATIONS})\b"
+    r"(?:,? (?P<name>(?-i:[A-Z])[\w'’-]+(?: and (?-i:[A-Z])[\w'’-]+)?))?", re.I)
 # "we named him Pixel", "her name is Luna": the name of the one just mentioned
-_NAMING = re.compile(r"^(?:(?:we|i) (?:named|called|call) (?:him|her|it)|(?:his|her|its) name is) "
+_NAMING = re.compile(r"^(?:(?:we|i) (?:named|called|call) (?:him|her|it)|(?:his|her|its) name is|"
+                     r"(?:he|she|it)(?:'s|’s| is) (?:called|named)) "
                      r"(?P<name>(?-i:[A-Z])[\w'’-]+)$", re.I)
 # "I'm 62 and retired": two short things said of oneself
 # (not "I'm allergic to cats and dogs": a preposition before "and" joins two of its objects)
@@ -106,6 +111,8 @@ _BOTH = re.compile(rf"^(?P<who>(?:my|our) {REL_MOD}(?:{RELATIONS})(?: (?-i:[A-Z]
 def _two_states(clause: str) -> list[str]:
     if m := _TWO_STATES.match(clause.strip()):
         return [f"{m.group('subject')} {m.group('a')}", f"{m.group('subject')} {m.group('b')}"]
+    if (m := _BOTH.match(clause.strip())) and re.search(r"(?<![su])s$", m.group("rest")):
+        return [clause]  # "my wife and I are both retired teachers": one fact of the two of them
     if m := _BOTH.match(clause.strip()):
         return [f"I'm {m.group('rest')}", f"{m.group('who')} is {m.group('rest')}"]
     return [clause]
@@ -144,7 +151,7 @@ def _clause_facts(clause: str, sentence: str, greeting: bool) -> list[Fact]:
     clause = _HEDGE.sub("", clause).rstrip(" .!")
     if not clause or _NOT_A_STATEMENT.match(clause):
         return []
-    candidates = [*RULES, *FRAMES, *BACKGROUND]
+    candidates = [*RULES, *FRAMES, *BACKGROUND, *EVERYDAY]
     if greeting:
         candidates.insert(0, introduction())
     rejected = False  # a rule read the clause's shape and found its object junk ("I live in fear")
@@ -191,17 +198,21 @@ def extract_facts(user_turns: Sequence[str]) -> list[Fact]:
     last_relation = ""
     people: dict[str, str] = {}  # the names the user gave, and whose they are: {"Zara": "niece Zara"}
     asked = ""  # what the user last asked about: "e-bike" in "do you service e-bikes?"
+    last_name = ""  # the last name said in the turn: "Ishiguro" in "got anything new by Ishiguro?"
 
     def add(fact: Fact) -> None:
         key = fact.content.casefold()
         if key not in seen:
             seen.add(key)
             facts.append(fact)
+        if m := _HAS_NAMED.match(fact.content):  # "a Labrador called Bramble": "Bramble is 3" is about her
+            people.setdefault(m.group("name"), f"{m.group('who').lower()} {m.group('name')}")
 
     for turn in user_turns:
         if _JOKE.search(turn):
             continue
         greeting = bool(_GREETING.match(turn.strip()))
+        last_name = ""
         for sentence, text in ((s, t) for s in split_sentences(turn) for t in sentences_of(normalise(s))):
             if aged := names_with_ages(text):  # "my two kids, Ella (9) and Finn (6)"
                 add(Fact(aged[0], "relationship", 0.85, sentence))
@@ -233,14 +244,21 @@ def extract_facts(user_turns: Sequence[str]) -> list[Fact]:
                     continue
                 if part.kind == "statement":
                     had = len(facts)
-                    for clause in _two_states(part.text):
+                    for clause in _two_states(pointed(part.text, last_name)):
                         _read(_by_name(clause, people), sentence, greeting, last_relation, facts, seen, add)
                     if part.after == "but" and len(facts) == had + 1 and had:
                         _qualify(facts, seen)
-                if part.kind != "unreal" and (mentioned := _last_relation(part.text)):
-                    last_relation = mentioned
-                    if mentioned.split()[-1][:1].isupper():
-                        people[mentioned.split()[-1]] = mentioned
+                last_name = name_in(part.text) or last_name
+                if part.kind != "unreal" and (named := _last_relation(part.text)):
+                    last_relation = named
+                    if named.split()[-1][:1].isupper():
+                        people[named.split()[-1]] = named
+            for content, category, confidence, about in mentioned(text):  # "can you look at my Prius?"
+                said_before = [f for f in facts if about.casefold() in f.content.casefold()]
+                if all(f.confidence <= 0.6 and f.extracted_from == sentence for f in said_before):
+                    facts[:] = [f for f in facts if f not in said_before]  # kept as said: the mention says it better
+                    seen.difference_update(f.content.casefold() for f in said_before)
+                    add(Fact(proper(content), category, confidence, sentence))
     return by_entity(_without_subsumed(facts))
 
 
@@ -256,10 +274,14 @@ def _read(clause: str, sentence: str, greeting: bool, last_relation: str, facts:
           add: Callable[[Fact], None]) -> None:
     """The facts of one statement: a name for the one just mentioned, or what the clause says."""
     naming = _NAMING.match(clause.strip().rstrip(".!"))
+    if naming and not last_relation and facts and facts[-1].content.startswith("User has "):
+        last_relation = facts[-1].content.split()[-1]  # "we adopted a retired greyhound, she's called Pearl"
     if naming and last_relation:
         _name_the_last(facts, seen, last_relation, naming.group("name"), sentence)
         return
     names = _TRAILING_NAMES.search(clause)
+    if names and re.search(r"\b(?:named|called) (?-i:[A-Z])[\w'’-]+$", clause[: names.start()]):
+        names = None  # "three dogs named Rex, Bella and Max": the names go on, the rules read them whole
     if names:  # "We just got two guinea pigs for the kids, Nacho and Churro"
         clause = clause[: names.start()]
     if last_relation and (pronoun := _PRONOUN.match(clause.strip())):  # "she's 4", "he'll be 6", "she loves it"
@@ -305,6 +327,8 @@ def _qualify(facts: list[Fact], seen: set[str]) -> None:
     seen.add(facts[-1].content.casefold())
 
 
+_HAS_NAMED = re.compile(rf"^User has an? (?P<who>(?:[\w-]+ )?(?:{RELATIONS})) named (?P<name>(?-i:[A-Z])[\w'’-]+)$",
+                        re.I)
 _OPENING_NAME = re.compile(r"^(?P<name>(?-i:[A-Z])[\w-]+)(?=['’]s\s|\s)")
 # "User's son is named Theo" says nothing "User's son Theo is 6 years old" does not
 _NAMING_FACT = re.compile(r"^User's (?P<who>.+?) (?:is|are) named (?P<name>.+)$")

@@ -140,9 +140,10 @@ def _retired(m: re.Match[str]) -> Made:
 
 def _relative_was(m: re.Match[str]) -> Made:
     value = clean(m.group("v"))
-    if not at_most_words(value, 8):
+    if not at_most_words(value, 8) and not (not value and m.group("pred").lower().startswith("is ")):
         return None
-    return f"User's {relation(m)} {m.group('pred').lower()} {third_person(value)}", "relationship", 0.8
+    return " ".join(f"User's {relation(m)} {m.group('pred').lower()} {third_person(value)}".split()), \
+        "relationship", 0.8
 
 
 _I = r"i(?:'m|’m| am)"
@@ -194,7 +195,8 @@ FRAME_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
      r"got (?:married|engaged|divorced))(?P<when>(?: [^,;!?]+)?)$",
      lambda m: (f"User {m.group('v').lower()}{clean(m.group('when')) and ' ' + clean(m.group('when'))}",
                 "relationship", 0.85)),
-    (rf"^{_I} (?:expecting|having) (?P<v>(?:a|our \w+) (?:baby|child|son|daughter|twins)(?: [^,;!?]+)?)$",
+    (rf"^{_I} (?:expecting|having) (?P<v>(?:(?:a|our \w+) (?:baby|child|son|daughter|twins)|"
+     r"our (?:first|second|third|fourth|fifth))(?: [^,;!?]+)?)$",
      _text("User is expecting {v}", "relationship", 0.85)),
     (r"^i (?:just |finally |recently )?retired(?P<when>(?: (?:in|at|on|last|this|after|from|early|\d|a |two|three)"
      r"[^,;!?]*)?)$", _retired),
@@ -228,6 +230,8 @@ FRAME_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     (r"^i (?:just |recently |finally )?(?:(?:started|got|began|landed|took) (?:a |my |the )?(?:new )?job|"
      r"started working|began working) (?P<prep>at|with|in|for) (?P<v>[^,;!?]+)",
      _text("User works {prep} {v}", "personal", 0.85, 8)),
+    (r"^i (?:just |recently |finally )?(?:started|began) (?P<prep>at|with) (?P<v>(?-i:[A-Z])[^,;!?]+)",
+     _text("User works {prep} {v}", "personal", 0.8, 8)),  # "I've just started at Deloitte as a graduate"
     (r"^i (?:just |recently |finally )?(?:started|began) working as (?P<art>an?) (?P<v>[^,;!?]+)",
      _text("User works as {art} {v}", "personal", 0.85, 6)),
     # what the user does not do: "I don't drive", "I don't work on Fridays", "I never fly"
@@ -273,8 +277,8 @@ FRAME_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     (rf"^{_I} (?:not (?:a (?:big |huge )?fan of|into)|no fan of) {V}",
      _text("User does not like {v}", "preference", 0.8, 6)),
     # relatives in the past tense, and other states: "my grandfather was a fisherman", "my wife is pregnant"
-    (rf"^(?:my|our) {REL_MOD}(?P<rel>{RELATIONS})(?: {TITLED_NAME})? "
-     r"(?P<pred>was an?|used to be an?|worked as an?|is pregnant|turns|will be|is going to be)\s?(?P<v>[^,;!?]*)",
+    (rf"^(?:my|our) {REL_MOD}(?P<rel>(?:{RELATIONS})s?)(?: {TITLED_NAME})? "
+     r"(?P<pred>was an?|used to be an?|worked as an?|is pregnant|turns|turn|will be|is going to be)\s?(?P<v>[^,;!?]*)",
      _relative_was),
 ]
 FRAMES = [(re.compile(pattern, re.I), make) for pattern, make in FRAME_TEXTS]

@@ -25,7 +25,8 @@ _WORDS = {
     "bday": "birthday", "b-day": "birthday", "gf": "girlfriend", "bf": "boyfriend", "hubby": "husband",
     "tmrw": "tomorrow", "tmr": "tomorrow", "tommorow": "tomorrow", "tomorow": "tomorrow", "nite": "night",
     "yrs": "years", "yr": "year", "mos": "months", "wks": "weeks", "hrs": "hours", "bro": "brother",
-    "sis": "sister", "fav": "favourite", "fave": "favourite", "approx": "about", "w/": "with", "&": "and",
+    "sis": "sister", "fav": "favourite", "weds": "Wednesdays",
+    "fave": "favourite", "approx": "about", "w/": "with", "&": "and",
 }  # fmt: skip
 _WORD = re.compile(r"(?<![\w'’/-])(?:" + "|".join(re.escape(w) for w in sorted(_WORDS, key=len, reverse=True))
                    + r")(?![\w'’/-])", re.I)
@@ -65,6 +66,11 @@ def proper(content: str) -> str:
 # "my boss is sending me to Berlin" is where the user is going; "the kids are 4 and 7" are the user's kids
 _SENT = re.compile(r"\b(?:my \w+|work|the company|they)(?:'s|’s| is|'re|’re| are) sending me (?=to\b)", re.I)
 _THE_KIDS = re.compile(r"^(?:the) (?=(?:kids|children|twins|little ones|boys|girls)\b)", re.I)
+# "the missus drives", "the other half loves": the user's partner, called the way people do
+_THE_PARTNER = re.compile(r"(?:^|(?<=, )|(?<=\band ))(?:the|my) (?:missus|missis|wife|husband|other half|better half|"
+                          r"old man|old lady)\b(?! of\b)", re.I)
+_PARTNER = {"missus": "wife", "missis": "wife", "other half": "partner", "better half": "partner",
+            "old man": "husband", "old lady": "wife"}
 
 
 def normalise(sentence: str) -> str:
@@ -72,6 +78,8 @@ def normalise(sentence: str) -> str:
     text = _WORD.sub(lambda m: _WORDS[m.group().lower()], sentence)
     text = _SENT.sub("I'm going ", text)
     text = _THE_KIDS.sub("my ", text)
+    text = _THE_PARTNER.sub(lambda m: "my " + _PARTNER.get(m.group().split(" ", 1)[1].lower(),
+                                                           m.group().split(" ", 1)[1].lower()), text)
     text = _ITS.sub("it's ", text)
     text = _CHILD_BY_AGE.sub(lambda m: f"{m.group('a')} {m.group('n')}-year-old child", text)
     text = _YEARS_OLD.sub(lambda m: f"{m.group('n')} years old", text)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from avatar_service.core.memory.vocabulary import CHAT_OBJECTS, RELATIONS, TIME_WORDS, WHEN, at_most_words
+from avatar_service.core.memory.vocabulary import CHAT_OBJECTS, HABIT_WHEN, RELATIONS, TIME_WORDS, WHEN, at_most_words
 from avatar_service.core.memory.wording import clean, predicate, third_person, word_set
 
 _SUBJECT = re.compile(
@@ -62,7 +62,17 @@ _IRREGULAR_PAST = word_set(
 # a time that makes a past event part of the user's story ("in May", "last year", "two years ago")
 _LASTING_TIME = re.compile(r"\b(?:last (?:week|month|year|spring|summer|autumn|fall|winter)|in \d{4}|"
                            r"in (?:january|february|march|april|may|june|july|august|september|october|november|"
-                           r"december)|(?:\w+) (?:weeks|months|years) ago|since)\b", re.I)
+                           r"december)|(?:\w+) (?:weeks|months|years) ago|since|"
+                           r"for (?:\d+|a few|many|\w+) (?:years|decades)|all (?:my|their) life)\b", re.I)
+_RECURRING = re.compile(rf"\b(?:{HABIT_WHEN})\b", re.I)
+# "I've got a bad back so a firm mattress please": what follows "so" is the request, not the fact
+_REQUEST_TAIL = re.compile(r",?\s+(?:so|because) (?:a|an|the|any|some|please|pls|maybe|ideally|nothing)\b.*$", re.I)
+_PASSING_ILL = re.compile(r"\b(?:a (?:bad |heavy |stinking )?(?:cold|headache|hangover|sore throat|temperature|fever|"
+                          r"cough|migraine|tummy bug|stomach bug)|the flu|flu|a bug)$", re.I)
+_PLACES_ON = word_set("at on in with by near off out up over into")
+# what must be done, and how much time there is: "I have to be careful", "I've got loads of time"
+_OBLIGED = re.compile(r"^(?:(?:got |had )?to\b|(?:got )?(?:loads|lots|plenty|heaps|tons|a lot|no|some|more|enough) "
+                      r"(?:of )?time\b)", re.I)
 _PASSING_TIME = re.compile(r"\b(?:yesterday|today|tonight|earlier|this morning|just now|this time|next time|"
                            r"last time|(?:minutes?|mins?|hours?|hrs?) (?:away|late|early|out))\b", re.I)
 # what it is about was said elsewhere ("I drink way too much of it", "I still have one")
@@ -86,7 +96,7 @@ def open_fact(clause: str) -> tuple[str, str, float] | None:
     m = _SUBJECT.match(text)
     if not m or _ABOUT_YOU.search(text) or not at_most_words(text, 16):
         return None
-    subject, rest = m.group("subject").lower().replace("’", "'"), m.group("rest")
+    subject, rest = m.group("subject").lower().replace("’", "'"), _REQUEST_TAIL.sub("", m.group("rest"))
     words = re.findall(r"[\w'-]+", _INTENSIFIERS.sub("", rest.lower().replace("’", "'")))
     if len(words) < 2 and not (subject in ("i'm", "i am") and words and len(words[0]) > 3):
         return None
@@ -95,7 +105,11 @@ def open_fact(clause: str) -> tuple[str, str, float] | None:
     first = words[0] if words else ""
     if CHAT_OBJECTS.match(" ".join(words[1:])) and len(words) <= 3:
         return None  # "I get it", "I love that"
-    if subject in ("i'm", "i am", "i was"):
+    if _OBLIGED.match(rest) or (first == "got" and _OBLIGED.match(" ".join(words[1:]))):
+        return None  # "I have to be really careful", "I've got loads of time"
+    if subject in ("i'm", "i am") and first in _PLACES_ON and _RECURRING.search(rest) and len(words) > 2:
+        pass  # "I'm at the clinic all day on Wednesdays", "I'm on night shifts": where they are, as a habit
+    elif subject in ("i'm", "i am", "i was"):
         if first.endswith("ing"):
             if first in _PASSING_STATES or not TIME_WORDS.search(rest):
                 return None  # "I'm taking notes": a passing doing, unless it is a plan ("... camping next month")
@@ -104,10 +118,13 @@ def open_fact(clause: str) -> tuple[str, str, float] | None:
     elif first == "been" and len(words) > 1 and words[1].endswith("ing"):
         if words[1] in _PASSING_STATES or words[1] in _CHAT_VERBS or not _HABITUAL.search(rest):
             return None  # "I've been waiting for ages"; "I've been swimming every morning" stays
-    elif first in _CHAT_VERBS and not (first == "do" and len(words) > 1 and words[1] not in _DO_CHAT):
+    elif first in _CHAT_VERBS and not (first == "do" and len(words) > 1 and words[1] not in _DO_CHAT) \
+            and words[:2] != ["look", "after"]:  # "I look after my grandson on Fridays" is what they do
         return None  # "I do think so", but "I do 12 hour shifts"
     if subject in ("i've", "i have") and set(words[:5]) & _CHAT_NOUNS:
         return None  # "I have a question about the tickets"
+    if _PASSING_ILL.search(rest):
+        return None  # "I've got a cold": it will pass
     if _PASSING_TIME.search(rest) or _POINTS_AWAY.search(rest) or _NOTHING.search(rest):
         return None  # "the one who asked yesterday", "I still have one", "I was diagnosed with nothing"
     if subject == "i" and first in _ERRANDS:
@@ -156,7 +173,8 @@ _THEIR_MOMENT = re.compile(
     r"going|with|in the|on (?:the|her|his|their) way|late|away|not sure|unsure|asleep|at work|excited|happy|glad|sad|"
     r"sorry|bored|hungry|thirsty|ready|done|confused|curious|nervous|upset|annoyed|off|out|up|over|about(?! \d))\b",
     re.I)
-_AHEAD = re.compile(r"\b(?:next|tomorrow|in (?:january|february|march|april|may|june|july|august|september|"
+_AHEAD = re.compile(r"\b(?:next|tomorrow|(?:for|over) (?:christmas|easter|new year|the holidays|the summer)|"
+                    r"in (?:january|february|march|april|may|june|july|august|september|"
                     r"october|november|december)|on (?:the \d+|monday|tuesday|wednesday|thursday|friday|saturday|"
                     r"sunday))", re.I)
 _ERRAND = re.compile(r"^(?:(?:also|really|just) )?(?:wants?|wanted|needs?|needed|would like|hopes?|is hoping|asked|"
@@ -199,10 +217,17 @@ def relative_fact(clause: str) -> tuple[str, str, float] | None:
 _HOW_OFTEN = re.compile(r"\b(?:\d+|once|twice|three|four|five|six) times? a (?:day|week|month)\b", re.I)
 
 
+# a relation word that names someone, not a kind of thing: "a dog" but not "a dog grooming business"
+_PERSON_ENDS = (r"(?=$|[,.;!?]|\s+(?:named|called|and|or|who|which|that|is|are|was|were|has|had|with|in|at|from|for|"
+                r"to|of|on|under|over|aged|as|too|both|each|now|still|just|living|but|so|(?-i:[A-Z])|\w+s\b))")
+
+
 def _category(text: str, with_relative: bool) -> str:
-    if with_relative or re.search(rf"\b(?:my|our|an?|two|three|four|\d) (?:[\w-]+ )?(?:{RELATIONS})s?\b", text, re.I):
+    if with_relative or re.search(rf"\b(?:my|our|an?|two|three|four|five|six|seven|eight|nine|ten|\d+) (?:[\w-]+ )?"
+                                  rf"(?:{RELATIONS})s?\b{_PERSON_ENDS}",
+                                  text, re.I):
         return "relationship"
-    if (TIME_WORDS.search(text) and _PLAN.match(text)) or _HOW_OFTEN.search(text):
+    if (TIME_WORDS.search(text) and _PLAN.match(text)) or _HOW_OFTEN.search(text) or _RECURRING.search(text):
         return "schedule"
     if _TASTE.search(text):
         return "preference"

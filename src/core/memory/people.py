@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import re
 
-from avatar_service.core.memory.vocabulary import CHAT_OBJECTS, NATIONALITIES, NOT_NAMES, at_most_words
+from avatar_service.core.memory.vocabulary import (
+    CHAT_OBJECTS,
+    NATIONALITIES,
+    NOT_NAMES,
+    REL_MOD,
+    RELATIONS,
+    WHEN,
+    at_most_words,
+)
 from avatar_service.core.memory.wording import clean, third_person
 
 Made = tuple[str, str, float] | None  # (content, category, confidence), or None when the match is junk
@@ -56,7 +64,8 @@ def relation_fact(m: re.Match[str]) -> Made:
 
 def relation_age(m: re.Match[str]) -> Made:
     age = int(m.group("age"))
-    return f"User's {relation(m)} is {age} years old", "relationship", 0.85
+    plural = re.search(r"(?<!s)s$|children$|in-laws$", m.group("rel"), re.I)
+    return f"User's {relation(m)} {'are' if plural else 'is'} {age} years old", "relationship", 0.85
 
 
 def pet(m: re.Match[str]) -> Made:
@@ -91,9 +100,17 @@ NAMES_WITH_AGES = re.compile(
 _ONE_AGED = re.compile(r"(?P<name>(?-i:[A-Z])[\w'’-]+) " + _AGED.format("age"))
 
 
+# "my son Noah (11)", "our dog Rex (aged 9)": one of them
+_NAME_WITH_AGE = re.compile(r"\b(?:my|our) (?P<who>(?:[\w-]+ )?(?:" + RELATIONS + r")) (?P<name>(?-i:[A-Z])[\w'’-]+),? "
+                            r"\((?:aged? )?(?P<age>\d{1,2})(?: years old)?\)", re.I)
+
+
 def names_with_ages(text: str) -> tuple[str, str] | None:
     """("User's two kids Ella and Finn are 9 and 6 years old", the text without the names), or None."""
     m = NAMES_WITH_AGES.search(text)
+    if not m and (one := _NAME_WITH_AGE.search(text)):
+        content = f"User's {one.group('who').lower()} {one.group('name')} is {one.group('age')} years old"
+        return content, f"{text[: one.end('name')]}{text[one.end():]}"
     if not m:
         return None
     pairs = _ONE_AGED.findall(m.group("list"))
@@ -103,3 +120,32 @@ def names_with_ages(text: str) -> tuple[str, str] | None:
         ", ".join(a for _, a in pairs[:-1]) + f" and {pairs[-1][1]}"
     content = f"User's {m.group('who').lower()} {names} are {ages} years old"
     return content, text[: m.start("list")].rstrip(" ,") + text[m.end("list"):]  # the names are said now
+
+
+# a name said inside a sentence (not the capital that opens it), "Ishiguro", "Biscuit"
+_INNER_NAME = re.compile(r"(?<=[\w,?] )(?-i:[A-Z][a-z][\w'’-]+)(?: (?-i:[A-Z][a-z][\w'’-]+))?")
+# "he's my favourite author", "she's my 9-year-old beagle": who "he" or "she" is was said just before
+_POINTED = re.compile(rf"^(?:he|she)(?:'s|’s| is) my (?P<rest>(?:absolute |all-time |very )?favou?rite "
+                      rf"(?P<what>[\w-]+(?: [\w-]+)?)(?=$| by | of | ever| too| in | and )|"
+                      rf"{REL_MOD}(?:{RELATIONS})$)", re.I)
+
+
+def name_in(text: str) -> str:
+    """The last name said inside `text` ("Ishiguro" in "got anything new by Ishiguro?"), or ""."""
+    names = [n for n in _INNER_NAME.findall(text) if n.split()[0].lower() not in NOT_NAMES
+             and not re.fullmatch(rf"(?:{RELATIONS})|(?:{WHEN})|(?:{_MONTH_OR_DAY})", n.split()[0], re.I)]
+    return names[-1] if names else ""
+
+
+def pointed(clause: str, name: str) -> str:
+    """ "he's my favourite author" after "anything new by Ishiguro?" -> "my favourite author is Ishiguro"."""
+    m = _POINTED.match(clause.strip())
+    if not m or not name:
+        return clause
+    if m.group("what"):
+        return f"my favourite {m.group('what')} is {name}"
+    return f"my {m.group('rest')} is called {name}"
+
+
+_MONTH_OR_DAY = (r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|"
+                 r"july|august|september|october|november|december|christmas|easter")

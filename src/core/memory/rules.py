@@ -24,6 +24,7 @@ from avatar_service.core.memory.vocabulary import (
     CHAT_OBJECTS,
     DIETS,
     EVENTS,
+    HABIT_WHEN,
     LANGUAGES,
     MONTH_OR_DATE,
     NAME,
@@ -43,7 +44,7 @@ from avatar_service.core.memory.vocabulary import (
     V,
     at_most_words,
 )
-from avatar_service.core.memory.wording import ADVERBS, clean, predicate, third_person
+from avatar_service.core.memory.wording import ADVERBS, PAST_FORMS, clean, predicate, third_person
 
 
 def _name(m: re.Match[str]) -> Made:
@@ -85,10 +86,14 @@ def _phrase(
             return None
         if chat and CHAT_OBJECTS.match(value):
             return None
-        groups = {k: (v or "") for k, v in m.groupdict().items()}
+        groups = {k: third_person(v or "") for k, v in m.groupdict().items()}
         return template.format(**{**groups, "v": third_person(value)}), category, confidence
 
     return make
+
+
+# "hiking, cycling and wild swimming": a list, commas and all, when it ends with "and" or "or"
+_LIST = r"(?P<v>[^,;!?]+(?:, [^,;!?]+)*,? (?:and|or|&) [^,;!?]+|[^,;!?]+)"
 
 
 def _preference(m: re.Match[str]) -> Made:
@@ -113,6 +118,9 @@ def _habit(m: re.Match[str]) -> Made:
     verbs = [w.lower() for w in action.split() if w.lower() not in ADVERBS]
     if not at_most_words(action, 10) or not verbs or verbs[0] in NOT_HABITS:
         return None  # "I really enjoy X on weekends" is a taste: the preference rules read it
+    once = not re.match(r"(?:every|each|on \w+days|\w+days)", when, re.I)
+    if once and (verbs[0] in PAST_FORMS or verbs[0].endswith("ed") or re.match(r"(?:have|need|got) to\b", action)):
+        return None  # "I left the house at 8", "I have to pick the kids up at 3": something that happens once
     if not re.match(r"(?:on )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)", when, re.I):
         when = when[0].lower() + when[1:]  # "Every Monday I swim" -> "... every Monday"
     return f"User {predicate(action)} {when}", "schedule", 0.8
@@ -183,7 +191,7 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     # when: habits, appointments, working hours, trips
     (rf"^i have (?P<art>an?|my) (?P<ev>{EVENTS})(?P<rest>[^,;!?]*)", _event),
     (rf"^(?P<when>{WHEN}),? i (?P<v>[^,;.!?]+)", _habit),
-    (rf"^i (?P<v>[^,;.!?]+?) (?P<when>{WHEN}(?: [^,;.!?]{{1,30}})?)$", _habit),
+    (rf"^i (?P<v>[^,;.!?]+?) (?P<when>{HABIT_WHEN}(?: [^,;.!?]{{1,30}})?)$", _habit),
     (
         r"^i work (?P<when>nights|night shifts|weekends|evenings|mornings|part[- ]time|full[- ]time) "
         rf"(?P<prep>at|for|in) {V}",
@@ -194,9 +202,10 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
         _phrase("User cannot {verb} {v}", "personal", 0.85, 5),
     ),
     (
-        r"^(?:i|we) (?:just |recently |finally )?(?P<verb>bought|rented|found) (?P<art>an?|our) (?:new )?"
+        r"^(?:i|we) (?:just |recently |finally )?(?P<verb>bought|rented|found) (?P<art>an?|our|my) "
+        r"(?P<adj>new |first |own |dream )?"
         rf"(?P<what>house|flat|apartment|home|place|condo) in {V}",
-        _phrase("User {verb} {art} {what} in {v}", "location", 0.85, 6, places=True),
+        _phrase("User {verb} {art} {adj}{what} in {v}", "location", 0.85, 6, places=True),
     ),
     (
         rf"^i{S} (?:turning|going to be) (?P<v>\d{{1,3}}[^,;!?]*)",
@@ -323,8 +332,9 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     (rf"^i{S} (?P<v>married|engaged|single|divorced|widowed)(?: to {NAME})?$", status),
     (rf"^i{S} (?:dating|seeing|in a relationship with) {NAME}", dating),
     (
-        rf"^my {REL_MOD}(?P<rel>{RELATIONS})(?: {TITLED_NAME})? (?:is|just turned|turned|is turning) "
-        r"(?P<age>\d{1,2})(?: years? old)?(?=$|[,;]| (?:today|yesterday|on \w+day|last \w+|this \w+)$)",
+        rf"^my {REL_MOD}(?P<rel>(?:{RELATIONS})|twins|kids|boys|girls)(?: {TITLED_NAME})? "
+        r"(?:is|are|just turned|turned) (?P<age>\d{1,2})(?: years? old)?"
+        r"(?=$|[,;]| (?:today|yesterday|on \w+day|last \w+|this \w+)$)",
         relation_age,
     ),
     (
@@ -351,7 +361,7 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     ),
     (
         rf"^i {ADV}(?P<verb>love|like|enjoy|adore|hate|dislike|detest|can't stand|cannot stand|don't like|"
-        rf"do not like|don't enjoy|prefer)\s+{V}",
+        rf"do not like|don't enjoy|prefer)\s+{_LIST}",
         _preference,
     ),
     (

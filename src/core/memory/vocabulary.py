@@ -66,6 +66,12 @@ WHEN = (
     rf"(?:once|twice|three times) a (?:day|week|month|year)|daily|weekly|at \d{{1,2}}(?::\d\d)?\s?(?:am|pm)?"
     rf"(?: every \w+)?)"
 )
+# and what else says a habit, said of what the user does: "in the mornings", "most days", "on night shifts"
+HABIT_WHEN = (
+    rf"(?:{WHEN}|in the (?:mornings|afternoons|evenings)|at (?:nights|weekends)|"
+    rf"most (?:days|mornings|afternoons|evenings|nights|weekends|weeks)|(?:all day )?on (?:{DAYS})s|"
+    rf"(?:on )?(?:night|day|early|late|evening|weekend) shifts)"
+)
 EVENTS = (
     r"(?:[\w'’-]+ )?(?:appointment|interview|meeting|exam|test|flight|class|"
     r"lesson|practice|training|shift|deadline|presentation|date|wedding|trip|surgery|operation|recital|"
@@ -101,7 +107,8 @@ LANGUAGES = (
     r"cantonese|japanese|korean|arabic|hindi|urdu|bengali|turkish|greek|swedish|norwegian|danish|finnish|"
     r"hebrew|persian|farsi|vietnamese|thai|indonesian|malay|tagalog|swahili|czech|romanian|hungarian|catalan"
 )
-DIETS = (r"(?:a )?(?:vegetarian|vegan|pescatarian)|gluten[- ]free|(?:gluten|lactose|\w+) intolerant|coeliac|celiac|"
+DIETS = (r"(?:a )?(?:vegetarian|vegan|pescatarian|veggie|plant[- ]based|dairy[- ]free)|gluten[- ]free|"
+         r"(?:gluten|lactose|\w+) intolerant|coeliac|celiac|"
          r"diabetic|teetotal|kosher|halal")
 
 

@@ -22,7 +22,8 @@ PRONOUN = re.compile(
 )
 TRAILING_FILLER = re.compile(
     r"(?:[\s,]+(?:too|as well|lol|haha+|tbh|honestly|actually|anyway|anymore|any more|really|though|now|btw|:\)|"
-    r"if possible|if poss|please|pls|by the way|unfortunately|sadly|luckily|thankfully|promise|I promise|"
+    r"if possible|if poss|if (?:that|it) (?:matters|helps)|if relevant|please|pls|by the way|unfortunately|sadly|"
+    r"luckily|thankfully|promise|I promise|"
     r"I guess|I think|I suppose|I reckon|I believe|haha|lol|"
     r":d|xd))+$",
     re.I,
@@ -35,6 +36,12 @@ ADVERBS = word_set(
 regularly actually"""
 )
 UNCHANGED = {"can", "can't", "could", "will", "won't", "must", "might", "may", "should"} | ADVERBS
+# past forms that do not end in "-ed": "I left the house at 8" is no "User lefts"
+PAST_FORMS = word_set(
+    """got went came lost found made took gave bought sold left met ran began won grew became had did said told
+    thought brought caught taught kept slept felt fell drove rode wrote broke spoke chose flew knew saw sent spent
+    built paid put quit set hit cut read swam tore wore woke shook stole froze hurt sang sat stood lent"""
+)
 
 
 def third_person(phrase: str) -> str:
@@ -46,7 +53,7 @@ def conjugate(verb: str) -> str:
     low = verb.lower()
     if low in IRREGULAR:
         return IRREGULAR[low]
-    if low in UNCHANGED or low.endswith(("ed", "s")) or not low.isalpha():
+    if low in UNCHANGED or low in PAST_FORMS or low.endswith(("ed", "s")) or not low.isalpha():
         return verb
     if low.endswith(("sh", "ch", "x", "z", "o")):
         return verb + "es"

@@ -1,0 +1,153 @@
+"""Memory extraction, everyday frames: the ways people state health, tastes and their own name that the rules'
+textbook shapes miss, each a pattern anchored at the start of a clause (tried after rules.py, frames.py and
+background.py).
+
+- medicine and what it is for: "I take statins for my cholesterol", "I'm on insulin for my diabetes";
+- what the body does not take: "dairy makes me ill", "red wine gives me migraines", "onions don't agree
+  with me";
+- a taste said as a verdict: "it's the oat flat white for me now", "I've gone off lager";
+- who is writing: "Sam Reid here", "Dr. Adeyemi here";
+- someone named without saying who they are, and their age: "Pickles is 12 now and a bit deaf".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from avatar_service.core.memory.people import Made
+from avatar_service.core.memory.vocabulary import CHAT_OBJECTS, NATIONALITIES, NOT_NAMES, at_most_words
+from avatar_service.core.memory.wording import clean, third_person, word_set
+
+# what "it's ... for me" says is not a taste: "it's too early for me", "it's a no for me", "it's fine for me"
+_NOT_A_TASTE = re.compile(r"^(?:too|a bit|a little|a lot|bit|quite|so|very|really|pretty|not|no|a no|a yes|ok|okay|"
+                          r"fine|perfect|great|good|bad|hard|easy|difficult|impossible|tricky|far|late|early|"
+                          r"expensive|cheap|enough|the same|all the same|new|all new|worth it|much|that|this|it|"
+                          r"what|nothing|something|anything|everything|\w+er\b|\w+ly\b)", re.I)
+# what you take that is no medicine: "I take the bus", "I take notes", "I take it"
+_NOT_MEDICINE = re.compile(r"^(?:it|that|this|them|the|a|an|my|our|part|turns|notes|care|photos|pictures|time|"
+                           r"a look|ages|forever|a while|over|off|up|out)\b", re.I)
+_NOT_BODY = word_set("it that this which everything something anything nothing the way work life he she they you")
+_NOT_NAMES_HERE = word_set("everyone everybody nobody someone somebody anyone anybody it this that nothing "
+                           "something here there lunch dinner parking food help staff service")
+
+
+def _medicine(m: re.Match[str]) -> Made:
+    what, why = clean(m.group("v")), clean(m.group("why"))
+    if _NOT_MEDICINE.match(what) or not at_most_words(what, 4) or not at_most_words(why, 5):
+        return None
+    return f"User takes {what} for {third_person(why)}", "personal", 0.8
+
+
+def _disagrees(m: re.Match[str]) -> Made:
+    what = clean(m.group("v"))
+    if what.lower() in _NOT_BODY or not at_most_words(what, 4) or CHAT_OBJECTS.match(what):
+        return None
+    first = what.split()[0]
+    if first.istitle() and len(first) > 1:  # "Dairy makes me ill" opens a sentence; the thing is "dairy"
+        what = what[:1].lower() + what[1:]
+    if m.groupdict().get("how"):
+        return f"User gets {clean(m.group('how')).lower()} from {what}", "personal", 0.8
+    return f"User can't tolerate {what}", "personal", 0.8
+
+
+def _for_me(m: re.Match[str]) -> Made:
+    what = clean(m.group("v"))
+    if _NOT_A_TASTE.match(what) or not at_most_words(what, 5):
+        return None
+    return f"User now prefers {third_person(what)}", "preference", 0.75
+
+
+def _here(m: re.Match[str]) -> Made:
+    name = m.group("name")
+    if name.split()[0].lower() in NOT_NAMES | _NOT_NAMES_HERE:
+        return None
+    return f"User's name is {name}", "personal", 0.85
+
+
+def _named_age(m: re.Match[str]) -> Made:
+    name = m.group("name")
+    if name.lower() in NOT_NAMES | _NOT_NAMES_HERE:
+        return None
+    rest = clean(m.group("v") or "")
+    if rest and not at_most_words(rest, 6):
+        return None
+    return (f"User's {name} is {m.group('age')} years old{' and ' + third_person(rest) if rest else ''}",
+            "relationship", 0.7)
+
+
+_ILL = (r"(?:really |so |very |quite |a bit |super |properly )?(?P<how>sick|ill|poorly|nauseous|queasy|bloated|"
+        r"itchy|wheezy|dizzy|a rash|rashes|hives|migraines?|a migraine|headaches?|a headache|heartburn|"
+        r"stomach ache|a stomach ache|the runs|a reaction|reactions)")
+
+EVERYDAY_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
+    (r"^i (?:also |still |now |have to |need to )?take (?P<v>[^,;!?]{2,40}?) (?:daily |every day |each day )?"
+     r"for (?P<why>[^,;!?]+)$", _medicine),
+    (r"^i(?:'m|’m| am) (?:now |still )?on (?P<v>(?!(?:a|an|the|my|our|it|holiday|leave|call|calls|shift|shifts|"
+     r"nights|days|my way|the way|board|time)\b)[\w-]+(?: [\w-]+)?) for (?P<why>[^,;!?]+)$",
+     _medicine),
+    (rf"^(?P<v>[\w'’ -]{{2,30}}?) (?:always |really |just )?(?:makes|make|made|gives|give|gave) me {_ILL}\b",
+     _disagrees),
+    (r"^(?P<v>[\w'’ -]{2,30}?) (?:doesn't|does not|don't|do not|never) (?:really )?(?:agree|sit well) with me\b",
+     _disagrees),
+    (r"^it(?:'s|’s| is) (?P<v>[^,;!?]{2,40}?) for me(?: now| these days| from now on| nowadays)?"
+     r"(?:, [\w'’ ]{1,30})?$", _for_me),
+    # "I'm not a morning person", "I'm more of a tea person", "I'm a dog person"
+    (r"^i(?:'m|’m| am) (?P<neg>not |never )?(?:really |much of |more of |more |very much |definitely |such |"
+     r"totally |a bit of )?(?P<art>an? )?(?P<v>[\w-]+(?: [\w-]+)?) (?:person|people person|guy|girl|gal)$",
+     lambda m: (f"User is {'not ' if m.group('neg') else ''}{(m.group('art') or 'a ').lower()}"
+                f"{m.group('v').lower()} person", "preference", 0.75)),
+    (r"^i(?:'ve|’ve| have)? (?:really |totally |kind of )?(?:gone|went|gone right) off (?P<v>[^,;!?]+)$",
+     lambda m: (f"User has gone off {third_person(clean(m.group('v')))}", "preference", 0.75)
+     if at_most_words(clean(m.group("v")), 5) and not CHAT_OBJECTS.match(clean(m.group("v"))) else None),
+    (r"^(?P<name>(?-i:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?(?-i:[A-Z])[a-z][\w'’-]*(?: (?-i:[A-Z])[\w'’-]+)?) here$", _here),
+    (r"^i(?:'m|’m| am) (?P<name>(?-i:[A-Z])[a-z][\w'’-]*(?: (?-i:[A-Z])[\w'’-]+)?),? (?:by the way|btw|fyi)$",
+     lambda m: None if m.group("name").lower() in NATIONALITIES else _here(m)),
+    # what the user is not: "I'm not married" (what they have not, "no pets", stays unsaid: tests/data)
+    (r"^i(?:'m|’m| am) not (?P<v>married|single|engaged|divorced|religious|working|retired|a smoker|a student)$",
+     lambda m: (f"User is not {m.group('v').lower()}",
+                "relationship" if m.group("v").lower() in ("married", "single", "engaged", "divorced") else "personal",
+                0.8)),
+    # where they live, said by what it is near: "I'm just outside Kendal", "we're close to Hove"
+    (r"^i(?:'m|’m| am) (?:just |right )?(?P<prep>outside|near|close to|round the corner from|down the road from)"
+     r" (?P<place>(?-i:[A-Z])[\w'’-]+(?: (?-i:[A-Z])[\w'’-]+)*)$",
+     lambda m: (f"User lives {m.group('prep').lower()} {m.group('place')}", "location", 0.75)),
+    (r"^i(?:'m|’m| am) (?:just |right )?outside it in (?P<place>(?-i:[A-Z])[\w'’-]+(?: (?-i:[A-Z])[\w'’-]+)*)$",
+     lambda m: (f"User lives in {m.group('place')}", "location", 0.75)),
+    # where they are now, after a move: "I'm in Margate now", "we're up in Aberdeen these days"
+    (r"^i(?:'m|’m| am) (?:(?:down|up|over|out) )?(?:in|based in|living in) "
+     r"(?P<place>(?-i:[A-Z])[\w'’-]+(?: (?-i:[A-Z])[\w'’-]+)*) (?:now|these days|nowadays)$",
+     lambda m: (f"User lives in {m.group('place')}", "location", 0.8)),
+    (r"^(?P<name>(?-i:[A-Z])[a-z][\w'’-]+) is (?:now )?(?P<age>\d{1,2})(?: years old)?(?: now)?"
+     r"(?: and (?P<v>(?:has|is|can't|can|loves|hates|needs) [^,;!?]+))?$", _named_age),
+]
+EVERYDAY_TEXTS += [
+    # what the user is going through or waiting for: "I'm going through a divorce", "on the waiting list for a
+    # new knee", "I'm in year 12 at Kingsway"
+    (r"^i(?:'m|’m| am) (?:currently |still )?(?:going through|in the middle of) (?P<v>(?:a |an |my |the )?[^,;!?]+)$",
+     lambda m: (f"User is going through {third_person(clean(m.group('v')))}",
+                "relationship" if re.search(r"divorce|separation|break-?up", m.group("v"), re.I) else "personal", 0.75)
+     if at_most_words(clean(m.group("v")), 5) and not CHAT_OBJECTS.match(clean(m.group("v"))) else None),
+    (r"^i(?:'m|’m| am) (?:currently |still )?on (?:the|a) waiting list for (?P<v>[^,;!?]+)$",
+     lambda m: (f"User is on the waiting list for {third_person(clean(m.group('v')))}", "personal", 0.75)
+     if at_most_words(clean(m.group("v")), 6) else None),
+    (r"^i(?:'m|’m| am) in (?P<v>(?:year \d{1,2}|sixth form|(?:my )?(?:first|second|third|final|last) year)"
+     r"(?: (?:at|of) [^,;!?]+)?)$",
+     lambda m: (f"User is in {third_person(clean(m.group('v')))}", "personal", 0.8)),
+    # an age to come: "I'll be 50 in June"
+    (r"^i(?:'ll|’ll| will) be (?P<v>\d{1,3}(?: years old)?(?: (?:in|on|next|this) [^,;!?]+)?)(?:,[^;!?]*)?$",
+     lambda m: (f"User turns {clean(m.group('v'))}", "personal", 0.8)),
+    # a qualification: "I got my degree in physics from Leeds", "I have a masters in law"
+    (r"^i (?:got|did|have|earned|completed|finished|hold) (?:my|a|an) (?P<v>(?:(?:first |second |undergrad |"
+     r"undergraduate |postgrad )?(?:degree|masters|master's|phd|doctorate|diploma|ba|bsc|ma|msc|mba|"
+     r"apprenticeship|nvq|law degree))\b[^,;!?]*)$",
+     lambda m: (f"User has a {third_person(clean(m.group('v')))}", "personal", 0.8)
+     if at_most_words(clean(m.group("v")), 8) else None),
+    # what they are working on in their habits: "I'm trying to cut down on sugar"
+    (r"^i(?:'m|’m| am) (?:really )?(?:trying|aiming|hoping|working) (?:hard )?to (?P<v>(?:cut (?:down|back) on|quit|"
+     r"give up|lose|eat (?:less|more)|drink (?:less|more)|get fit|stop|sleep more|save (?:up )?for|learn|"
+     r"improve|get back into)\b[^,;!?]*)$",
+     lambda m: (f"User is trying to {third_person(clean(m.group('v')))}", "context", 0.75)
+     if at_most_words(clean(m.group("v")), 8) else None),
+]
+EVERYDAY = [(re.compile(pattern, re.I), make) for pattern, make in EVERYDAY_TEXTS]

@@ -1,0 +1,181 @@
+"""Memory extraction, facts mentioned in passing: what a sentence says of the user wherever it says it, even
+inside a question or a request.
+
+People ask for something and say who they are on the way: "can you look at my 2014 Golf?" (a car of theirs),
+"any deals on flights to Accra for Christmas?" (a trip, with when), "the MOT's due in May" (a date of theirs),
+"need flowers for my mum's 70th on Saturday" (a relative's day). These are searched for anywhere in the
+sentence, by the shape of what is said (a possessive before a brand name, a travel word before a capitalised
+place and a date), not by a clause's opening words, and each is kept once.
+"""
+
+from __future__ import annotations
+
+import re
+
+from avatar_service.core.memory.people import Made
+from avatar_service.core.memory.vocabulary import LANGUAGES, NATIONALITIES, RELATIONS, at_most_words
+from avatar_service.core.memory.wording import clean, third_person, word_set
+
+_MONTHS = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
+           r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
+_DAYS = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_OCCASIONS = (r"christmas|easter|new year|half[- ]term|the holidays|the summer|the bank holiday|"
+              r"(?:my|our|the|his|her|their) (?:[\w-]+ ){0,3}?(?:anniversary|birthday|honeymoon|wedding|"
+              r"graduation|retirement|\d+(?:st|nd|rd|th))")
+# when something happens: "on 12 March", "in October", "next week", "for Christmas", "for our anniversary"
+WHEN_SAID = (rf"(?:(?:on|in|by|from|around|over|at|for|this|next|early|late|mid)[ -]){{0,2}}"
+             rf"(?:(?:the )?\d{{1,2}}(?:st|nd|rd|th)?(?: of)? (?:{_MONTHS})\b|"
+             rf"(?:{_MONTHS})(?: \d{{1,2}}(?:st|nd|rd|th)?)?\b|(?:{_DAYS})s?\b|the \d{{1,2}}(?:st|nd|rd|th)\b|"
+             rf"(?:week|weekend|month|year|summer|winter|spring|autumn)\b|"
+             rf"(?:{_OCCASIONS})\b|tomorrow|tonight)")
+_WHEN_AFTER = re.compile(rf"^(?:[\w'’-]+ ){{0,6}}?(?P<when>{WHEN_SAID}(?: \d{{1,2}}(?:st|nd|rd|th)?)?)", re.I)
+# what a user's own thing is called by its maker's or model's name: "my Prius", "a used Toyota Yaris"
+_BRAND = r"(?P<thing>(?-i:[A-Z][a-z][\w-]*(?: (?!I\b)[A-Z0-9][\w-]*){0,2}))"
+_THING_ADJ = (r"(?:(?:\d{4}|old|new|used|second[- ]hand|little|electric|hybrid|vintage|trusty|ancient|beloved|"
+              r"ex-demo|red|blue|black|white|silver|grey|green)\b,? )*")
+_NOT_THINGS = word_set(
+    """mum mom dad nan gran grandma grandpa granny grandad auntie uncle mr mrs ms dr prof sir miss christmas easter
+    monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
+    september october november december god lord instagram facebook twitter tiktok whatsapp uber year i spotify
+    netflix amazon google gmail outlook zoom teams youtube linkedin snapchat ebay paypal deliveroo"""
+)
+_AFTER_MINE = (r"\b(?=\s*(?:$|[,.;:!?)]|-|is\b|was\b|has\b|needs\b|keeps\b|won't\b|isn't\b|makes\b|broke\b|"
+               r"'s\b|’s\b|for\b|in\b|to\b|at\b|and\b|because\b|so\b|now\b|last\b|on\b|but\b|which\b|that\b))")
+_POSSESSIONS = [
+    re.compile(rf"\b(?:my|our) (?P<adj>{_THING_ADJ}){_BRAND}{_AFTER_MINE}", re.I),
+    re.compile(rf"\b(?:bought|got|have|drive|ride|own|picked up|leased|getting|buying) (?:myself )?an? "
+               rf"(?P<adj>{_THING_ADJ}){_BRAND}{_AFTER_MINE}", re.I),
+    re.compile(rf"\bmine(?:'s|’s| is) an? (?P<adj>{_THING_ADJ}){_BRAND}", re.I),  # "mine's a Martin"
+]
+# how well they speak a language: "my Italian is pretty rusty", "my German's basic"
+_LANGUAGE_LEVEL = re.compile(
+    rf"\bmy (?P<what>{LANGUAGES})(?:'s|’s| is) (?P<how>(?:(?:pretty|a bit|quite|very|really|super|so|still|only) )?"
+    r"(?:rusty|basic|ok|okay|decent|good|fluent|not great|not bad|poor|terrible|bad|limited|improving|"
+    r"getting better|conversational|native|beginner level|intermediate))\b", re.I)
+
+
+def _language(m: re.Match[str]) -> Made:
+    return f"User's {m.group('what').capitalize()} is {m.group('how').lower()}", "personal", 0.75
+
+_TRAVEL = re.compile(
+    r"\b(?:flights?|fly(?:ing)?|flew|trip|road trip|holiday|vacation|honeymoon|getaway|break|travell?ing|"
+    r"ferry|ferries|trains?|coach(?:es)?|tickets?|cruises?|"
+    r"going|heading|off|visiting|visit|tour(?:ing)?|cruise|weekend away) (?:to|round|around|in|across|through) "
+    r"(?P<place>(?-i:[A-Z])[\w'’-]+(?: (?:de |del |la |le )?(?-i:[A-Z])[\w'’-]+)*)(?P<rest>[^.;!?]*)", re.I)
+_NOT_PLACES = word_set("I You Me My Our The A An It")
+# "the MOT's due in May", "my passport is due for renewal in June", "our lease is up in March"
+_DUE = re.compile(
+    r"\b(?:my|our|the) (?P<what>(?:[\w-]+ ){0,2}?[\w-]+)(?P<how>(?:'s|’s| is| are) (?:due|booked|up|running out|"
+    r"expiring|scheduled|on)| expires| runs out| ends| starts| renews)(?: for (?:renewal|a service|an? [\w-]+|"
+    r"its [\w-]+))? "
+    rf"(?P<when>(?:on |in |at |for |by |this |next |until )?(?:the )?(?:\d{{1,2}}(?:st|nd|rd|th)?(?: of)? )?"
+    rf"(?:(?:{_MONTHS})\b|(?:{_DAYS})\b|next \w+|this \w+|the \d{{1,2}}(?:st|nd|rd|th)\b)[^,;.!?]*?)"
+    r"(?=$|[,;.!?]| so | and | but | because | which )", re.I)
+_DUE_THINGS = word_set(
+    """mot service test exam appointment interview surgery operation scan op lease contract passport visa licence
+    license insurance membership subscription rent deadline flight wedding anniversary birthday graduation
+    party recital concert match race marathon review inspection check-up checkup renewal"""
+)
+# "for my mum's 70th on Saturday", "my son's birthday is next Thursday"
+_RELATIVE_DAY = re.compile(
+    rf"\b(?:my|our) (?P<who>(?:[\w-]+ )?(?:{RELATIONS}))(?:'s|’s) (?P<what>\d+(?:st|nd|rd|th)|birthday|"
+    r"wedding|graduation|retirement|anniversary|christening|party)(?: (?:birthday|party))?"
+    r"(?:(?: is| are)? (?P<when>(?:on|this|next|in) [^,;.!?]+?))(?=$|[,;.!?]| and | so | but )", re.I)
+# "the anniversary is 22 September", "our wedding is on June 14th"
+_OCCASION_IS = re.compile(
+    r"\b(?:my|our|the) (?P<what>(?:\d+(?:st|nd|rd|th) )?(?:wedding )?(?:anniversary|wedding|birthday|graduation|"
+    r"due date|big day))(?:'s|’s| is) (?P<when>(?:on )?(?:the )?\d{1,2}(?:st|nd|rd|th)?(?: of)? "
+    rf"(?:{_MONTHS})\b|(?:on |in )?(?:{_MONTHS})(?: \d{{1,2}}(?:st|nd|rd|th)?)?\b)", re.I)
+
+
+def _possession(m: re.Match[str]) -> Made:
+    thing = m.group("thing")
+    first = thing.split()[0].lower()
+    if first in _NOT_THINGS or re.fullmatch(rf"(?:{RELATIONS}|{LANGUAGES})", first, re.I) or first in NATIONALITIES:
+        return None
+    described = f"{m.group('adj').replace(',', '').strip()} {thing}".strip()
+    article = "an" if re.match(r"[aeio]|u(?!s|ni|k)", described, re.I) else "a"
+    return f"User has {article} {described}", "personal", 0.65
+
+
+# "are you going to Paris?", "my sister is flying to Rome in May": someone else's trip
+_OTHERS_TRIP = re.compile(r"\b(?:you|he|she|they|(?:my|our) [\w-]+(?: (?-i:[A-Z])\w+)?)"
+                          r"(?:'re|’re|'s|’s| is| are| was| were)?"
+                          r"(?: [\w'’-]+){0,2} $", re.I)
+
+
+# "we're not going to Spain", "I read that flights to Tokyo are cheap": no plan of theirs
+_NOT_PLANNED = re.compile(r"(?:\b(?:not|never|no longer)|n't|n’t)(?: [\w'’-]+){0,3} $|"
+                          r"\b(?:read|heard|saw|seen|says|said|apparently|reckon)\b[^.;!?]*$", re.I)
+_THEIR = re.compile(r"\b(?:your|his|her|their|(?:my|our) [\w-]+(?:'s|’s))(?: [\w-]+)? $", re.I)
+
+
+def _trip(m: re.Match[str]) -> Made:
+    place = m.group("place")
+    before = m.string[: m.start()]
+    noun = not re.match(r"(?:fly|flying|flew|travel|going|heading|off|visiting|visit|touring)\b", m.group(), re.I)
+    if (_OTHERS_TRIP.search(before) and not noun) or (noun and _THEIR.search(before)) or _NOT_PLANNED.search(before) \
+            or re.search(r"\b(?:was|were|went|had been)\b", m.group("rest")):
+        return None
+    if place.split()[0] in _NOT_PLACES or place.split()[0].lower() in _NOT_THINGS - {"easter", "christmas"}:
+        return None
+    when = _WHEN_AFTER.match(m.group("rest").strip())
+    if not when:
+        return None
+    said = clean(when.group("when"))
+    return f"User is planning a trip to {place} {third_person(said)}", "schedule", 0.65
+
+
+def _due(m: re.Match[str]) -> Made:
+    what = m.group("what").lower()
+    if what.split()[-1] not in _DUE_THINGS:
+        return None
+    when = clean(m.group("when"))
+    if not at_most_words(when, 6):
+        return None
+    thing = m.group("what")
+    how = re.sub(r"^(?:'s|’s| is| are) ", "is ", m.group("how").strip()).lower()
+    return f"User's {thing} {how} {third_person(when)}", "schedule", 0.7
+
+
+def _relative_day(m: re.Match[str]) -> Made:
+    when = clean(m.group("when"))
+    if not at_most_words(when, 5):
+        return None
+    return f"User's {m.group('who').lower()}'s {m.group('what').lower()} is {when}", "relationship", 0.7
+
+
+def _occasion(m: re.Match[str]) -> Made:
+    return f"User's {m.group('what').lower()} is {clean(m.group('when'))}", "schedule", 0.7
+
+
+_SEARCHES = [*((p, _possession) for p in _POSSESSIONS), (_LANGUAGE_LEVEL, _language), (_TRAVEL, _trip),
+             (_DUE, _due), (_RELATIVE_DAY, _relative_day), (_OCCASION_IS, _occasion)]
+
+
+def mentioned(text: str) -> list[tuple[str, str, float, str]]:
+    """The facts a sentence mentions in passing (see the module docstring), first said first, each with the
+    words it is about ("Prius", "Osaka"): a fact a rule already made about them is not made again."""
+    out: list[tuple[int, tuple[str, str, float, str]]] = []
+    for pattern, make in _SEARCHES:
+        for m in pattern.finditer(text):
+            if _unreal_before(text, m.start()) or (pattern in _POSSESSIONS[1:] and _WANTED.search(text[: m.start()])):
+                continue
+            if made := make(m):
+                about = next(m.group(g) for g in ("thing", "place", "what", "who") if g in m.groupdict())
+                out.append((m.start(), (*made, about)))
+    return [made for _, made in sorted(out, key=lambda pair: pair[0])]
+
+
+# "if I had a Tesla", "my friend's Golf", "you said my Prius": not the user's
+_UNREAL = re.compile(r"\b(?:if|imagine|suppose|pretend|wish|dream|would|someday|one day|friend's|friend’s|"
+                     r"neighbour's|neighbor's)\b[^.;!?]*$", re.I)
+
+
+# "I'd love to have a Tesla", "thinking of getting a Mini": not theirs yet
+_WANTED = re.compile(r"\b(?:i'd|i’d|we'd|we’d|want|wants|wanted|hope|hoping|thinking of|considering|might|maybe|"
+                     r"looking (?:at|for)|need|saving (?:up )?for)\b[^.;!?]*$", re.I)
+
+
+def _unreal_before(text: str, at: int) -> bool:
+    return bool(_UNREAL.search(text[:at]))

@@ -1,0 +1,217 @@
+"""Memory extraction, round 6: facts said in passing anywhere in a sentence (core/memory/mentions.py), the
+everyday frames (core/memory/everyday.py), and the shapes the earlier rounds missed: habits said with a part
+of the day, a pronoun for the one just named, a name and age in brackets, colloquial names for a partner, and
+what is no fact (obligations, having time). The sentences are written for these tests, none from the eval."""
+
+from __future__ import annotations
+
+import pytest
+
+from avatar_service.core.memory.dedup import Candidate, decide
+from avatar_service.core.memory.extraction import extract_facts
+from avatar_service.core.memory.mentions import mentioned
+
+
+def facts(*turns: str) -> list[tuple[str, str]]:
+    return [(f.content, f.category) for f in extract_facts(turns)]
+
+
+@pytest.mark.parametrize(("said", "expected"), [
+    # a thing of theirs called by its make, even inside a question
+    ("could you take a look at my Astra? the brakes squeak", ("User has an Astra", "personal")),
+    ("my 2009 Civic keeps stalling at junctions", ("User has a 2009 Civic", "personal")),
+    ("we just bought a second-hand Skoda Octavia, can you fit a towbar?",
+     ("User has a second-hand Skoda Octavia", "personal")),
+    ("do you tune banjos? mine's a Deering", ("User's banjo is a Deering", "personal")),
+    ("the frets are worn, mine's an old Gibson", ("User has an old Gibson", "personal")),
+    # a trip, with when, wherever it is said
+    ("are there any ferries to Bilbao in early july?", ("User is planning a trip to Bilbao in early July", "schedule")),
+    ("we're after a weekend away in Bruges for my birthday",
+     ("User is planning a trip to Bruges for their birthday", "schedule")),
+    # a date of theirs, and a relative's day
+    ("our car insurance runs out in august, can you quote?", ("User's car insurance runs out in August", "schedule")),
+    ("my visa expires in november so I need an appointment", ("User's visa expires in November", "schedule")),
+    ("I'd like some balloons for my nan's 90th on sunday", ("User's nan's 90th is on Sunday", "relationship")),
+    # how well they speak a language
+    ("my German is a bit rusty, is the tour in English?", ("User's German is a bit rusty", "personal")),
+])
+def test_a_fact_mentioned_in_passing(said: str, expected: tuple[str, str]) -> None:
+    assert expected in facts(said)
+
+
+@pytest.mark.parametrize("said", [
+    "if I had a Porsche I'd drive it every day",
+    "my neighbour's Audi blocks the drive",
+    "do you sell Samsung chargers?",
+    "how much are flights to Rome?",  # asked about, with no when: no plan of theirs
+    "we went to Paris last year and loved it",
+    "are you going to Vienna next week?",  # someone else's trips
+    "is your trip to Oslo in June?",
+    "my dad's trip to Goa in May was great",
+])
+def test_what_is_not_theirs_or_not_planned_is_no_mention(said: str) -> None:
+    assert not [c for c, _ in facts(said) if c.startswith(("User has a", "User has an", "User is planning"))]
+
+
+def test_a_mention_a_rule_already_read_is_not_made_twice() -> None:
+    made = facts("I drive a Volvo estate, is there parking?")
+    assert len([c for c, _ in made if "Volvo" in c]) == 1
+
+
+def test_mentions_are_searched_in_order_with_what_they_are_about() -> None:
+    found = mentioned("my Kindle broke and my driving test is on the 3rd of May")
+    assert [(c, about) for c, _, _, about in found] == [("User has a Kindle", "Kindle"),
+                                                        ("User's driving test is on the 3rd of May", "driving test")]
+
+
+@pytest.mark.parametrize(("said", "expected"), [
+    # medicine and what the body does not take
+    ("I take levothyroxine for my thyroid, can I have grapefruit?",
+     ("User takes levothyroxine for their thyroid", "personal")),
+    ("I'm on beta blockers for my blood pressure", ("User takes beta blockers for their blood pressure", "personal")),
+    ("shellfish gives me hives so no prawns please", ("User gets hives from shellfish", "personal")),
+    ("Dairy makes me really bloated", ("User gets bloated from dairy", "personal")),
+    # a taste as a verdict, and one given up for another
+    ("it's the almond croissant for me these days", ("User now prefers the almond croissant", "preference")),
+    ("I'm more of a cat person", ("User is a cat person", "preference")),
+    # who is writing, and one named without saying who
+    ("Priya Shah here, I called about the boiler", ("User's name is Priya Shah", "personal")),
+    ("Nugget is 11 now and has arthritis", ("User's Nugget is 11 years old and has arthritis", "relationship")),
+])
+def test_everyday_frames(said: str, expected: tuple[str, str]) -> None:
+    assert expected in facts(said)
+
+
+def test_a_reaction_and_the_condition_behind_it_are_one_memory() -> None:
+    assert facts("penicillin makes me sick, I'm allergic") == [("User is allergic to penicillin", "personal")]
+    assert facts("cheese doesn't agree with me, I'm lactose intolerant") == [
+        ("User is lactose intolerant and can't tolerate cheese", "personal")]
+
+
+def test_going_off_something_for_something_else_is_one_change() -> None:
+    assert facts("I've gone off flat whites, it's a cortado for me now") == [
+        ("User now prefers a cortado, having gone off flat whites", "preference")]
+
+
+@pytest.mark.parametrize(("said", "expected"), [
+    # habits said with a part of the day, most days, or shifts
+    ("I usually walk the dog in the evenings", ("User usually walks the dog in the evenings", "schedule")),
+    ("I'm at the allotment most weekends", ("User is at the allotment most weekends", "schedule")),
+    ("I'm on night shifts, can I come after 2pm?", ("User is on night shifts", "schedule")),
+    # a past job said with how long
+    ("ran a pub in Hull for 12 years", ("User ran a pub in Hull for 12 years", "personal")),
+])
+def test_habits_and_past_work(said: str, expected: tuple[str, str]) -> None:
+    assert expected in facts(said)
+
+
+@pytest.mark.parametrize(("said", "expected"), [
+    ("is there a new Ferrante out? she's my favourite novelist",
+     ("User's favorite novelist is Ferrante", "preference")),
+    ("can I book Pepper in? she's my 6 year old spaniel", ("User's 6-year-old spaniel is named Pepper",
+                                                          "relationship")),
+    ("my nephew Kofi (14) wants to try climbing", ("User's nephew Kofi is 14 years old and wants to try climbing",
+                                                  "relationship")),
+    ("the boys are turning 8 on the 9th, Sam and Leo",
+     ("User's boys Sam and Leo are turning 8 on the 9th", "relationship")),
+    ("we have two rabbits, Bun and Clover, do you board them?", ("User has two rabbits named Bun and Clover",
+                                                                "relationship")),
+    ("the missus is a vet", ("User's wife is a vet", "relationship")),
+    ("my other half works nights", ("User's partner works nights", "relationship")),
+])
+def test_who_the_user_means(said: str, expected: tuple[str, str]) -> None:
+    assert expected in facts(said)
+
+
+@pytest.mark.parametrize("said", [
+    "I have to be careful with my back",
+    "I've got loads of time this week",
+    "I'm knackered most days",
+])
+def test_obligations_spare_time_and_moods_are_no_facts(said: str) -> None:
+    assert facts(said) == []
+
+
+@pytest.mark.parametrize(("said", "expected"), [
+    # what the user is not or has not is a fact too
+    ("I'm not married", ("User is not married", "relationship")),
+    # where they are now, said after a move, and a first home
+    ("we left Bath in the spring, we're up in Inverness now",
+     ("User now lives in Inverness, having left Bath in the spring", "location")),
+    ("I finally bought my first flat in Salford", ("User bought their first flat in Salford", "location")),
+    # a name said in passing, a diet said short, a request after "so" left out
+    ("I'm Marta by the way", ("User's name is Marta", "personal")),
+    ("I'm Swedish by the way", None),
+    ("i'm plant-based, do you have oat milk?", ("User is plant-based", "preference")),
+    ("I've got a dodgy knee so a ground floor room please", ("User has got a dodgy knee", "personal")),
+])
+def test_negations_moves_and_short_forms(said: str, expected: tuple[str, str] | None) -> None:
+    if expected is None:
+        assert not [c for c, _ in facts(said) if c.startswith("User's name")]
+    else:
+        assert expected in facts(said)
+
+
+@pytest.mark.parametrize(("said", "expected"), [
+    ("been a postman for 30 years now", ("User is a postman", "personal")),
+    ("we rescued an elderly collie, she's called Meg", ("User has an elderly collie named Meg", "relationship")),
+    ("I'm a Virgo, if that helps", ("User is a Virgo", "personal")),
+    ("I'll be 65 in March, so I'm thinking about the future", ("User turns 65 in March", "personal")),
+    ("we're expecting our third in June", ("User is expecting their third in June", "relationship")),
+    ("I have a masters in economics", ("User has a masters in economics", "personal")),
+    ("I'm trying to cut back on caffeine", ("User is trying to cut back on caffeine", "context")),
+])
+def test_left_out_subjects_namings_and_life_stages(said: str, expected: tuple[str, str]) -> None:
+    assert expected in facts(said)
+
+
+@pytest.mark.parametrize(("turns", "expected"), [
+    (["do you deliver to Ripon?", "I'm just outside it in Bishop Thornton"],
+     ("User lives in Bishop Thornton", "location")),
+    (["I'm close to Hove"], ("User lives close to Hove", "location")),
+    (["I've just started at Arup as an intern"], ("User works at Arup as an intern", "personal")),
+    (["we have a spaniel called Dotty", "Dotty is 5"], ("User's spaniel Dotty is 5 years old", "relationship")),
+    (["I enjoy baking, knitting and long walks"], ("User enjoys baking, knitting and long walks", "preference")),
+    (["my brother and I are both keen anglers"], ("User and their brother are both keen anglers", "relationship")),
+])
+def test_places_near_new_starts_known_names_and_lists(turns: list[str], expected: tuple[str, str]) -> None:
+    assert expected in facts(*turns)
+
+
+def test_a_thing_given_up_for_another_revises_the_memory_of_it() -> None:
+    said = facts("sold the clio, got a hybrid Corolla now")
+    assert said == [("User now has a hybrid Corolla, having sold the clio", "personal")]
+    assert decide(said[0][0], [Candidate("m1", "User drives a Renault Clio", 0.4)]).action == "update"
+    gone_off = facts("I've gone off cappuccinos, it's a flat white for me now")[0][0]
+    assert decide(gone_off, [Candidate("m2", "User's favourite coffee is a cappuccino", 0.4)]).action == "update"
+
+
+def test_something_done_once_is_no_habit() -> None:
+    assert ("User locked up at 6", "schedule") not in facts("I locked up at 6")
+    assert facts("I went to the gym at 7") == []
+
+
+@pytest.mark.parametrize(("said", "expected"), [
+    ("I run a cat sitting service from my flat", ("User runs a cat sitting service from their flat", "personal")),
+    ("I look after two cats and a rabbit", ("User looks after two cats and a rabbit", "relationship")),
+    ("can I bring my assistance dog? her name's Juno", ("User's dog is named Juno", "relationship")),
+    ("my father-in-law is visiting for Easter", ("User's father-in-law is visiting for Easter", "relationship")),
+    ("I'm going through a separation at the moment", ("User is going through a separation", "relationship")),
+    ("I'm on a waiting list for cataract surgery", ("User is on the waiting list for cataract surgery", "personal")),
+    ("I'm in my final year at Exeter", ("User is in their final year at Exeter", "personal")),
+])
+def test_what_a_relation_word_names_and_life_situations(said: str, expected: tuple[str, str]) -> None:
+    assert expected in facts(said)
+
+
+@pytest.mark.parametrize("said", [
+    "I read that trains to Lyon are cheap in March",
+    "we're not going to Crete this summer after all",
+    "the trip to Skye on the 4th was wonderful",
+    "my Netflix keeps freezing",
+    "work makes me tired",
+    "I've got a stinking cold",
+    "I have to collect a parcel at 4",
+])
+def test_reports_cancelled_plans_apps_and_passing_things_are_no_facts(said: str) -> None:
+    assert facts(said) == []
