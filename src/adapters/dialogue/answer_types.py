@@ -54,7 +54,8 @@ _WANTS = [
                          r"should|must|have|has|of|in|to)\b)|\b(?:cost|costs|price|prices|fee|fees|charge|charges|"
                          r"pay)\b", re.I)),
     ("time", re.compile(r"\bwhen\b|\bwhat time\b|\bhow (?:late|early)\b|\buntil when\b|\bwhat hours\b|"
-                        r"\bopening hours\b|\b(?:open|close|closes|opens)\b", re.I)),
+                        r"\bopening hours\b|\b(?:open|close|closes|opens)\b|"
+                        r"\b(?:what|which) (?:days?|dates?|months?|nights?|evenings?|mornings?)\b", re.I)),
     ("place", re.compile(r"\bwhere\b|\baddress\b|\blocated\b|\bbased\b|\bsituated\b", re.I)),
     ("person", re.compile(r"\bwho\b|\bwhose\b", re.I)),
     ("age", re.compile(r"\bhow old\b|\bwhat age\b|\bminimum age\b|\bage limit\b", re.I)),

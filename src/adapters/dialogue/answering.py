@@ -24,6 +24,12 @@ _LOWER_STARTERS = words_of("""The A An It This That These Those There In On At F
 # phrasings whose words mislead a word match: "for a living" is about work, not where one lives
 _PHRASES = [(re.compile(r"\bfor a living\b", re.I), "for work"), (re.compile(r"\b(?:is|are) called\b", re.I), "name"),
             (re.compile(r"\b(do|did) (i|we) (?:like|love|enjoy)\b", re.I), r"\1 \2 love"),
+            # the fixed holidays are dates ("are you open on Boxing Day?" / "closed on 25 and 26 December")
+            *((re.compile(rf"\b{day}\b", re.I), date) for day, date in (
+                (r"christmas eve", "24 December"), (r"christmas(?: day)?", "25 December"),
+                (r"boxing day", "26 December"), (r"new year'?s eve", "31 December"),
+                (r"new year'?s(?: day)?", "1 January"), (r"valentine'?s day", "14 February"),
+                (r"halloween", "31 October"))),
             # "how much is one lesson?" asks about a single one ("a single lesson costs..."), not "two-hour lessons"
             (re.compile(r"\b(?:just |only )?one (?!of\b|or\b|and\b|more\b|another\b|other\b)(?=[a-z])", re.I),
              "single ")]
@@ -73,6 +79,8 @@ CLOSE_SIMILARITY, CLEAR_MARGIN = 0.4, 0.08
 # A best that holds less than PARTIAL of the question's known words needs PARTIAL_MARGIN more similarity to answer
 # by meaning; one far in meaning (below FAR_SIMILARITY) that holds at most half of them does not answer.
 PARTIAL, PARTIAL_MARGIN, FAR_SIMILARITY = 0.7, 0.03, 0.4
+# ...as does one of a question half of whose weight is in words nowhere in what is known ("motorbike lessons")
+UNKNOWN_HALF = 0.45
 # candidates after the best, at most this many and this close in score to it, may answer by the words instead
 RUNNERS_UP, LEVEL_SCORE = 2, 0.05
 
@@ -98,6 +106,8 @@ def best_answer(ranking: Ranking, more: bool, asking: bool, about_user: float, t
     if ranking.terms == 0:  # "where are you?", "what's my job?": only the kind of answer can choose
         mine = best.candidate.kind == "memory" and about_user >= 0.6
         return best if best.fits and (best.candidate.relevance >= 0.2 or to_place or mine) else None
+    if ranking.literal and not best.fits:
+        return None  # "what's your phone number?" is not answered by "the number 17 bus stops at the gate"
     if about_user >= 1.0 and not ranking.main and best.fits:
         return best  # "when do I normally come in?": no word but the kind asked for, and a memory holds one
     # what the user told is short and said in their words: asked about themselves, a lower similarity will do
@@ -105,7 +115,7 @@ def best_answer(ranking: Ranking, more: bool, asking: bool, about_user: float, t
     # the share of what is known of the question's words that the best holds: a sentence holding one word of
     # "do you teach motorbike lessons?" ("Dev teaches in our automatic cars") is the domain, not the answer
     held = best.coverage / max(1.0 - ranking.unmatched, 1e-9)
-    if held < PARTIAL and 0 < ranking.unmatched < 1.0:
+    if (held < PARTIAL or ranking.unmatched >= UNKNOWN_HALF) and 0 < ranking.unmatched < 1.0:
         sure += PARTIAL_MARGIN  # (when none of its words is known anywhere, meaning alone decides as ever)
     # ...and when what the question is about, its last main word, is nowhere ("do you teach the saxophone?"), only a
     # knowledge sentence clearly nearer than the others may say it in other words ("is there wifi?" / "Free
@@ -128,7 +138,7 @@ def best_answer(ranking: Ranking, more: bool, asking: bool, about_user: float, t
 def _holds_the_answer(scored: Scored, ranking: Ranking, asking: bool) -> bool:
     """Whether a candidate answers by the question's words (rather than by its similarity)."""
     c = scored.candidate
-    if ranking.unmatched >= 0.45 and scored.coverage < 0.6:
+    if ranking.unmatched >= UNKNOWN_HALF and scored.coverage < 0.6:
         return False  # the question's main words are nowhere in what is known ("do you sell skateboards?")
     if c.own and c.kind == "knowledge" and not scored.fits and scored.main_held <= 0.5 and \
             c.relevance < FAR_SIMILARITY:

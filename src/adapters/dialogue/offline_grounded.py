@@ -37,7 +37,7 @@ from avatar_service.adapters.dialogue.user_facts import (
     second_person,
     user_name_in,
 )
-from avatar_service.core.text.follow_ups import is_follow_up
+from avatar_service.core.text.follow_ups import is_follow_up, resolved
 from avatar_service.core.text.sentences import answer_sentences, sentence_spans
 from avatar_service.ports.dialogue import DialogueRequest, Turn
 
@@ -171,6 +171,7 @@ class _Reply(SmallTalk):
     # --- grounded answers -----------------------------------------------------------------------------
 
     def answer(self, text: str) -> None:
+        text = resolved(text, self.previous_user)  # "can he come on board?" after "what's my dog called?"
         more = bool(_MORE.search(self.lowered))
         asking = is_question(text) or more
         query = self.query(text, more)

@@ -73,6 +73,7 @@ class Ranking:
     main: frozenset[str] = frozenset()  # the question's own main terms (weight 1), what an "I don't know" names
     wants_kind: bool = False  # asks for a kind of answer (a time, a price...), and not only yes or no
     focus_unknown: bool = False  # the question's last main word, what it is about, is nowhere in what is known
+    literal: bool = False  # asks for what an answer states in so many words (a name, an age, a contact)
 
 
 def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
@@ -138,7 +139,8 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
     main_words = [t for t, w in weights.items() if w >= 1.0 and t in query.own]
     focus = main_words[-1] if main_words else ""
     return Ranking(scored, unmatched, len(weights), frozenset(main_words), bool(query.kinds) and not query.yes_no,
-                   bool(focus) and focus not in reachable)
+                   bool(focus) and focus not in reachable,
+                   bool(query.kinds) and not query.yes_no and _LITERAL.issuperset(query.kinds))
 
 
 # a sentence that opens by pointing back at the one before it: "It costs 23 euros." after "...the theory test..."

@@ -7,6 +7,7 @@ import re
 
 import snowballstemmer
 
+from avatar_service.adapters.dialogue.everyday_words import EVERYDAY_GROUPS
 from avatar_service.core.text.lexicon import GENERIC, QUESTION_OPENERS, RELATED_GROUPS, STOPWORDS, words_of
 
 # numbers keep their dots and colons ("22.50", "8:30"); words their apostrophes ("can't")
@@ -77,7 +78,7 @@ wife | husband
 
 def _related() -> dict[str, frozenset[str]]:
     out: dict[str, frozenset[str]] = {}
-    for line in (RELATED_GROUPS + SERVICE_GROUPS).strip().splitlines():
+    for line in (RELATED_GROUPS + SERVICE_GROUPS + EVERYDAY_GROUPS).strip().splitlines():
         group = frozenset(stem(w) for w in line.split())
         for s in group:
             out[s] = out.get(s, frozenset()) | (group - {s})

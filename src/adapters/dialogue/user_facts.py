@@ -46,6 +46,8 @@ def about_user(question: str) -> float:
         procedure = verb in _PROCEDURE and not (verb == "have" and not _TO.match(question, m.end()))
         if verb == "do":
             procedure = bool(_IN_CASE.search(question)) or m.group(0).lower().startswith(("should", "can"))
+        elif m.group(0).lower().startswith("should"):
+            procedure = True  # "how early should I arrive?" asks what the place expects, whatever the verb
         if not procedure:
             return 1.0
     mine = len(_MINE.findall(question)) - len(_SERVED.findall(question))

@@ -38,3 +38,39 @@ def with_context(text: str, previous_user_turn: str) -> str:
     if previous_user_turn.strip() and is_follow_up(text):
         return f"{previous_user_turn.strip()} {text.strip()}"
     return text
+
+
+# whom "he", "she" or "they" stands for: a person or an animal the turn before called "my ..." ("what's my dog
+# called?" / "can he come on board?"; "my 8 year old" / "does she need a ticket?")
+_ONE_OF_MINE = re.compile(
+    r"\b(?:my|our)\s+((?:\d{1,2}[ -]years?[ -]old|(?:(?:little|youngest|eldest|oldest|older|younger|baby|new|"
+    r"old|elderly|teenage|two|three|\d{1,2}|\w+-year-old)\s+)?(?:son|daughter|child|kid|boy|girl|baby|toddler|"
+    r"teenager|wife|husband|partner|mum|mom|mother|dad|father|parent|grandmother|grandfather|grandma|grandpa|"
+    r"gran|nan|brother|sister|friend|boyfriend|girlfriend|colleague|boss|dog|puppy|cat|kitten|rabbit|horse|pony|"
+    r"bird|parrot|hamster|guinea pig|pet|grandson|granddaughter|aunt|uncle|neighbour|neighbor|"
+    r"fiancée?)s?))\b", re.I)
+_PERSONAL = re.compile(r"\b(he|she|him|they|them|his|her|their)\b(?:\s+([a-z]+))?", re.I)
+_OWNER = frozenset(("his", "their"))
+
+
+def resolved(text: str, previous_user_turn: str) -> str:
+    """A follow-up with its pronoun replaced by whom it stands for: "can he come on board?" after "what's my dog
+    called?" is "can my dog come on board?". Unchanged when it is no follow-up or the turn before named no one."""
+    if not previous_user_turn.strip() or not is_follow_up(text) or _ONE_OF_MINE.search(text):
+        return text
+    named = _ONE_OF_MINE.findall(previous_user_turn)
+    if len(set(n.lower() for n in named)) != 1:
+        return text  # nobody, or two people: whom it stands for is not plain
+    one = f"my {named[0]}"
+    plural = named[0].lower().endswith("s") and not named[0].lower().endswith(("ss", "us"))
+
+    def swap(m: re.Match[str]) -> str:
+        word = m.group(1).lower()
+        if plural != (word in ("they", "them", "their")):  # "they" for one dog, "he" for two kids
+            return m.group(0)
+        after = m.group(2) or ""
+        owner = word in _OWNER or (word == "her" and bool(after) and after.lower() not in STOPWORDS)  # "her name"
+        return f"{one}'s{m.group(0)[len(m.group(1)):]}" if owner else f"{one}{m.group(0)[len(m.group(1)):]}"
+
+    out = _PERSONAL.sub(swap, text, count=1)
+    return out

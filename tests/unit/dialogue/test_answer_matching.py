@@ -1,0 +1,61 @@
+"""Round 6 of the offline answerer: everyday words for one another, the kind of answer a question's words name,
+whom a follow-up's pronoun stands for, and questions asking what the place expects of the user."""
+
+from __future__ import annotations
+
+import re
+
+from avatar_service.adapters.dialogue import OfflineGroundedDialogue
+from avatar_service.adapters.dialogue.answer_types import wanted
+from avatar_service.adapters.dialogue.user_facts import about_user
+from avatar_service.core.text.follow_ups import resolved
+from avatar_service.ports.dialogue import DialogueRequest, Persona, Turn
+
+MARINA = [
+    "Bayside Marina rents kayaks and paddleboards from April to October. Our launch, the Grey Heron, takes "
+    "visitors round the bay twice a day.",
+    "In strong winds all trips are called off. Trips must be reserved in advance in the summer. "
+    "We are closed on 25 and 26 December.",
+    "Boat trips leave on Mondays and Thursdays at 10am. Dogs are welcome on the launch but not in the kayaks.",
+]
+MEMORIES = ["User has a spaniel called Pip", "User lives in Harwich"]
+DONT_KNOW = re.compile(r"don't know|not sure|do not know|told me", re.I)
+engine = OfflineGroundedDialogue()
+
+
+def ask(text: str, history: list[Turn] | None = None) -> str:
+    persona = Persona("Sam", "", "A guide at Bayside Marina.", {"verbosity": 0.3})
+    return engine.compose(DialogueRequest(persona, [*(history or []), Turn("user", text)], knowledge=MARINA,
+                                          memories=MEMORIES))
+
+
+def test_everyday_words_answer_for_each_other() -> None:
+    assert "advance" in ask("Do I need to book ahead?")
+    assert "winds" in ask("What happens if it's stormy?")
+
+
+def test_a_fixed_holiday_is_its_date() -> None:
+    assert "26 December" in ask("Are you open on Boxing Day?")
+
+
+def test_which_days_asks_for_a_time() -> None:
+    assert "time" in wanted("Which days do the trips run?")
+    assert "Mondays" in ask("Which days do the boat trips go?")
+
+
+def test_a_contact_asked_for_and_nowhere_is_not_known() -> None:
+    assert DONT_KNOW.search(ask("What's your phone number?"))
+
+
+def test_what_should_i_do_asks_the_place() -> None:
+    assert about_user("How early should I arrive?") == 0.0
+    assert about_user("Where do I live?") == 1.0
+
+
+def test_a_pronoun_stands_for_whom_the_turn_before_named() -> None:
+    assert resolved("Can he come on the boat?", "What's my dog called?") == "Can my dog come on the boat?"
+    assert resolved("what is her name?", "my little girl wants lessons") == "what is my little girl's name?"
+    assert resolved("can they come too?", "do you take my kids?") == "can my kids come too?"
+    assert resolved("Can he come?", "Is it open today?") == "Can he come?"  # nobody was named
+    history = [Turn("user", "What's my dog called?"), Turn("assistant", "You have a spaniel called Pip.")]
+    assert "welcome" in ask("Can he come on the launch?", history)
