@@ -146,7 +146,7 @@ _SO_AFTER = re.compile(r"^(?:much|many|far|long|often|glad|happy|excited|tired|s
 _ADVERBS = r"(?:(?:just|also|now|then|recently|finally|usually|always|never|still|really|mostly|often|only) )*"
 _PLAIN_VERBS = word_set(
     """love like hate enjoy adore prefer work live play teach study speak drive own run swim cycle walk train
-    volunteer cook bake paint sing dance eat drink have do travel commute visit wear use collect ride"""
+    volunteer cook bake paint sing dance eat drink have do travel commute visit wear use collect ride need want"""
 )
 _PAST = word_set(
     """got went came lost found made took gave bought sold left met ran began won grew became had did thought
@@ -291,6 +291,8 @@ def _next_clause(left: str, rest: str, word: str, subject: str, comma: bool) -> 
         return rest  # ", so mornings don't work for me", "so those days are easiest"
     if comma and bare.split()[0].lower().endswith("ing") and _PROGRESSIVE.match(left.strip()):
         return f"I'm {bare}"  # "I've been running every morning, training for the Leeds half marathon"
+    if comma and not word and re.match(rf"^\d+ (?:{RELATIONS})s?\b", bare) and re.match(r"^(?:i|we)\b", left, re.I):
+        return f"I have {bare}"  # "we're a family of five, 3 kids under 10"
     if (word in ("and", "so") or (comma and not word)) and (m := _COPULA.match(left.strip())) \
             and (_COMPLEMENT.match(bare) or (comma and not word and _DESCRIPTION.match(bare.split(",")[0])
                                              and not re.match(r"^(?:i|we)$", m.group("subject").strip(), re.I)

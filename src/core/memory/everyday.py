@@ -134,6 +134,19 @@ EVERYDAY_TEXTS += [
     (r"^i(?:'m|’m| am) in (?P<v>(?:year \d{1,2}|sixth form|(?:my )?(?:first|second|third|final|last) year)"
      r"(?: (?:at|of) [^,;!?]+)?)$",
      lambda m: (f"User is in {third_person(clean(m.group('v')))}", "personal", 0.8)),
+    # off work: "I've been off work with long covid since March", "I'm off sick with my back"
+    (r"^i(?:'ve|’ve| have) been off (?P<how>work|sick)(?P<v> (?:with|because of|after) [^,;!?]+)?$|"
+     r"^i(?:'m|’m| am) off (?P<how2>work|sick)(?P<v2> (?:with|because of|after) [^,;!?]+)$",
+     lambda m: (" ".join(f"User has been off {m.group('how') or m.group('how2')} "
+                         f"{third_person(clean(m.group('v') or m.group('v2') or ''))}".split()), "personal", 0.75)),
+    # something they are doing for a while: "I'm doing the couch to 5k", "I'm doing an Open University course"
+    (r"^i(?:'m|’m| am) (?:currently |now |still )?doing (?P<v>(?:a|an|the|my) (?!(?:shopping|dishes|washing|cleaning|"
+     r"laundry|ironing|cooking|school run|best|same|right|wrong|rounds|honours|booking|order)\b)[^,;!?]+)$",
+     lambda m: (f"User is doing {third_person(clean(m.group('v')))}", "context", 0.7)
+     if at_most_words(clean(m.group("v")), 8) else None),
+    # how many they are: "we're a family of five"
+    (r"^(?:we(?:'re|’re| are)|i(?:'m|’m| am) (?:in|part of)) a (?P<what>family|household) of (?P<n>\w+)$",
+     lambda m: (f"User's {m.group('what').lower()} is {m.group('n').lower()} people", "relationship", 0.75)),
     # an age to come: "I'll be 50 in June"
     (r"^i(?:'ll|’ll| will) be (?P<v>\d{1,3}(?: years old)?(?: (?:in|on|next|this) [^,;!?]+)?)(?:,[^;!?]*)?$",
      lambda m: (f"User turns {clean(m.group('v'))}", "personal", 0.8)),

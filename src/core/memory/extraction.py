@@ -57,6 +57,7 @@ _NOT_A_STATEMENT = re.compile(
     r"will|is|are|am|what|where|who|why|how|which)\b",
     re.I,
 )
+_LAUGH = re.compile(r"(?:\s+(?:lol|haha+|hehe+|lmao|xx+|:\)|:d|!+))+$", re.I)  # "been vegan 5 years now lol"
 _JOKE = re.compile(r"\b(?:jk|j/k|just kidding|kidding|joking)\b|/s\b", re.I)
 _GREETING = re.compile(r"^(?:hi|hello|hey|hiya|good (?:morning|afternoon|evening))\b", re.I)
 # "my wife Sarah", "our neighbour Mrs. Jansen": a relation and their name, wherever the sentence says it
@@ -148,7 +149,7 @@ def _name_the_last(facts: list[Fact], seen: set[str], relation: str, name: str, 
 def _clause_facts(clause: str, sentence: str, greeting: bool) -> list[Fact]:
     clause = LEADING.sub("", clause.strip())
     hedged = bool(_HEDGE.match(clause))
-    clause = _HEDGE.sub("", clause).rstrip(" .!")
+    clause = _LAUGH.sub("", _HEDGE.sub("", clause)).rstrip(" .!")
     if not clause or _NOT_A_STATEMENT.match(clause):
         return []
     candidates = [*RULES, *FRAMES, *BACKGROUND, *EVERYDAY]

@@ -55,7 +55,9 @@ _PERFECT = re.compile(r"^i(?:'ve|’ve| have) (?P<adv>(?:just |recently |finally
                       r"quit|given up)\b", re.I)
 _OUR = re.compile(r"^our\b", re.I)
 # "I've been vegetarian for 10 years" -> "I'm vegetarian"
-_BEEN_FOR = re.compile(r"^i(?:'ve|’ve| have) been (?P<state>(?!\w+ing\b)[^,;!?]+?) (?:for|since) [^,;!?]+$", re.I)
+_BEEN_FOR = re.compile(r"^i(?:'ve|’ve| have) been (?P<state>(?!\w+ing\b)[^,;!?]+?) (?:(?:for|since) [^,;!?]+|"
+                       r"(?:\d+|a few|a couple of|two|three|four|five|ten) (?:years|months|weeks|days)(?: now)?)$",
+                       re.I)
 # "we packed up and moved to York", "I quit my job and started a bakery": the second doing, same subject
 _TWO_DOINGS = re.compile(r"^(?P<subject>i|we) (?:just |finally |recently )?[\w'’]+(?: [\w'’]+){0,2}? and "
                          r"(?P<rest>(?:then |now |just |finally )?\w+ed\b.*)$", re.I)

@@ -54,6 +54,29 @@ _LANGUAGE_LEVEL = re.compile(
     r"getting better|conversational|native|beginner level|intermediate))\b", re.I)
 
 
+# how the user's body is: "my hair's really fine", "my skin is sensitive", "my knees are bad"
+_BODY = re.compile(
+    r"\bmy (?P<what>hair|skin|scalp|eyesight|eyes|hearing|back|knees?|hips?|feet|teeth|gums|nails|memory|"
+    r"balance|joints)(?:'s|’s| is| are) (?P<how>(?:(?:really|very|quite|a bit|pretty|so|super|naturally|"
+    r"getting|always been) )*(?!(?:a|an|the|my|in|at|on|not|fine now|ok|okay|done|here)\b)[a-z][\w-]+)\b", re.I)
+# what a thing of theirs is: "my bike's a Specialized Allez", "my phone is an old iPhone"
+_MINE_IS = re.compile(
+    rf"\bmy (?P<what>car|bike|van|motorbike|scooter|phone|laptop|guitar|camera|boiler|watch|piano|tv|telly|"
+    rf"keyboard|console|printer|boat|caravan)(?:'s|’s| is) an? (?P<adj>{_THING_ADJ}){_BRAND}{_AFTER_MINE}", re.I)
+
+
+def _body(m: re.Match[str]) -> Made:
+    verb = "are" if re.search(r"(?:s|eyes|feet|teeth)$", m.group("what"), re.I) else "is"
+    return f"User's {m.group('what').lower()} {verb} {m.group('how').lower()}", "personal", 0.7
+
+
+def _mine_is(m: re.Match[str]) -> Made:
+    if (made := _possession(m)) is None:
+        return None
+    described = made[0].removeprefix("User has ")
+    return f"User's {m.group('what').lower()} is {described}", "personal", 0.75
+
+
 def _language(m: re.Match[str]) -> Made:
     return f"User's {m.group('what').capitalize()} is {m.group('how').lower()}", "personal", 0.75
 
@@ -149,7 +172,8 @@ def _occasion(m: re.Match[str]) -> Made:
     return f"User's {m.group('what').lower()} is {clean(m.group('when'))}", "schedule", 0.7
 
 
-_SEARCHES = [*((p, _possession) for p in _POSSESSIONS), (_LANGUAGE_LEVEL, _language), (_TRAVEL, _trip),
+_SEARCHES = [(_MINE_IS, _mine_is), *((p, _possession) for p in _POSSESSIONS), (_LANGUAGE_LEVEL, _language),
+             (_BODY, _body), (_TRAVEL, _trip),
              (_DUE, _due), (_RELATIVE_DAY, _relative_day), (_OCCASION_IS, _occasion)]
 
 
@@ -163,7 +187,8 @@ def mentioned(text: str) -> list[tuple[str, str, float, str]]:
                 continue
             if made := make(m):
                 about = next(m.group(g) for g in ("thing", "place", "what", "who") if g in m.groupdict())
-                out.append((m.start(), (*made, about)))
+                if not any(about in said[3] for _, said in out):  # "my bike's a Trek" is not also "has a Trek"
+                    out.append((m.start(), (*made, about)))
     return [made for _, made in sorted(out, key=lambda pair: pair[0])]
 
 

@@ -65,7 +65,8 @@ def proper(content: str) -> str:
 
 # "my boss is sending me to Berlin" is where the user is going; "the kids are 4 and 7" are the user's kids
 _SENT = re.compile(r"\b(?:my \w+|work|the company|they)(?:'s|’s| is|'re|’re| are) sending me (?=to\b)", re.I)
-_THE_KIDS = re.compile(r"^(?:the) (?=(?:kids|children|twins|little ones|boys|girls)\b)", re.I)
+_THE_KIDS = re.compile(r"(?:^|(?<=, )|(?<=\band ))(?:the) (?=(?:kids|children|twins|little ones|boys|girls|baby)\b"
+                       r"(?! (?:shop|section|aisle|menu|seat|club|room|area|pool|class|classes)\b))", re.I)
 # "the missus drives", "the other half loves": the user's partner, called the way people do
 _THE_PARTNER = re.compile(r"(?:^|(?<=, )|(?<=\band ))(?:the|my) (?:missus|missis|wife|husband|other half|better half|"
                           r"old man|old lady)\b(?! of\b)", re.I)

@@ -198,7 +198,7 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
         _phrase("User works {when} {prep} {v}", "personal", 0.85, 8),
     ),
     (
-        r"^i (?:can't|cannot|can not) (?P<verb>eat|drink|have) (?P<v>[^,;!?]+)",
+        r"^i (?:can't|cannot|can not) (?P<verb>eat|drink|have) (?P<v>[^,;!?]+?)(?= or | because | otherwise |$)",
         _phrase("User cannot {verb} {v}", "personal", 0.85, 5),
     ),
     (

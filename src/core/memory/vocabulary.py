@@ -70,7 +70,8 @@ WHEN = (
 HABIT_WHEN = (
     rf"(?:{WHEN}|in the (?:mornings|afternoons|evenings)|at (?:nights|weekends)|"
     rf"most (?:days|mornings|afternoons|evenings|nights|weekends|weeks)|(?:all day )?on (?:{DAYS})s|"
-    rf"(?:on )?(?:night|day|early|late|evening|weekend) shifts)"
+    rf"(?:on )?(?:night|day|early|late|evening|weekend) shifts|"
+    rf"(?:from )?\d{{1,2}}(?::\d\d)?\s?(?:am|pm)? ?(?:till|til|until|to|-|–) ?\d{{1,2}}(?::\d\d)?\s?(?:am|pm)?)"
 )
 EVENTS = (
     r"(?:[\w'’-]+ )?(?:appointment|interview|meeting|exam|test|flight|class|"

@@ -215,3 +215,37 @@ def test_what_a_relation_word_names_and_life_situations(said: str, expected: tup
 ])
 def test_reports_cancelled_plans_apps_and_passing_things_are_no_facts(said: str) -> None:
     assert facts(said) == []
+
+
+@pytest.mark.parametrize(("said", "expected"), [
+    ("my scalp is really sensitive, do you have a gentle shampoo?", ("User's scalp is really sensitive", "personal")),
+    ("my knees are bad so no running classes", ("User's knees are bad", "personal")),
+    ("my laptop's an old MacBook Air, will the charger fit?", ("User's laptop is an old MacBook Air", "personal")),
+    ("I've been off sick with my back since Easter", ("User has been off sick with their back since Easter",
+                                                      "personal")),
+])
+def test_the_body_and_what_a_thing_of_theirs_is(said: str, expected: tuple[str, str]) -> None:
+    assert expected in facts(said)
+
+
+def test_what_they_do_not_have_is_left_unsaid() -> None:
+    assert facts("we moved recently and still don't have a dentist") == []
+
+
+@pytest.mark.parametrize(("turns", "expected"), [
+    (["been teetotal 3 years now haha"], ("User is teetotal", "preference")),
+    (["I'm at the depot 6 till 2, so evenings suit me"], ("User is at the depot 6 till 2", "schedule")),
+    (["sorry, the baby was up all night", "he's 5 months old now"], ("User's baby is 5 months old", "relationship")),
+    (["I'm doing an evening course in bookkeeping, need a calculator"],
+     ("User is doing an evening course in bookkeeping", "context")),
+    (["we're a household of four"], ("User's household is four people", "relationship")),
+    (["I can't have dairy or I get ill"], ("User cannot have dairy", "personal")),
+    (["I'm a resident at Holly Court"], ("User is a resident at Holly Court", "location")),
+])
+def test_fresh_shapes_of_round_six(turns: list[str], expected: tuple[str, str]) -> None:
+    assert expected in facts(*turns)
+
+
+def test_a_moment_of_someone_else_and_being_used_to_something_are_no_facts() -> None:
+    assert facts("the baby was up all night") == []
+    assert facts("I'm used to early starts") == []
