@@ -2,7 +2,7 @@
 
 Starts `avatar serve` (SQLite in a temporary directory, and PostgreSQL in a fresh database when
 AVATAR_BENCH_POSTGRES_URL is set, e.g. postgresql+asyncpg://postgres@127.0.0.1:5432/test) and drives it from
-this process (httpx, asyncio workers) for `--seconds` per concurrency level. Prints per level the throughput,
+this process (aiohttp, asyncio workers) for `--seconds` per concurrency level. Prints per level the throughput,
 p50/p99 per operation and the error rate (5xx, transport errors, unexpected 4xx) with what each error was;
 afterwards reads back every acknowledged write (users, memories) and reports any that is missing (lost writes),
 and counts the server log's tracebacks (the log is kept when there are any). The rate limit is off.
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import secrets
@@ -28,12 +29,55 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import httpx
 from postgres_admin import admin  # bench/, on the path of a script run from it
 
 VENV = Path(sys.executable).parent
 OPS = [("read", 40), ("write", 25), ("search", 20), ("turn", 15)]
 WORDS = ["river", "mountain", "violin", "harbour", "copper", "lantern", "orchard", "glacier", "meadow", "compass"]
+
+
+class Answer:
+    """What the load needs of a response."""
+
+    __slots__ = ("content", "headers", "status_code")
+
+    def __init__(self, status_code: int, content: bytes, headers: Any) -> None:
+        self.status_code, self.content, self.headers = status_code, content, headers
+
+    def json(self) -> Any:
+        return json.loads(self.content)
+
+
+class Client:
+    """A small aiohttp client. The load was first driven with httpx, whose connection pool cost this process a
+    whole core at 256 connections (about 85 requests/s) while the server sat at a quarter of one: the figures
+    at 128+ clients were the load generator's, not the server's."""
+
+    def __init__(self, base: str, key: str, connections: int) -> None:
+        self.base = base
+        # Idle connections expire before uvicorn's 5 s keep-alive timeout closes them (a reused connection the
+        # server was closing failed as a disconnect at 128+ clients).
+        connector = aiohttp.TCPConnector(limit=connections, keepalive_timeout=2.0)
+        self.session = aiohttp.ClientSession(connector=connector, headers={"Authorization": f"Bearer {key}"},
+                                             timeout=aiohttp.ClientTimeout(total=60))
+
+    async def request(self, method: str, path: str, **kwargs: Any) -> Answer:
+        async with self.session.request(method, self.base + path, **kwargs) as response:
+            return Answer(response.status, await response.read(), response.headers)
+
+    async def get(self, path: str, **kwargs: Any) -> Answer:
+        return await self.request("GET", path, **kwargs)
+
+    async def post(self, path: str, **kwargs: Any) -> Answer:
+        return await self.request("POST", path, **kwargs)
+
+    async def close(self) -> None:
+        await self.session.close()
+
+
+ERRORS = (aiohttp.ClientError, asyncio.TimeoutError)
 
 
 def free_port() -> int:
@@ -50,9 +94,9 @@ class Stats:
         self.shed = 0  # answered 503 `overloaded` by admission control (retried after Retry-After)
         self.kinds: Counter[str] = Counter()  # what the errors were: "HTTP 500", "ReadTimeout", ...
 
-    def record(self, op: str, started: float, response: httpx.Response | BaseException,
+    def record(self, op: str, started: float, response: Answer | BaseException,
                ok: tuple[int, ...]) -> bool:
-        if isinstance(response, httpx.Response) and response.status_code == 503 and b'"overloaded"' in response.content:
+        if isinstance(response, Answer) and response.status_code == 503 and b'"overloaded"' in response.content:
             self.shed += 1  # not a failure: the server said "later" at once; not a completed request either
             return False
         self.latency[op].append(time.perf_counter() - started)
@@ -67,18 +111,18 @@ class Stats:
 
 
 class Load:
-    def __init__(self, client: httpx.AsyncClient, personality: str, users: list[str]) -> None:
+    def __init__(self, client: Client, personality: str, users: list[str]) -> None:
         self.client, self.personality, self.users = client, personality, users
         self.written_users: list[str] = []
         self.written_memories: list[tuple[str, str]] = []
 
     async def call(self, stats: Stats, op: str, method: str, path: str, ok: tuple[int, ...] = (200, 201),
-                   **kwargs: Any) -> httpx.Response | None:
+                   **kwargs: Any) -> Answer | None:
         started = time.perf_counter()
         for _ in range(20):  # a 503 `overloaded` is retried after its Retry-After, as a client should
             try:
                 response = await self.client.request(method, path, **kwargs)
-            except httpx.HTTPError as error:  # a dropped connection or a client timeout counts as a server error
+            except ERRORS as error:  # a dropped connection or a client timeout counts as a server error
                 stats.record(op, started, error, ok)
                 return None
             if response.status_code == 503 and b'"overloaded"' in response.content:
@@ -139,7 +183,7 @@ class Load:
                     try:
                         response = await self.client.get(path)
                         break
-                    except httpx.HTTPError:
+                    except ERRORS:
                         await asyncio.sleep(0.5)
                 else:
                     missing += 1
@@ -151,7 +195,7 @@ class Load:
         return len(paths), missing
 
 
-async def prepare(client: httpx.AsyncClient) -> tuple[str, list[str]]:
+async def prepare(client: Client) -> tuple[str, list[str]]:
     personality = (await client.post("/v1/personalities", json={
         "name": "Ava", "description": "A guide to rivers and mountains"})).json()["id"]
     for i in range(5):
@@ -174,12 +218,8 @@ def quantile(values: list[float], q: float) -> float:
 
 
 async def drive(base: str, key: str, levels: list[int], seconds: float) -> list[dict[str, Any]]:
-    # Idle connections expire in the client before uvicorn's 5 s keep-alive timeout closes them: reusing one
-    # the server is closing at that moment failed as a ReadError (at 128+ clients, with httpx's default 5 s).
-    limits = httpx.Limits(max_connections=max(levels) + 8, max_keepalive_connections=max(levels) + 8,
-                          keepalive_expiry=2.0)
-    async with httpx.AsyncClient(base_url=base, headers={"Authorization": f"Bearer {key}"}, timeout=60,
-                                 limits=limits) as client:
+    client = Client(base, key, max(levels) + 8)
+    try:
         personality, users = await prepare(client)
         load = Load(client, personality, users)
         rows = []
@@ -200,6 +240,8 @@ async def drive(base: str, key: str, levels: list[int], seconds: float) -> list[
         print(f"  lost writes: {missing} of {checked} acknowledged writes missing on read-back")
         rows.append({"checked": checked, "missing": missing})
         return rows
+    finally:
+        await client.close()
 
 
 def print_row(row: dict[str, Any]) -> None:
