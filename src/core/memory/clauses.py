@@ -68,7 +68,7 @@ _TIDY = [
      lambda m: f"{m.group('my')} {m.group('rel')} is {m.group('name')}"),
 ]
 # "my wife's a vet", "Pepper's 11 now": "'s" is "is" before what can only follow "is"
-_IS_AFTER = (r"\d+(?!\w)|a |an |not |now |still |just |very |really |so |quite |pretty |always |also |"
+_IS_AFTER = (r"\d+(?!\w)|a |an |not |now |still |just |very |really |so |quite |pretty |always |also |in an? |"
              r"(?:called|named|allergic|obsessed|interested|based|originally) |"
              r"(?:coeliac|celiac|vegan|vegetarian|pregnant|retired|married|engaged|single|diabetic)\b|"
              r"(?-i:[A-Z])[a-z]+(?:ian|an|ish|ese|i|ch|ic)(?=\s*(?:$|[,.;!]|and\b|so\b|but\b|too\b))|"  # "Brazilian"
@@ -170,7 +170,7 @@ _DESCRIPTION = re.compile(r"^(?!(?:the|my|our|your|his|her|their|and|but|so|or|t
                           r"please|thanks|thank|lol|haha|promise|sorry|any|is|are|can|do|does|will|would)\b)"
                           r"[a-z][\w'-]*(?: [\w'-]+){0,3}$", re.I)
 _PLACED = re.compile(r"(?:'s|’s| is| are)\s+(?:at|in|on|from|near|by)\b", re.I)
-_PROGRESSIVE = re.compile(r"^i(?:'m|’m| am|'ve been|’ve been| have been)\s", re.I)
+_PROGRESSIVE = re.compile(r"^(?:i|we)(?:'m|’m| am|'re|’re| are|'ve been|’ve been| have been)\s", re.I)
 # a short question closing a statement: ", any tips?", ", right?", ", is that ok?"
 _TAG = re.compile(r",\s+(?P<tag>(?:[\w'’-]+\s+){0,4}[\w'’-]+\?|(?:any|anything|anywhere|is there|are there|do you|"
                   r"does it|can (?:i|we|you|he|she)|could (?:i|we|you)|would|will|should|what|when|where|how|which|"
@@ -210,7 +210,7 @@ _TIME_OF_WEEK = re.compile(r"^(?:monday|tuesday|wednesday|thursday|friday|saturd
                            r"afternoon|evening)s?$", re.I)
 # a state said without its "I'm": "so pescatarian now", "and retired since May"
 _STATE = re.compile(rf"^(?:(?:now|also|still|fully) )?(?:{DIETS}|retired|married|engaged|single|divorced|pregnant|"
-                    r"self-employed|unemployed|allergic to)\b", re.I)
+                    r"self-employed|unemployed|allergic to|based (?:in|near|out of|just outside))\b", re.I)
 
 
 def _dropped_subject(rest: str, subject: str) -> str | None:
@@ -289,7 +289,8 @@ def _next_clause(left: str, rest: str, word: str, subject: str, comma: bool) -> 
         return restored
     if (comma and word in _CLAUSE_CONJUNCTIONS) or (word in _CLAUSE_CONJUNCTIONS and _DETERMINER.match(bare)):
         return rest  # ", so mornings don't work for me", "so those days are easiest"
-    if comma and bare.split()[0].lower().endswith("ing") and _PROGRESSIVE.match(left.strip()):
+    doing = re.sub(rf"^{_ADVERBS}", "", bare, flags=re.I).split()
+    if (comma or word == "and") and doing and doing[0].lower().endswith("ing") and _PROGRESSIVE.match(left.strip()):
         return f"I'm {bare}"  # "I've been running every morning, training for the Leeds half marathon"
     if comma and not word and re.match(rf"^\d+ (?:{RELATIONS})s?\b", bare) and re.match(r"^(?:i|we)\b", left, re.I):
         return f"I have {bare}"  # "we're a family of five, 3 kids under 10"

@@ -147,6 +147,27 @@ EVERYDAY_TEXTS += [
     # how many they are: "we're a family of five"
     (r"^(?:we(?:'re|’re| are)|i(?:'m|’m| am) (?:in|part of)) a (?P<what>family|household) of (?P<n>\w+)$",
      lambda m: (f"User's {m.group('what').lower()} is {m.group('n').lower()} people", "relationship", 0.75)),
+    # how long a couple has been together: "we've been together 12 years", "my wife and I have been married 30 years"
+    (r"^(?:we|my (?P<who>[\w ]{2,20}?) and i)(?:'ve|’ve| have) been (?P<how>together|married) "
+     r"(?:for )?(?P<v>[^,;!?]+)$",
+     lambda m: (f"User and their {(m.group('who') or 'partner').lower()} have been {m.group('how').lower()} for "
+                f"{clean(re.sub(r'^for ', '', m.group('v')))}", "relationship", 0.8)
+     if re.search(r"\b(?:years?|months?|decades?)\b", m.group("v")) else None),
+    # a home being looked for: "I'm looking for a 1 bed in Hackney"
+    (r"^(?:i(?:'m|’m| am)|we(?:'re|’re| are)) (?:currently |now )?(?:looking|searching|hunting) (?:for|at) "
+     r"(?P<v>(?:an? |somewhere |something )?(?:[\w-]+ ){0,3}?(?:bed|bedroom|flat|house|home|place|room|apartment|"
+     r"property|studio|bungalow|cottage)s?(?: [\w-]+){0,3}? (?:in|near|around) (?-i:[A-Z])[^,;!?]*)$",
+     lambda m: (f"User is looking for {third_person(clean(m.group('v')))}", "context", 0.75)),
+    # what the user can only do: "I can only do nap time, 1 till 3", "I can only come after 4"
+    (r"^i (?:can|could) only (?:do|make|come|manage|get in|get here|be here) (?P<v>[^;!?]+)$",
+     lambda m: (f"User can only do {third_person(clean(m.group('v')))}", "schedule", 0.75)
+     if at_most_words(clean(m.group("v")), 8) else None),
+    # what they live on: "I'm on universal credit", "I'm on maternity leave"
+    (r"^i(?:'m|’m| am) (?:currently |now |still )?on (?P<v>universal credit|benefits|(?:a |the )?(?:state )?pension|"
+     r"pension credit|disability benefits?|pip|esa|jobseekers?(?: allowance)?|(?:maternity|paternity|sick|"
+     r"parental|long[- ]term sick) leave|furlough|a zero[- ]hours? contract|a student loan|the pill|hrt|"
+     r"antidepressants|medication|meds|insulin|statins|dialysis|chemo(?:therapy)?)\b(?P<rest>[^,;!?]*)$",
+     lambda m: (" ".join(f"User is on {m.group('v')}{third_person(m.group('rest'))}".split()), "personal", 0.75)),
     # an age to come: "I'll be 50 in June"
     (r"^i(?:'ll|’ll| will) be (?P<v>\d{1,3}(?: years old)?(?: (?:in|on|next|this) [^,;!?]+)?)(?:,[^;!?]*)?$",
      lambda m: (f"User turns {clean(m.group('v'))}", "personal", 0.8)),

@@ -190,7 +190,8 @@ FRAME_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
      r" (?P<prep>on|in|about|before|during) (?P<v>[^,;!?]+)",
      _text("User gets {how} {prep} {v}", "personal", 0.8, 5)),
     # life events: "I'm getting married next June", "We're expecting a baby in March", "I retired in 2019"
-    (rf"^{_I} (?:getting married|engaged)(?P<v>(?: to [^,;!?]+| (?:next|this|in|on) [^,;!?]+)*)$",
+    (rf"^{_I} (?:(?:finally )?getting married|engaged|(?:finally )?tying the knot)"
+     r"(?P<v>(?: to [^,;!?]+| (?:next|this|in|on) [^,;!?]+)*)$",
      lambda m: (f"User is getting married{' ' + clean(m.group('v')) if m.group('v') else ''}",
                 "relationship", 0.85)),
     (r"^i (?:just |recently |finally )?(?P<v>had (?:a|our|my) (?:first |second |third )?(?:baby|little)(?: girl| boy)?|"

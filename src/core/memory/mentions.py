@@ -61,8 +61,10 @@ _BODY = re.compile(
     r"getting|always been) )*(?!(?:a|an|the|my|in|at|on|not|fine now|ok|okay|done|here)\b)[a-z][\w-]+)\b", re.I)
 # what a thing of theirs is: "my bike's a Specialized Allez", "my phone is an old iPhone"
 _MINE_IS = re.compile(
-    rf"\bmy (?P<what>car|bike|van|motorbike|scooter|phone|laptop|guitar|camera|boiler|watch|piano|tv|telly|"
-    rf"keyboard|console|printer|boat|caravan)(?:'s|’s| is) an? (?P<adj>{_THING_ADJ}){_BRAND}{_AFTER_MINE}", re.I)
+    rf"\b(?:my|our) (?P<what>car|bike|van|motorbike|scooter|phone|laptop|guitar|camera|boiler|watch|piano|tv|telly|"
+    rf"keyboard|console|printer|boat|caravan|washing machine|dishwasher|fridge|freezer|oven|cooker|tumble dryer|"
+    rf"vacuum|hoover|mower|lawnmower|tablet|headphones|hearing aids?|wheelchair|pram|buggy|car seat|sewing machine|"
+    rf"coffee machine)(?:'s|’s| is| are) an? (?P<adj>{_THING_ADJ}){_BRAND}{_AFTER_MINE}", re.I)
 
 
 def _body(m: re.Match[str]) -> Made:

@@ -166,7 +166,8 @@ _RELATIVE = re.compile(
 _RELATIVE_VERB = re.compile(
     r"^(?:(?:just|also|still|now|usually|always|often|never|really|finally|only|mostly|mainly|sometimes|both) )*"
     r"(?P<verb>is|are|was|were|has|have|had|can|can't|cannot|doesn't|does not|don't|won't|will|turned|turns|"
-    r"[a-z]+s|[a-z]+ed|got|went|began|became|grew|left|met|broke|fell)\b(?P<after>.*)$", re.I)
+    r"[a-z]+s|[a-z]+ed|got|went|began|became|grew|left|met|broke|fell|"
+    r"start|go|live|love|like|hate|play|attend|need|do|work|study|visit|come|stay|share|both)\b(?P<after>.*)$", re.I)
 # what others say or ask, and where they are for the moment: not facts about them
 _REPORTS = word_set("says said thinks thought told tells asks asked wonders wondered reckons believes suggested "
                     "recommended mentioned")

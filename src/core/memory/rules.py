@@ -180,8 +180,8 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
         _phrase("User moved to {v}", "location", 0.85, 8, places=True),
     ),
     (
-        rf"^i{S} (?:currently )?based (?:in|out of) {V}",
-        _phrase("User is based in {v}", "location", 0.9, 6, places=True),
+        rf"^i{S} (?:currently )?based (?P<prep>in|out of|near|just outside|outside) {V}",
+        _phrase("User is based {prep} {v}", "location", 0.9, 6, places=True),
     ),
     (
         rf"^my (?:home ?town|home city) is {V}",

@@ -36,7 +36,8 @@ NATIONALITIES = word_set(
 )
 RELATIONS = PETS + "|" + (
     r"(?:mother|father|sister|brother|son|daughter)-in-law|in-laws|stepson|stepdaughter|godson|goddaughter|"
-    r"wife|husband|partner|spouse|boyfriend|girlfriend|fianc[eé]e?|son|daughter|kids?|children|child|baby|"
+    r"wife|husband|partner|spouse|boyfriend|girlfriend|fianc[eé]e?|son|daughter|kids?|children|child|baby|newborn|"
+    r"toddler|teenager|stepdad|stepmum|stepmom|stepfather|stepmother|grandchildren|grandchild|"
     r"mom|mum|mother|dad|father|parents|brother|sister|siblings?|twin|grandma|grandmother|grandpa|nan|nana|granny|"
     r"gran|grandad|granddad|boy|girl|"
     r"grandfather|grandparents|grandson|granddaughter|grandkids|aunt|uncle|cousin|niece|nephew|best friend|"
@@ -130,7 +131,8 @@ TITLED_NAME = r"(?P<name>(?:(?-i:Mr|Mrs|Ms|Dr|Prof)\.? )?(?-i:[A-Z])[\w'’-]+(?
 PLAN_WHEN = (
     r"(?:in (?:january|february|march|april|may|june|july|august|september|october|november|december|\d{4}|"
     r"the (?:spring|summer|autumn|fall|winter)|\d+ (?:days|weeks|months))|next \w+|this \w+|"
-    r"on (?:the )?(?:\w+ )?\d{1,2}(?:st|nd|rd|th)?|on \w+days?|tomorrow|tonight|soon|later this \w+)"
+    r"on (?:the )?(?:\w+ )?\d{1,2}(?:st|nd|rd|th)?|on \w+days?|tomorrow|tonight|soon|later this \w+|"
+    r"in the new year|after (?:christmas|easter|the summer)|at (?:christmas|easter)|over the summer)"
 )
 # a time said after a fact that is not part of it: "I moved to Rotterdam *last month*"
 TRAILING_TIME = re.compile(

@@ -249,3 +249,23 @@ def test_fresh_shapes_of_round_six(turns: list[str], expected: tuple[str, str]) 
 def test_a_moment_of_someone_else_and_being_used_to_something_are_no_facts() -> None:
     assert facts("the baby was up all night") == []
     assert facts("I'm used to early starts") == []
+
+
+@pytest.mark.parametrize(("turns", "expected"), [
+    (["the rent's going up so we're looking for a 2 bed near Leith"],
+     ("User is looking for a 2 bed near Leith", "context")),
+    (["I've got a newborn so I can only do mornings"], ("User can only do mornings", "schedule")),
+    (["I've got a newborn so I can only do mornings"], ("User has a newborn", "relationship")),
+    (["my sons share a room, Jack and Oli"], ("User's sons Jack and Oli share a room", "relationship")),
+    (["we've been engaged for ages and finally tying the knot in May"],
+     ("User is getting married in May", "relationship")),
+    (["our washing machine is a Bosch, about 8 years old"], ("User's washing machine is a Bosch", "personal")),
+    (["my gran's in a nursing home in Whitby now"], ("User's gran is in a nursing home in Whitby", "relationship")),
+    (["I'm a sign writer, based near Frome"], ("User is based near Frome", "location")),
+    (["my brother and I are moving to Derby in the new year"], ("User is moving to Derby in the new year", "schedule")),
+    (["I'm on maternity leave till March"], ("User is on maternity leave till March", "personal")),
+    (["my wife and I have been married 30 years"], ("User and their wife have been married for 30 years",
+                                                   "relationship")),
+])
+def test_third_probe_shapes(turns: list[str], expected: tuple[str, str]) -> None:
+    assert expected in facts(*turns)
