@@ -106,11 +106,22 @@ def ages(text: str) -> list[int]:
     return [int(next(g for g in m.groups() if g)) for m in _AGE.finditer(text)]
 
 
+# an age range: "children aged 4 to 15", "ages 8 to 14", "for 5-11 year olds"
+_RANGE = re.compile(r"\b(?:aged?s?|for|between)\s+(\d{1,2})\s?(?:-|–|to|and)\s?(\d{1,2})\b(?![.:]?\d|\s?(?:am|pm|"
+                    r"euros?|pounds?|minutes|hours|km|kg|%))", re.I)
+
+
 def age_fit(sentence: str, asked: Sequence[int]) -> float:
-    """+1 when an age limit in the sentence includes an asked age, -1 when it excludes it, 0 otherwise."""
+    """+1 when an age limit or range in the sentence includes an asked age, -1 when it excludes it, 0 otherwise."""
     if not asked:
         return 0.0
     verdict = 0.0
+    for m in _RANGE.finditer(sentence):
+        low, high = int(m.group(1)), int(m.group(2))
+        if low < high:
+            if all(low <= age <= high for age in asked):
+                return 1.0
+            verdict = -1.0
     for m in _LIMIT.finditer(sentence):
         if m.group(1):
             word, limit = m.group(1).lower(), int(m.group(2))
@@ -122,6 +133,11 @@ def age_fit(sentence: str, asked: Sequence[int]) -> float:
         if inside:
             return 1.0
     return verdict
+
+
+def child_range(sentence: str) -> bool:
+    """Children of some ages: "children aged 4 to 15"."""
+    return mentions_child(sentence) and bool(_RANGE.search(sentence))
 
 
 def mentions_child(text: str) -> bool:

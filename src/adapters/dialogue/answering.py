@@ -126,13 +126,25 @@ def best_answer(ranking: Ranking, more: bool, asking: bool, about_user: float, t
         return best  # it says what was asked in other words ("hire a van" / "a van costs 89 euros per day")
     # by the words: the best, or one nearly level with it that holds them ("what if my dog gets sick at night?":
     # "for emergencies outside these hours..." came just behind "bring your pet's vaccination booklet")
-    if _holds_the_answer(best, ranking, asking):
+    if _holds_the_answer(best, ranking, asking) or _alone_of_its_kind(best, ranking):
         return best
     # ...and holds the kind asked for when one is ("until what time can I get food?" is not answered by
     # "outside food is not allowed")
     level = [s for s in ranked[1:RUNNERS_UP + 1] if s.score >= best.score - LEVEL_SCORE and
              (s.fits or not ranking.wants_kind) and _holds_the_answer(s, ranking, asking)]
     return max(level, key=lambda s: s.coverage, default=None)
+
+
+# how far ahead of every other candidate a sentence that alone holds the kind asked for must be
+ALONE_MARGIN = 0.3
+
+
+def _alone_of_its_kind(best: Scored, ranking: Ranking) -> bool:
+    """"How tall are the walls?" / "40 rope lines up to 15 metres high": the one sentence with the kind asked for
+    and the question's words that are known, far ahead of the rest, though a word ("walls") is nowhere."""
+    runner_up = ranking.ranked[1].score if len(ranking.ranked) > 1 else 0.0
+    return ranking.wants_kind and best.fits and best.main_held >= 1.0 and best.coverage > 0 and \
+        best.score - runner_up >= ALONE_MARGIN
 
 
 def _holds_the_answer(scored: Scored, ranking: Ranking, asking: bool) -> bool:
@@ -229,7 +241,8 @@ def indirect(question: str) -> str:
     q = question.strip().rstrip("?!. ").lower().replace("’", "'")
     m = re.match(r"^(where|what|when|who|how \w+|which \w+)\s+(?:do|did|does)\s+i\s+(.+)$", q)
     if m:
-        return f"{m.group(1)} you {m.group(2)}"
+        rest = re.sub(r"\bmy\b", "your", m.group(2))
+        return f"{m.group(1)} you {rest}"
     m = re.match(r"^(?:what|who|when|where)(?:'s| is| are)\s+(my|our)\s+(.+?)(?: (called|named))?$", q)
     if m:
         return f"what your {m.group(2)} is {m.group(3)}" if m.group(3) else f"your {m.group(2)}"

@@ -11,8 +11,9 @@ board aboard onboard deck
 storm storms stormy wind winds windy gale gales
 rain rainy raining rainfall
 snow snowy snowing ice icy
-ahead advance beforehand
+ahead advance beforehand upfront deposit deposits
 keep borrow borrowing borrowed loan loans lend lending
+borrow borrowing hire hiring rent renting
 pick collect collecting collection pickup
 arrive arrives arriving arrival arrivals land lands landing
 depart departs departure departures sail sails sailing
@@ -40,6 +41,11 @@ teacher teachers instructor instructors tutor tutors coach coaches trainer train
 lesson lessons class classes course courses session sessions workshop workshops
 shop shops store stores
 big bigger large larger size sizes capacity
+tall taller high higher height heights
+discount discounts reduction reductions concession concessions
+hobby hobbies pastime pastimes keen fan enthusiast
+cafe cafes café restaurant restaurants canteen snack snacks food
+talk speak contact ask
 small smaller little tiny
 quick quickly fast rapid
 car cars vehicle vehicles
@@ -68,3 +74,20 @@ nut nuts peanut peanuts
 dairy lactose milk
 alcohol alcoholic booze
 """
+
+# Phrasal verbs and set phrases said for one word, on both sides (the question and the text): "turn up" is
+# "arrive", "sign up" is "join", "20% off" is a discount. Replaced before the words are stemmed.
+PHRASES = [
+    (r"\b(?:turn|turns|turned|turning|show|shows|showed|showing) up\b|\bget (?:there|here)\b", "arrive"),
+    (r"\bcheck(?:ing)?[ -]in\b", r"\g<0> arrive"),
+    (r"\bset(?:ting)? off\b|\bhead(?:ing)? (?:off|home)\b", "leave"),
+    (r"\bpick(?:ing|ed)?[ -]up\b", "collect"),
+    (r"\bdrop(?:ping|ped)?[ -]off\b", "leave"),
+    (r"\bsign(?:ing|ed)?[ -]up\b|\benrol+(?:ing|ed)?\b", "join"),
+    (r"\bfind(?:ing)? out\b|\bhear(?:ing)? about\b", "know"),
+    (r"\bcall(?:ing|ed)? off\b", "cancel"),
+    (r"\bup[ -]?front\b|\bin advance\b", "advance"),
+    (r"\bspare time\b|\bfree time\b|\bfor fun\b", "hobby"),
+    (r"\b(?:\d+%|\d+(?:[.,]\d\d)? (?:pounds?|euros?|dollars?)|half) off\b", r"\g<0> discount"),
+    (r"\bone[ -]to[ -]one\b|\b1[ -]to[ -]1\b", "private"),
+]

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from avatar_service.adapters.dialogue import answer_types
 from avatar_service.adapters.dialogue.terms import RELATED, terms
 
+AGE_COVERAGE = 0.5
 _K1, _B = 1.2, 0.25  # BM25: sentences are short, so length matters less than for documents
 _RELATED_MATCH = 0.6
 LEXICAL_WEIGHT, SENTENCE_WEIGHT, CHUNK_WEIGHT, FIT_WEIGHT, UNFIT_LEXICAL = 0.45, 0.6, 0.25, 0.25, 0.6
@@ -109,6 +110,9 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
         coverage = held / total if weights else 0.0
         length = min(1.1, (1 + _K1) / (1 + _K1 * (1 - _B + _B * len(have) / max(average, 1.0))))
         lexical = min(1.0, coverage * length)
+        if query.ages and age > 0 and answer_types.age_fit(candidate.text, query.ages) > 0:
+            # a limit that includes the asked age holds what "does my 2 year old need a ticket?" asks about
+            lexical = max(lexical, min(1.0, AGE_COVERAGE * length))
         # a time, a price... counts where the sentence is about the question at all ("Belem Tower" is no
         # answer to "who led the rebuilding of the Baixa?" for holding two capitalised words)
         # (what the user told is about them: asked "when do I normally come in?", their Thursdays fit)
@@ -121,12 +125,12 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
         semantic = SENTENCE_WEIGHT if candidate.own else CHUNK_WEIGHT
         score = LEXICAL_WEIGHT * lexical + semantic * candidate.relevance + (fit_weight if fits else 0.0)
         if age > 0:  # "visitors under 18" holds what "my 12 year old son" asks about, in other words
-            coverage = max(coverage, 0.5)
+            coverage = max(coverage, AGE_COVERAGE)
         score += _who(query, candidate.kind) + 0.2 * age
         if query.to_place and fits and _PLACE_KINDS & set(query.kinds) and query.place_names & set(
                 _CAPITALISED.findall(candidate.text)):
             score += NAMES_THE_PLACE  # "where are you?": the sentence naming the place, not its car park
-        if query.child and _ADULT.search(candidate.text):
+        if query.child and _ADULT.search(candidate.text) and not answer_types.mentions_child(candidate.text):
             score -= 0.15  # "an adult ticket costs 22.50 euros" is not the price for a child
         if not query.child and answer_types.limits_group(candidate.text):
             score -= 0.1  # "children under 6 eat free" does not answer "how much is breakfast?"
@@ -177,8 +181,10 @@ def _age(query: Query, text: str) -> float:
     if query.ages:
         fit = answer_types.age_fit(text, query.ages)
         # "can my 14 year old use the gym?" is answered by "gym users must be 16 or over" as much as by a yes
-        return abs(fit) if query.yes_no else fit
-    return 1.0 if query.child and answer_types.for_minors(text) else 0.0  # "and for kids?"
+        # (a limit that includes them says more: "children under 4 travel free" for "does my 2 year old pay?")
+        return (1.0 if fit > 0 else 0.7 * abs(fit)) if query.yes_no else fit
+    # "and for kids?": a limit only minors meet, or children of some ages ("7 euros for children aged 4 to 15")
+    return 1.0 if query.child and (answer_types.for_minors(text) or answer_types.child_range(text)) else 0.0
 
 
 NAMES_THE_PLACE, _PLACE_KINDS = 0.08, frozenset(("place", "time"))

@@ -7,7 +7,7 @@ import re
 
 import snowballstemmer
 
-from avatar_service.adapters.dialogue.everyday_words import EVERYDAY_GROUPS
+from avatar_service.adapters.dialogue.everyday_words import EVERYDAY_GROUPS, PHRASES
 from avatar_service.core.text.lexicon import GENERIC, QUESTION_OPENERS, RELATED_GROUPS, STOPWORDS, words_of
 
 # numbers keep their dots and colons ("22.50", "8:30"); words their apostrophes ("can't")
@@ -40,9 +40,14 @@ DISCOURSE = words_of(
     hi hello hey oh um uh er hmm please kindly per said say tell told ask asking asked""")
 
 
+_PHRASES = [(re.compile(pattern, re.I), replacement) for pattern, replacement in PHRASES]
+
+
 def terms(text: str) -> list[str]:
-    """Stems of the words that carry meaning, in order, without repeats."""
+    """Stems of the words that carry meaning, in order, without repeats (a phrasal verb as its one word)."""
     seen: dict[str, None] = {}
+    for pattern, replacement in _PHRASES:
+        text = pattern.sub(replacement, text)
     for w in words(text):
         if w not in STOPWORDS and w not in DISCOURSE and (len(w) > 1 or w.isdigit()):
             seen.setdefault(stem(w), None)

@@ -14,7 +14,8 @@ _I_ASKS = re.compile(r"\b(?:do|did|does|am|was|have|had|can't|cannot|should)\s+i
                      r"(\w+)|\bam i\b|\bcan't i\b|\bcannot i\b", re.I)
 # verbs of doing something at the place ("how do I get there", "do I have to book"): questions for the place
 _PROCEDURE = words_of("get book find reach contact cancel order reserve go come bring need take leave park have "
-                      "pick collect drop return pay sign register apply")
+                      "pick collect drop return pay sign register apply make join use buy rent hire check change "
+                      "arrange borrow talk speak ask call email see arrive turn show")
 _TO = re.compile(r"\s+to\b", re.I)
 # "what should I do if I get a toothache?" asks what to do in a case; "what do I do for a living?" asks about them
 _IN_CASE = re.compile(r"\b(?:if|in case|when|whenever)\b", re.I)
@@ -60,9 +61,13 @@ _YOU = re.compile(r"\b(?:you|your|yours|here)\b", re.I)
 _ME = re.compile(r"\b(?:i|my|me|mine|our|we)\b", re.I)
 
 
+_THERE_IS = re.compile(r"^\s*(?:and\s+)?(?:is|are) there\b", re.I)
+
+
 def addresses_the_place(question: str) -> bool:
-    """"Where are you?", "What is your address?": asked of the personality (the place), not of the user."""
-    return bool(_YOU.search(question)) and not _ME.search(question)
+    """"Where are you?", "What is your address?", "Is there food?": asked of the personality (the place), not of
+    the user."""
+    return (bool(_YOU.search(question)) or bool(_THERE_IS.match(question))) and not _ME.search(question)
 
 
 # "The receptionist at Shear Bliss, a hair salon." names the place: capitalised words after the first, 4+ letters

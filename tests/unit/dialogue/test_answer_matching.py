@@ -59,3 +59,27 @@ def test_a_pronoun_stands_for_whom_the_turn_before_named() -> None:
     assert resolved("Can he come?", "Is it open today?") == "Can he come?"  # nobody was named
     history = [Turn("user", "What's my dog called?"), Turn("assistant", "You have a spaniel called Pip.")]
     assert "welcome" in ask("Can he come on the launch?", history)
+
+
+def test_a_phrasal_verb_is_its_one_word() -> None:
+    from avatar_service.adapters.dialogue.terms import terms
+
+    assert "arriv" in terms("What if we turn up late?") and "join" in terms("How do I sign up?")
+    assert "discount" in terms("Students get 2 pounds off a day pass.")
+
+
+def test_how_do_i_asks_how_it_is_done_here() -> None:
+    assert about_user("How do I make a booking?") == 0.0
+    assert about_user("Who do I talk to about a group booking?") == 0.0
+
+
+def test_is_there_asks_about_the_place_not_the_user() -> None:
+    assert "spaniel" not in ask("Is there anywhere for a dog?")
+
+
+def test_an_age_range_includes_or_excludes_an_age() -> None:
+    from avatar_service.adapters.dialogue.answer_types import age_fit
+
+    assert age_fit("Children aged 6 to 15 can join Kids Club.", [9]) == 1.0
+    assert age_fit("Children aged 6 to 15 can join Kids Club.", [4]) == -1.0
+    assert age_fit("Doors open 10 to 11.", []) == 0.0
