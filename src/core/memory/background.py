@@ -60,7 +60,8 @@ def _text(template: str, category: str, confidence: float, most: int = 10) -> Ca
     return make
 
 
-_DAYS_PLURAL = r"(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends)"
+_DAYS_PLURAL = (r"(?:(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday) (?:mornings|afternoons|evenings|"
+                r"nights)|mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends)")
 # "Thursdays are busy" is how a day is, not what happens on it
 _NOT_AN_ACTIVITY = re.compile(r"^(?:\w+est|\w+er|good|bad|busy|hard|easy|fine|great|ideal|perfect|tricky|impossible|"
                               r"difficult|out|free|no good|ok|okay|quiet|full|mad|hectic|crazy|a nightmare|"
@@ -68,10 +69,11 @@ _NOT_AN_ACTIVITY = re.compile(r"^(?:\w+est|\w+er|good|bad|busy|hard|easy|fine|gr
 
 
 def _on_days(m: re.Match[str]) -> Made:
-    what = clean(m.group("v"))
+    what = re.sub(r"^for (?:my |the )?", "", clean(m.group("v")), flags=re.I)  # "Sunday mornings are for mass"
     if _NOT_AN_ACTIVITY.match(what) or not at_most_words(what, 3):
         return None
-    return f"User has {what.lower()} on {m.group('days').title()}", "schedule", 0.75
+    days = re.sub(r"\b\w+days?\b", lambda d: d.group().title(), m.group("days").lower())  # "Saturday mornings"
+    return f"User has {what.lower()} on {days}", "schedule", 0.75
 
 
 BACKGROUND_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [

@@ -296,6 +296,7 @@ def _next_clause(left: str, rest: str, word: str, subject: str, comma: bool) -> 
         return f"I have {bare}"  # "we're a family of five, 3 kids under 10"
     if (word in ("and", "so") or (comma and not word)) and (m := _COPULA.match(left.strip())) \
             and (_COMPLEMENT.match(bare) or (comma and not word and _DESCRIPTION.match(bare.split(",")[0])
+                                             and _verb_kind(bare.split()[0]) != "first"
                                              and not re.match(r"^(?:i|we)$", m.group("subject").strip(), re.I)
                                              and not _PLACED.search(left))) \
             and not (word == "and" and re.match(r"^\d+\b(?! years old| months old)", bare.strip())):

@@ -153,6 +153,12 @@ EVERYDAY_TEXTS += [
      lambda m: (f"User and their {(m.group('who') or 'partner').lower()} have been {m.group('how').lower()} for "
                 f"{clean(re.sub(r'^for ', '', m.group('v')))}", "relationship", 0.8)
      if re.search(r"\b(?:years?|months?|decades?)\b", m.group("v")) else None),
+    # what their body has been through: "I've had two hip replacements", "I had a stroke in 2019"
+    (r"^i(?:'ve|’ve| have)? had (?P<v>(?:a|an|two|three|four|\d|several|a few) (?:[\w-]+ ){0,2}?(?:replacements?|"
+     r"operations?|ops|surgery|surgeries|transplants?|strokes?|heart attacks?|miscarriages?|c-sections?|"
+     r"caesareans?|breakdowns?|concussions?|fractures?|seizures?|bypass)\b[^,;!?]*)$",
+     lambda m: (f"User has had {third_person(clean(m.group('v')))}", "personal", 0.8)
+     if at_most_words(clean(m.group("v")), 8) else None),
     # a home being looked for: "I'm looking for a 1 bed in Hackney"
     (r"^(?:i(?:'m|’m| am)|we(?:'re|’re| are)) (?:currently |now )?(?:looking|searching|hunting) (?:for|at) "
      r"(?P<v>(?:an? |somewhere |something )?(?:[\w-]+ ){0,3}?(?:bed|bedroom|flat|house|home|place|room|apartment|"

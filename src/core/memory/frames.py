@@ -221,7 +221,8 @@ FRAME_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     (r"^(?P<v>[^,;!?]+?) (?:is|are) (?:really |totally |very much )?my (?:thing|jam|passion|obsession)$",
      _text("User loves {v}", "preference", 0.8, 4)),
     # giving things up, switching: "I stopped eating meat", "I've switched from coffee to green tea"
-    (rf"^(?:i|{_I_HAVE}) (?:stopped|quit|gave up|given up|cut out) (?P<v>(?:eating|drinking|smoking)[^,;!?]*)",
+    (rf"^(?:i|{_I_HAVE}) (?:(?:finally|just|actually|recently) )*(?:stopped|quit|gave up|given up|cut out) "
+     r"(?P<v>(?:eating|drinking|smoking|vaping)[^,;!?]*)",
      _text("User stopped {v}", "preference", 0.85, 6)),
     (rf"^(?:i|{_I_HAVE}) (?:had to )?(?:stopped|quit|gave up|given up|give up|stop) (?P<v>(?!talking|asking|"
      r"waiting|thinking|worrying)\w+ing\b[^,;!?]*)", _text("User gave up {v}", "preference", 0.8, 6)),

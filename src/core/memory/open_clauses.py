@@ -99,6 +99,9 @@ def open_fact(clause: str) -> tuple[str, str, float] | None:
         return None
     subject, rest = m.group("subject").lower().replace("’", "'"), _REQUEST_TAIL.sub("", m.group("rest"))
     words = re.findall(r"[\w'-]+", _INTENSIFIERS.sub("", rest.lower().replace("’", "'")))
+    said = [w for w in words if w not in ("never", "always", "just", "really", "also", "still", "often", "sometimes")]
+    if subject == "i" and len(said) < 2:
+        return None  # "(I) never learned": what it is about was said before
     if len(words) < 2 and not (subject in ("i'm", "i am") and words and len(words[0]) > 3):
         return None
     while len(words) > 1 and words[0].endswith("ly") and len(words[0]) > 4:

@@ -118,7 +118,7 @@ def _habit(m: re.Match[str]) -> Made:
     verbs = [w.lower() for w in action.split() if w.lower() not in ADVERBS]
     if not at_most_words(action, 10) or not verbs or verbs[0] in NOT_HABITS:
         return None  # "I really enjoy X on weekends" is a taste: the preference rules read it
-    once = not re.match(r"(?:every|each|on \w+days|\w+days)", when, re.I)
+    once = bool(re.match(r"(?:at|on the|on \w+day\b|this|last|yesterday|today|tonight)\b", when, re.I))
     if once and (verbs[0] in PAST_FORMS or verbs[0].endswith("ed") or re.match(r"(?:have|need|got) to\b", action)):
         return None  # "I left the house at 8", "I have to pick the kids up at 3": something that happens once
     if not re.match(r"(?:on )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)", when, re.I):

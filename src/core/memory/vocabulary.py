@@ -42,6 +42,7 @@ RELATIONS = PETS + "|" + (
     r"gran|grandad|granddad|boy|girl|"
     r"grandfather|grandparents|grandson|granddaughter|grandkids|aunt|uncle|cousin|niece|nephew|best friend|"
     r"friend|roommate|flatmate|housemate|boss|manager|colleague|coworker|co-worker|neighbou?r|dog|cat|puppy|"
+    r"PA|carer|nanny|childminder|cleaner|tutor|mentor|godmother|godfather|ex|ex-wife|ex-husband|ex-partner|"
     r"kitten|pet|parrot|hamster|rabbit|bunny|horse|turtle|fish|gp|GP|doctor|dentist|physio|therapist|landlord|landlady"
 )
 REL_MOD = (r"(?P<mod>(?:older|younger|little|big|baby|twin|eldest|youngest|oldest|step|step-|new|late|"

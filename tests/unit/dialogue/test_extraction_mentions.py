@@ -269,3 +269,21 @@ def test_a_moment_of_someone_else_and_being_used_to_something_are_no_facts() -> 
 ])
 def test_third_probe_shapes(turns: list[str], expected: tuple[str, str]) -> None:
     assert expected in facts(*turns)
+
+
+@pytest.mark.parametrize(("turns", "expected"), [
+    (["I finally gave up vaping, 2 months now"], ("User stopped vaping", "preference")),
+    (["I've started doing yoga three times a week"], ("User started doing yoga three times a week", "schedule")),
+    (["Dee, my childminder, has the kids on Tuesdays"], ("User's childminder Dee has the kids on Tuesdays",
+                                                         "relationship")),
+    (["my favourite author is Le Guin, read everything she wrote"], ("User's favorite author is Le Guin",
+                                                                      "preference")),
+    (["I've had three knee operations"], ("User has had three knee operations", "personal")),
+    (["Saturday mornings are for swimming lessons"], ("User has swimming lessons on Saturday mornings", "schedule")),
+])
+def test_fourth_probe_shapes(turns: list[str], expected: tuple[str, str]) -> None:
+    assert expected in facts(*turns)
+
+
+def test_a_doing_without_what_it_is_about_is_no_fact() -> None:
+    assert facts("I can't drive, never learned") == [("User can't drive", "personal")]
