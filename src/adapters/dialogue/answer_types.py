@@ -16,7 +16,8 @@ HOLDS = {
     "time": re.compile(
         rf"\b\d{{1,2}}(?::\d\d)?\s?(?:am|pm|a\.m\.|p\.m\.)|\b\d{{1,2}}:\d\d\b|\b(?:midnight|noon|daily|weekdays?|"
         rf"weekends?|mornings?|evenings?|{_DAY}|{_MONTH}|today|tomorrow)\b|\b\d{{1,2}}(?:st|nd|rd|th)\b|"
-        rf"\b(?:\d+|{_NUMBER_WORD})\s(?:minutes?|hours?|days?|weeks?)\b",
+        rf"\b(?:\d+|{_NUMBER_WORD})\s(?:minutes?|hours?|days?|weeks?)\b|"
+        r"\b(?:in|since|from|until|of) (?:1[89]|20)\d\d\b",
         re.I),
     "price": re.compile(rf"\b(?:\d+(?:[.,]\d\d)?|{_NUMBER_WORD})\s?(?:euros?|eur|dollars?|pounds?|usd|gbp|francs?)\b|"
                         r"[€$£]\s?\d|\bfree\b|\bno charge\b", re.I),
@@ -32,7 +33,7 @@ HOLDS = {
     # an age or an age limit: "21 years old", "aged 3", "under 18", "over 65", "18+"
     "age": re.compile(r"\b\d{1,3}[ -]years?[ -]old\b|\baged? \d|\b(?:under|over|below|above|from|at least) "
                       r"\d{1,2}\b(?!\s?(?:am|pm|euros?|minutes|hours|km|%))|\b\d{1,2}\+|"
-                      r"\b(?:is|turned|turns) \d{1,3}\b", re.I),
+                      r"\b(?:is|are|turned|turns) \d{1,3}\b(?!\s?(?:am|pm|euros?|pounds?|minutes|hours|km|%))", re.I),
     # (or a length: "how long is the pool?" / "25 metres long")
     "duration": re.compile(rf"\b(?:\d+|{_NUMBER_WORD}|a|an|half an?)[ -](?:minutes?|hours?|days?|weeks?|months?|"
                            r"years?|metres?|meters?|km|kilometres?|miles?|feet|foot|yards?)\b", re.I),
@@ -136,8 +137,8 @@ def age_fit(sentence: str, asked: Sequence[int]) -> float:
 
 
 def child_range(sentence: str) -> bool:
-    """Children of some ages: "children aged 4 to 15"."""
-    return mentions_child(sentence) and bool(_RANGE.search(sentence))
+    """Children of some ages: "children aged 4 to 15", "classes for ages 8 to 14"."""
+    return any(int(m.group(1)) < int(m.group(2)) <= 18 for m in _RANGE.finditer(sentence))
 
 
 def mentions_child(text: str) -> bool:

@@ -53,8 +53,8 @@ def question_weights(text: str, kinds: Sequence[str], ages: Sequence[int]) -> di
         skip |= _KIND_WORDS.get(kind, set())
     light = _HINTS | {t for w in _COMPARING.findall(text) for t in terms(w)}
     category = {t for m in _CATEGORY.finditer(text) for t in terms(m.group(1))}
-    return {t: (0.3 if t in GENERIC_TERMS or t in light else CATEGORY_WEIGHT if t in category else 1.0)
-            for t in terms(text) if t not in skip}
+    return {t: (0.3 if t in GENERIC_TERMS or t in light else CATEGORY_WEIGHT if t in category or t[:1].isdigit()
+                else 1.0) for t in terms(text) if t not in skip}
 
 
 # "what race am I training for?", "which hand do I use?": the noun after what/which names the kind of thing the

@@ -44,6 +44,8 @@ big bigger large larger size sizes capacity
 tall taller high higher height heights
 discount discounts reduction reductions concession concessions
 hobby hobbies pastime pastimes keen fan enthusiast
+enjoy enjoys keen like likes love loves
+condition conditions health medical allergy allergic intolerant intolerance coeliac celiac diabetic diabetes asthma
 cafe cafes café restaurant restaurants canteen snack snacks food
 talk speak contact ask
 small smaller little tiny
@@ -58,9 +60,7 @@ ticket tickets pass passes admission entry
 start starts begin begins commence
 finish finishes end ends
 quiet noise noisy silent
-dinner supper evening
-lunch midday noon
-breakfast morning
+dinner dinners supper lunch lunches breakfast breakfasts food meal meals
 winter november december january february
 summer june july august
 spring march april may
@@ -85,7 +85,10 @@ PHRASES = [
     (r"\bdrop(?:ping|ped)?[ -]off\b", "leave"),
     (r"\bsign(?:ing|ed)?[ -]up\b|\benrol+(?:ing|ed)?\b", "join"),
     (r"\bfind(?:ing)? out\b|\bhear(?:ing)? about\b", "know"),
-    (r"\bcall(?:ing|ed)? off\b", "cancel"),
+    (r"\bcall(?:ing|ed)? off\b|\bcan(?:'|no)?t make it\b|\b(?:pull|pulls|pulling|pulled|drop|drops|dropping|"
+     r"dropped) out\b", "cancel"),
+    (r"\b(?:get|getting|have|having) (?:my|our|the|your) money back\b|\bmoney back\b", "refund"),
+    (r"\b(?:bring|take|carry) (?:in )?(?:my|our|your|their) own\b", "bring outside"),
     (r"\bup[ -]?front\b|\bin advance\b", "advance"),
     (r"\bspare time\b|\bfree time\b|\bfor fun\b", "hobby"),
     (r"\b(?:\d+%|\d+(?:[.,]\d\d)? (?:pounds?|euros?|dollars?)|half) off\b", r"\g<0> discount"),

@@ -23,7 +23,15 @@ from avatar_service.adapters.dialogue.answering import (
     with_answer_word,
 )
 from avatar_service.adapters.dialogue.feelings import Emotion, detect_emotion
-from avatar_service.adapters.dialogue.ranking import PRONOUN_START, Candidate, Query, Ranking, Scored, rank
+from avatar_service.adapters.dialogue.ranking import (
+    PRONOUN_START,
+    Candidate,
+    Query,
+    Ranking,
+    Scored,
+    rank,
+    said_sentences,
+)
 from avatar_service.adapters.dialogue.small_talk import SmallTalk
 from avatar_service.adapters.dialogue.style import Style
 from avatar_service.adapters.dialogue.terms import RELATED, is_question, terms, words
@@ -58,6 +66,7 @@ _ALL_ABOUT_ME = re.compile(r"\b(what do you (know|remember) about me|do you reme
 _OPENING = frozenset(terms("open opens opening close closes closing"))
 _CONNECTIVE = re.compile(r"^\s*(?:and|also|or|but|so|then|what about|how about)\b", re.I)
 _POINTS_BACK = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their)\b", re.I)
+_THAT = re.compile(r"\b(?:that|it|this|there)\b", re.I)  # "how much does that cost?": what the last reply said
 _PROPER = re.compile(r"(?<![.!?] )(?<!^)\b[A-Z][a-z]+\b")  # a name: capitalised, not as a sentence's first word
 
 
@@ -221,6 +230,8 @@ class _Reply(SmallTalk):
                 kinds = kinds or answer_types.wanted(context)
         if not asked_ages and answer_types.mentions_child(text):
             asked_ages = self.ages_of_relatives(text)
+        said = said_sentences(self.previous_reply) if context and not more and _THAT.search(text) and \
+            not _CONNECTIVE.match(text) else frozenset()
         mine = max(about_user(text), 0.6 * about_user(context) if context else 0.0)
         to_place = addresses_the_place(text)
         itself = set(terms(self.request.persona.description))
@@ -233,7 +244,7 @@ class _Reply(SmallTalk):
                      permission=asks_permission(text), to_place=to_place, ages=asked_ages,
                      place_names=place_names(self.request.persona.description), own=frozenset(terms(text)),
                      mentions_user=mentions_user(text) or (bool(context) and mentions_user(context)),
-                     child=answer_types.mentions_child(text) or bool(asked_ages))
+                     child=answer_types.mentions_child(text) or bool(asked_ages), said=said)
 
     def ages_of_relatives(self, text: str) -> list[int]:
         """"a ticket for my son": his age, when a memory gives it ("... a son named Tom who is 12")."""

@@ -55,6 +55,8 @@ class Query:
     own: frozenset[str] = frozenset()  # the turn's own terms (a follow-up's weights also hold the turn before's)
     ages: Sequence[int] = ()
     child: bool = False  # asks about a child (a son, kids...)
+    # the sentences of the last reply, when the question asks more about what it said ("how much does that cost?")
+    said: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +138,8 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
             score -= 0.1  # "children under 6 eat free" does not answer "how much is breakfast?"
         if (case := _CASE.match(candidate.text)) and not _asked(case.group(1), weights):
             score -= 0.08  # "On Fridays it stays open until 10pm" answers "when do you open?" only on Fridays
+        if query.said and (fits or not query.kinds) and _plain(candidate.text) in query.said:
+            score += SAID_BEFORE  # "where can I park?" ... "how much does that cost?": what that reply says
         # the chunk retrieval put first, and a chunk's opening sentences (which state its main facts) win ties
         score += 0.01 / (1 + candidate.group) + max(0.0, 0.02 - 0.01 * candidate.position)
         scored.append(Scored(candidate, score, coverage, fits, main_held / len(main) if main else 1.0))
@@ -194,6 +198,18 @@ _CAPITALISED = re.compile(r"\b[A-Z][\w'-]{3,}")
 # a sentence that opens by narrowing itself to one case: "On Fridays ...", "For emergencies ..."
 _ADULT = re.compile(r"\badults?\b", re.I)
 _CASE = re.compile(r"^(?:On|For|During|Outside|After|Before|Except|At)\s+(?:the\s+)?(\w+)")
+
+
+SAID_BEFORE = 0.12
+
+
+def _plain(sentence: str) -> str:
+    return sentence.strip().rstrip(".!?").lower()
+
+
+def said_sentences(reply: str) -> frozenset[str]:
+    """A reply's sentences as `Query.said` compares them."""
+    return frozenset(_plain(s) for s in re.split(r"(?<=[.!?])\s+", reply) if s.strip())
 
 
 def _asked(word: str, weights: dict[str, float]) -> bool:

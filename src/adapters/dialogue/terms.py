@@ -78,6 +78,7 @@ dog dogs puppy puppies | cat cats kitten kittens | rabbit rabbits | horse horses
 son sons | daughter daughters
 boy boys | girl girls
 wife | husband
+breakfast breakfasts | lunch lunches | dinner dinners supper
 """
 
 

@@ -36,9 +36,14 @@ _PERMISSION = re.compile(r"^\s*(?:and\s+)?(?:can|could|may|must|should)\s+(?:i|w
                          re.I)
 
 
+# "is there anything I can't eat?", "what am I allergic to?": what the user can't have is about them
+_I_CANT = re.compile(r"\b(?:anything|something|what|which \w+)\s+(?:that\s+)?i (?:can't|cannot|can not|mustn't|"
+                     r"shouldn't|don't|do not) (?:eat|drink|have|stand|tolerate)\b", re.I)
+
+
 def about_user(question: str) -> float:
     """How surely the question asks about the user themselves: 1 sure, 0.6 likely, 0 not at all."""
-    if _REMEMBER.search(question):
+    if _REMEMBER.search(question) or _I_CANT.search(question):
         return 1.0
     for m in _I_ASKS.finditer(question):
         verb = (m.group(1) or "").lower()

@@ -83,3 +83,32 @@ def test_an_age_range_includes_or_excludes_an_age() -> None:
     assert age_fit("Children aged 6 to 15 can join Kids Club.", [9]) == 1.0
     assert age_fit("Children aged 6 to 15 can join Kids Club.", [4]) == -1.0
     assert age_fit("Doors open 10 to 11.", []) == 0.0
+
+
+def test_that_asks_more_about_what_the_last_reply_said() -> None:
+    knowledge = ["A day ticket for the museum costs 14 pounds. Guided tours cost 5 pounds.",
+                 "The nearest car park is behind the station; it offers 3 hours for 2 pounds."]
+    parked = "The nearest car park is behind the station; it offers 3 hours for 2 pounds."
+    history = [Turn("user", "Where can I leave the car?"), Turn("assistant", parked)]
+    text = engine.compose(DialogueRequest(Persona("Sam", "", "A guide.", {"verbosity": 0.3}),
+                                          [*history, Turn("user", "How much does that cost?")], knowledge=knowledge))
+    assert "2 pounds" in text
+
+
+def test_a_year_answers_when() -> None:
+    from avatar_service.adapters.dialogue.answer_types import holds
+
+    assert holds("The school was founded in 2012 by chef Anna Rossi.", ["time"])
+    assert holds("User has twin boys who are 11", ["age"]) and not holds("Doors are 10 am", ["age"])
+
+
+def test_what_the_user_cannot_have_is_about_them() -> None:
+    assert about_user("Is there anything I can't eat?") == 1.0
+    assert about_user("Can you cater for me? I can't have gluten.") < 1.0
+
+
+def test_a_number_in_the_question_is_the_users_case() -> None:
+    assert "7 days" in engine.compose(DialogueRequest(
+        Persona("Sam", "", "A chef.", {"verbosity": 0.3}),
+        [Turn("user", "What happens if I have to pull out 3 days before?")],
+        knowledge=["If you cancel at least 7 days before a class, we refund you in full. Aprons are provided."]))
