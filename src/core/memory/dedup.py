@@ -143,8 +143,8 @@ _GIVEN_UP = re.compile(_SUBJECT + r"(?:now prefers .+? to|switched from|stopped|
 # what the user has, rides or works at: a thing they can sell, leave or give up
 _HOLDS = re.compile(_SUBJECT + r"(?:drives|rides|owns|has|works (?:at|for|in))\b", re.I)
 # "User is now a photographer, having left KPMG in May"
-_HAVING = re.compile(r", having (?:left|sold|quit|given up|stopped|retired from|moved (?:away )?from|moved out of|"
-                     r"switched from|gone off) (?P<old>.+?)$", re.I)
+_HAVING = re.compile(r", (?:having (?:left|sold|quit|given up|stopped|retired from|moved (?:away )?from|moved out of|"
+                     r"switched from|gone off)|no longer) (?P<old>.+?)$", re.I)
 
 
 def given_up(content: str) -> set[str] | None:
@@ -208,9 +208,12 @@ def _normal(text: str) -> str:
 def _stem(word: str) -> str:
     # Plurals only, by hand: the core imports stdlib and msgspec alone (no snowballstemmer), and a full stemmer
     # would also fold "hiking" into "hike" and change which restatements count as saying nothing new.
-    for suffix in ("ies", "es", "s"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+    if word.endswith("ies") and len(word) >= 6:
+        return word[:-3] + "y"
+    if word.endswith(("sses", "shes", "ches", "xes")) and len(word) >= 6:
+        return word[:-2]  # "classes", "dishes", "boxes"
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) >= 4:
+        return word[:-1]  # "horses" and "horse" are one word; "class", "bus" and "tennis" are not plurals
     return word
 
 

@@ -144,6 +144,7 @@ _CHANGE = re.compile(r"^User (?:has )?(?:(?:actually|just|recently|finally|also)
                      r"stopped|retired from|moved out of|started|began|switched from|gone off|went off)\b(?P<rest>.*)$")
 _PARTICIPLE = {"gave up": "given up", "began": "begun", "went off": "gone off"}
 # "codeine makes me sick, I'm allergic", "milk doesn't agree with me, I'm lactose intolerant": one condition
+_NO_LONGER = re.compile(r"^User is no longer (?P<what>.+)$")
 _REACTS = re.compile(r"^User (?:gets .+? from|can't tolerate) (?P<what>.+)$")
 _CONDITION = re.compile(r"^User is (?:\w+ )?(?P<cond>allergic|[\w-]+ intolerant|coeliac|celiac|sensitive)(?P<rest>.*)$")
 _NOW = re.compile(r"^User (?P<aux>is|has|was) (?!now |no |not )|^User (?!now |no |not |is |has |was |\w+ed\b)")
@@ -164,6 +165,11 @@ def _changes(facts: list[Fact]) -> list[Fact]:
         before = out[-1] if out else None
         if before is None or before.extracted_from != fact.extracted_from or not fact.content.startswith("User "):
             out.append(fact)
+        elif (gone := _NO_LONGER.match(before.content)) and fact.category == before.category \
+                and fact.content.startswith("User ") and not fact.content.startswith(("User's", "User is no")):
+            now = fact.content[5:] if fact.content.startswith("User now ") else f"now {fact.content[5:]}"
+            out[-1] = replace(fact, content=f"User {now}, no longer {gone.group('what')}",  # "not vegetarian any more,
+                              confidence=max(fact.confidence, before.confidence))  # I eat chicken now": one change
         elif (react := _REACTS.match(before.content)) and (condition := _CONDITION.match(fact.content)):
             said = f"{fact.content} to {react.group('what')}" if condition.group("cond") == "allergic" and \
                 not condition.group("rest") else f"{fact.content} and {before.content[5:]}"

@@ -16,8 +16,8 @@ import re
 from collections.abc import Callable
 
 from avatar_service.core.memory.people import Made
-from avatar_service.core.memory.vocabulary import CHAT_OBJECTS, NATIONALITIES, NOT_NAMES, at_most_words
-from avatar_service.core.memory.wording import clean, third_person, word_set
+from avatar_service.core.memory.vocabulary import CHAT_OBJECTS, CONDITIONS, NATIONALITIES, NOT_NAMES, at_most_words
+from avatar_service.core.memory.wording import clean, predicate, third_person, word_set
 
 # what "it's ... for me" says is not a taste: "it's too early for me", "it's a no for me", "it's fine for me"
 _NOT_A_TASTE = re.compile(r"^(?:too|a bit|a little|a lot|bit|quite|so|very|really|pretty|not|no|a no|a yes|ok|okay|"
@@ -86,6 +86,15 @@ EVERYDAY_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     (r"^i(?:'m|’m| am) (?:now |still )?on (?P<v>(?!(?:a|an|the|my|our|it|holiday|leave|call|calls|shift|shifts|"
      r"nights|days|my way|the way|board|time)\b)[\w-]+(?: [\w-]+)?) for (?P<why>[^,;!?]+)$",
      _medicine),
+    # a condition and how it goes: "I get hay fever really bad every June", "I suffer with IBS"
+    (rf"^i(?P<verb> get| have| suffer (?:from|with)| live with|'ve had|’ve had| have had) (?P<v>(?:bad |mild |severe |"
+     rf"chronic )?(?:{CONDITIONS})\b[^,;!?]*)$",
+     lambda m: (f"User {predicate(m.group('verb').strip().replace('’', chr(39)).replace(chr(39) + 've', 'have'))} "
+                f"{third_person(clean(m.group('v')))}", "personal", 0.8)
+     if at_most_words(clean(m.group("v")), 10) else None),
+    # "it's the amlodipine for my blood pressure": a medicine named by what it treats
+    (rf"^it(?:'s|’s| is) (?:the |my )?(?P<v>[\w-]+(?: [\w-]+)?) for (?P<why>(?:my |the )?(?:{CONDITIONS}))$",
+     _medicine),
     (rf"^(?P<v>[\w'’ -]{{2,30}}?) (?:always |really |just )?(?:makes|make|made|gives|give|gave) me {_ILL}\b",
      _disagrees),
     (r"^(?P<v>[\w'’ -]{2,30}?) (?:doesn't|does not|don't|do not|never) (?:really )?(?:agree|sit well) with me\b",
@@ -118,8 +127,8 @@ EVERYDAY_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     (r"^i(?:'m|’m| am) (?:(?:down|up|over|out) )?(?:in|based in|living in) "
      r"(?P<place>(?-i:[A-Z])[\w'’-]+(?: (?-i:[A-Z])[\w'’-]+)*) (?:now|these days|nowadays)$",
      lambda m: (f"User lives in {m.group('place')}", "location", 0.8)),
-    (r"^(?P<name>(?-i:[A-Z])[a-z][\w'’-]+) is (?:now )?(?P<age>\d{1,2})(?: years old)?(?: now)?"
-     r"(?: and (?P<v>(?:has|is|can't|can|loves|hates|needs) [^,;!?]+))?$", _named_age),
+    (r"^(?P<name>(?-i:[A-Z])[a-z][\w'’-]+)(?: is|'s|’s) (?:now )?(?P<age>\d{1,2})(?: years old)?(?: now)?"
+     r"(?: and (?P<v>(?:has|is|can't|can|loves|hates|needs|not|very|really|quite|so|a bit) [^,;!?]+))?$", _named_age),
 ]
 EVERYDAY_TEXTS += [
     # what the user is going through or waiting for: "I'm going through a divorce", "on the waiting list for a

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from avatar_service.core.memory.background import BACKGROUND, asked_facts
 from avatar_service.core.memory.clauses import LEADING, pieces, tidy
@@ -35,7 +35,15 @@ from avatar_service.core.memory.normalise import normalise, proper, sentences_of
 from avatar_service.core.memory.open_clauses import open_fact, relative_fact
 from avatar_service.core.memory.people import name_in, names_with_ages, pointed
 from avatar_service.core.memory.rules import RULES, introduction
-from avatar_service.core.memory.vocabulary import NOT_NAMES, REL_MOD, RELATIONS, TIME_WORDS, TITLED_NAME, WHEN
+from avatar_service.core.memory.vocabulary import (
+    CONDITIONS,
+    NOT_NAMES,
+    REL_MOD,
+    RELATIONS,
+    TIME_WORDS,
+    TITLED_NAME,
+    WHEN,
+)
 from avatar_service.core.memory.wording import clean, third_person
 from avatar_service.core.text.sentences import split_sentences
 
@@ -199,6 +207,7 @@ def extract_facts(user_turns: Sequence[str]) -> list[Fact]:
     last_relation = ""
     people: dict[str, str] = {}  # the names the user gave, and whose they are: {"Zara": "niece Zara"}
     asked = ""  # what the user last asked about: "e-bike" in "do you service e-bikes?"
+    asked_condition = ""  # a condition asked about: "hay fever" in "do you have anything for hay fever?"
     last_name = ""  # the last name said in the turn: "Ishiguro" in "got anything new by Ishiguro?"
 
     def add(fact: Fact) -> None:
@@ -236,6 +245,10 @@ def extract_facts(user_turns: Sequence[str]) -> list[Fact]:
                 if part.kind == "question":
                     for content, category, confidence in (f for f in asked_facts(part.text) if f):
                         add(Fact(proper(content), category, confidence, sentence))
+                if part.kind == "question" and (condition := _CONDITION_ASKED.search(part.text)):
+                    asked_condition = condition.group()  # "anything for hay fever? I get it really bad"
+                if part.kind == "statement" and asked_condition:
+                    part = replace(part, text=_IT_IS.sub(rf"\1 {asked_condition}", part.text))
                 if part.kind == "question" and (thing := _ASKED_ABOUT.search(part.text)):
                     asked = thing.group("thing").lower()
                     if not last_relation and re.fullmatch(rf"(?:{RELATIONS})", asked, re.I):
@@ -330,6 +343,9 @@ def _qualify(facts: list[Fact], seen: set[str]) -> None:
 
 _HAS_NAMED = re.compile(rf"^User has an? (?P<who>(?:[\w-]+ )?(?:{RELATIONS})) named (?P<name>(?-i:[A-Z])[\w'’-]+)$",
                         re.I)
+_CONDITION_ASKED = re.compile(rf"\b(?:{CONDITIONS})\b", re.I)
+# "I get it really bad", "I've had it for years": "it" is the condition just asked about
+_IT_IS = re.compile(r"^(i (?:get|have|suffer (?:from|with)|'ve had|’ve had|have had|had)) (?:it|them)\b", re.I)
 _OPENING_NAME = re.compile(r"^(?P<name>(?-i:[A-Z])[\w-]+)(?=['’]s\s|\s)")
 # "User's son is named Theo" says nothing "User's son Theo is 6 years old" does not
 _NAMING_FACT = re.compile(r"^User's (?P<who>.+?) (?:is|are) named (?P<name>.+)$")

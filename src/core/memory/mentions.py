@@ -30,7 +30,8 @@ WHEN_SAID = (rf"(?:(?:on|in|by|from|around|over|at|for|this|next|early|late|mid)
              rf"(?:{_OCCASIONS})\b|tomorrow|tonight)")
 _WHEN_AFTER = re.compile(rf"^(?:[\w'’-]+ ){{0,6}}?(?P<when>{WHEN_SAID}(?: \d{{1,2}}(?:st|nd|rd|th)?)?)", re.I)
 # what a user's own thing is called by its maker's or model's name: "my Prius", "a used Toyota Yaris"
-_BRAND = r"(?P<thing>(?-i:[A-Z][a-z][\w-]*(?: (?!I\b)[A-Z0-9][\w-]*){0,2}))"
+_BRAND = (r"(?P<thing>(?-i:(?:[A-Z]{2,4} )?[A-Z][a-z][\w-]*(?: (?!I\b)[A-Z0-9][\w-]*){0,2}|"
+          r"[A-Z]{2,4}(?: [A-Z0-9][\w-]*){1,2}))")  # "Prius", "VW Polo", "BMW X3"
 _THING_ADJ = (r"(?:(?:\d{4}|old|new|used|second[- ]hand|little|electric|hybrid|vintage|trusty|ancient|beloved|"
               r"ex-demo|red|blue|black|white|silver|grey|green)\b,? )*")
 _NOT_THINGS = word_set(
@@ -84,10 +85,19 @@ def _language(m: re.Match[str]) -> Made:
 
 _TRAVEL = re.compile(
     r"\b(?:flights?|fly(?:ing)?|flew|trip|road trip|holiday|vacation|honeymoon|getaway|break|travell?ing|"
-    r"ferry|ferries|trains?|coach(?:es)?|tickets?|cruises?|"
+    r"ferry|ferries|trains?|coach(?:es)?|tickets?|cruises?|(?:a |one |two )?(?:week|weeks|fortnight|few days|"
+    r"couple of days|long weekend|nights?)(?: away)?|"
     r"going|heading|off|visiting|visit|tour(?:ing)?|cruise|weekend away) (?:to|round|around|in|across|through) "
     r"(?P<place>(?-i:[A-Z])[\w'’-]+(?: (?:de |del |la |le )?(?-i:[A-Z])[\w'’-]+)*)(?P<rest>[^.;!?]*)", re.I)
 _NOT_PLACES = word_set("I You Me My Our The A An It")
+# "to go to Thailand in May": a plain "go" is a trip only with a month, a season or a holiday
+_GO = re.compile(r"\b(?:go|get|come|head|fly|move|drive) (?:out |over |back |down |up )?to "
+                 r"(?P<place>(?-i:[A-Z])[\w'’-]+(?: (?-i:[A-Z])[\w'’-]+)*)(?P<rest> (?:in|for|over|at|this|next|"
+                 rf"early|late|mid)[ -](?:(?:{_MONTHS})\b|(?:spring|summer|autumn|winter|christmas|easter|new year|"
+                 r"half[- ]term)\b)[^.;!?]*)", re.I)
+# "needs an MOT, it's due on the 14th": what is due was named just before
+_IT_DUE = re.compile(r"\b(?P<what>mot|service|check-?up|inspection|renewal|appointment|review)\b[^.;!?]*?"
+                     r"\bit(?:'s|’s| is) (?P<how>due) (?P<when>(?:on|in|by|next|this) [^,;.!?]+)", re.I)
 # "the MOT's due in May", "my passport is due for renewal in June", "our lease is up in March"
 _DUE = re.compile(
     r"\b(?:my|our|the) (?P<what>(?:[\w-]+ ){0,2}?[\w-]+)(?P<how>(?:'s|’s| is| are) (?:due|booked|up|running out|"
@@ -151,6 +161,13 @@ def _trip(m: re.Match[str]) -> Made:
     return f"User is planning a trip to {place} {third_person(said)}", "schedule", 0.65
 
 
+def _it_due(m: re.Match[str]) -> Made:
+    what = m.group("what")
+    what = what.upper() if what.lower() == "mot" else what.lower()
+    when = clean(m.group("when"))
+    return (f"User's {what} is due {third_person(when)}", "schedule", 0.7) if at_most_words(when, 5) else None
+
+
 def _due(m: re.Match[str]) -> Made:
     what = m.group("what").lower()
     if what.split()[-1] not in _DUE_THINGS:
@@ -175,7 +192,7 @@ def _occasion(m: re.Match[str]) -> Made:
 
 
 _SEARCHES = [(_MINE_IS, _mine_is), *((p, _possession) for p in _POSSESSIONS), (_LANGUAGE_LEVEL, _language),
-             (_BODY, _body), (_TRAVEL, _trip),
+             (_BODY, _body), (_TRAVEL, _trip), (_GO, _trip), (_IT_DUE, _it_due),
              (_DUE, _due), (_RELATIVE_DAY, _relative_day), (_OCCASION_IS, _occasion)]
 
 

@@ -38,7 +38,8 @@ _CHAT_VERBS = word_set(
 )
 _PASSING_STATES = word_set(
     """fine ok okay good great well alright sure sorry glad happy sad here there back done ready confused curious
-    lost afraid busy tired exhausted knackered used shattered worn stressed excited interested looking asking wondering
+    lost afraid busy tired exhausted knackered used after shattered worn stressed excited interested looking asking
+    wondering
     trying hoping thinking waiting meaning talking reading chatting outside inside downstairs upstairs nearby
     around home parked queueing queuing
     not just also still always never bored hungry thirsty late early new unsure certain right wrong joking

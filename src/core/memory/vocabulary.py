@@ -115,6 +115,15 @@ DIETS = (r"(?:a )?(?:vegetarian|vegan|pescatarian|veggie|plant[- ]based|dairy[- 
          r"diabetic|teetotal|kosher|halal")
 
 
+# conditions people live with or treat: "for my blood pressure", "anything for hay fever?"
+CONDITIONS = (
+    r"blood pressure|high blood pressure|heart|cholesterol|diabetes|type [12](?: diabetes)?|thyroid|asthma|eczema|"
+    r"psoriasis|epilepsy|depression|anxiety|adhd|autism|migraines?|arthritis|hay ?fever|allergies|acid reflux|"
+    r"reflux|ibs|crohn'?s|colitis|back pain|chronic pain|insomnia|gout|angina|copd|menopause|endometriosis|"
+    r"pcos|sciatica|tinnitus|vertigo|acne|rosacea|psoriatic arthritis|fibromyalgia|ms|parkinson'?s|dementia"
+)
+
+
 def at_most_words(value: str, most: int) -> bool:
     return 0 < len(value.split()) <= most
 

@@ -287,3 +287,42 @@ def test_fourth_probe_shapes(turns: list[str], expected: tuple[str, str]) -> Non
 
 def test_a_doing_without_what_it_is_about_is_no_fact() -> None:
     assert facts("I can't drive, never learned") == [("User can't drive", "personal")]
+
+
+@pytest.mark.parametrize(("turns", "expected"), [
+    (["can I order my repeat? it's the levothyroxine for my thyroid"],
+     ("User takes levothyroxine for their thyroid", "personal")),
+    (["what's good for eczema? I get it on my hands every winter"],
+     ("User gets eczema on their hands every winter", "personal")),
+    (["we're thinking of a fortnight in Madeira in October"],
+     ("User is planning a trip to Madeira in October", "schedule")),
+    (["do I need a visa to go to Vietnam in march?"], ("User is planning a trip to Vietnam in March", "schedule")),
+    (["my BMW X3 needs a service, it's due on the 2nd"], ("User's service is due on the 2nd", "schedule")),
+    (["my BMW X3 needs a service, it's due on the 2nd"], ("User has a BMW X3", "personal")),
+    (["is it ok to bring my hamster? Pebble's 2 and very tame"],
+     ("User's Pebble is 2 years old and very tame", "relationship")),
+    (["I'm not teetotal any more, I drink the odd beer"],
+     ("User now drinks the odd beer, no longer teetotal", "preference")),
+])
+def test_fifth_probe_shapes(turns: list[str], expected: tuple[str, str]) -> None:
+    assert expected in facts(*turns)
+
+
+def test_what_they_are_after_and_a_trip_to_the_shop_are_no_facts() -> None:
+    assert facts("I'm after a card for my nan") == []
+    assert facts("I'll go to Tesco on Monday") == []
+
+
+def test_plurals_and_words_ending_in_s_stem_alike() -> None:
+    said = facts("I switched from the morning class to evenings")[0][0]
+    assert decide(said, [Candidate("m3", "User prefers morning classes", 0.4)]).action == "update"
+    no_longer = facts("I'm not vegetarian any more, I eat fish now")[0][0]
+    assert decide(no_longer, [Candidate("m4", "User is vegetarian", 0.4)]).action == "update"
+
+
+@pytest.mark.parametrize(("said", "expected"), [
+    ("I've had asthma since I was little", ("User has had asthma since they were little", "personal")),
+    ("I suffer with migraines", ("User suffers with migraines", "personal")),
+])
+def test_a_condition_said_with_its_verb(said: str, expected: tuple[str, str]) -> None:
+    assert expected in facts(said)
