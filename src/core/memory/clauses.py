@@ -69,6 +69,7 @@ _TIDY = [
 ]
 # "my wife's a vet", "Pepper's 11 now": "'s" is "is" before what can only follow "is"
 _IS_AFTER = (r"\d+(?!\w)|a |an |not |now |still |just |very |really |so |quite |pretty |always |also |in an? |"
+             r"at (?:uni|university|college|school|boarding school|nursery)\b|"
              r"(?:called|named|allergic|obsessed|interested|based|originally) |"
              r"(?:coeliac|celiac|vegan|vegetarian|pregnant|retired|married|engaged|single|diabetic)\b|"
              r"(?-i:[A-Z])[a-z]+(?:ian|an|ish|ese|i|ch|ic)(?=\s*(?:$|[,.;!]|and\b|so\b|but\b|too\b))|"  # "Brazilian"

@@ -65,6 +65,15 @@ def _here(m: re.Match[str]) -> Made:
     return f"User's name is {name}", "personal", 0.85
 
 
+def _trade(m: re.Match[str]) -> Made:
+    trade = m.group("v").upper() if m.group("v").lower() in ("it", "hr", "pr") else m.group("v")
+    rest = clean(m.group("rest"))
+    if rest and not at_most_words(rest, 8):
+        return None
+    joint = ", " if m.group("rest").lstrip().startswith(",") else " "
+    return f"User works in {trade}{joint + third_person(rest) if rest else ''}", "personal", 0.8
+
+
 def _named_age(m: re.Match[str]) -> Made:
     name = m.group("name")
     if name.lower() in NOT_NAMES | _NOT_NAMES_HERE:
@@ -168,6 +177,28 @@ EVERYDAY_TEXTS += [
      r"caesareans?|breakdowns?|concussions?|fractures?|seizures?|bypass)\b[^,;!?]*)$",
      lambda m: (f"User has had {third_person(clean(m.group('v')))}", "personal", 0.8)
      if at_most_words(clean(m.group("v")), 8) else None),
+    # the trade they are in: "I'm in IT", "I work in finance"
+    (r"^i(?:'m|’m| am| work| have worked|'ve worked|’ve worked) in (?P<v>it|finance|sales|marketing|hr|retail|"
+     r"hospitality|construction|insurance|banking|education|healthcare|the nhs|recruitment|logistics|tech|law|"
+     r"accounts|accountancy|admin|pr|advertising|publishing|media|engineering|social care|property|"
+     r"real estate|the civil service|local government|consulting|pharma|telecoms|catering|the police|"
+     r"the army|the navy|the forces)\b(?P<rest>[^;!?]*)$",
+     _trade),
+    (r"^i (?:just )?retired from (?P<v>[^,;!?]+?)(?P<when> (?:a|two|three|four|five|\d+|in|last) [^,;!?]*)?$",
+     lambda m: (f"User retired from {third_person(clean(m.group('v')))}{third_person(m.group('when') or '')}",
+                "personal", 0.8)),
+    # how far into something: "I'm 5 months into a new job at the council"
+    (r"^i(?:'m|’m| am) (?P<n>(?:\d+|a few|two|three|six) (?:days|weeks|months|years)) into (?P<v>[^,;!?]+)$",
+     lambda m: (f"User is {m.group('n')} into {third_person(clean(m.group('v')))}",
+                "personal" if re.search(r"\bjob|work|role|career", m.group("v"), re.I) else "context", 0.75)),
+    # a taste said as never tiring of it: "I could eat sushi every day"
+    (r"^i could (?:eat|drink|watch|listen to|live on|read) (?P<v>[^,;!?]+?) (?:every day|all day|forever|"
+     r"every single day|for days|on repeat)$",
+     lambda m: (f"User loves {third_person(clean(m.group('v')))}", "preference", 0.75)),
+    # a day off: "Tuesdays are my day off"
+    (r"^(?P<days>(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays)(?: and \w+days)?) "
+     r"(?:is|are) my (?:day|days) off$",
+     lambda m: (f"User has {m.group('days').title().replace(' And ', ' and ')} off", "schedule", 0.8)),
     # a home being looked for: "I'm looking for a 1 bed in Hackney"
     (r"^(?:i(?:'m|’m| am)|we(?:'re|’re| are)) (?:currently |now )?(?:looking|searching|hunting) (?:for|at) "
      r"(?P<v>(?:an? |somewhere |something )?(?:[\w-]+ ){0,3}?(?:bed|bedroom|flat|house|home|place|room|apartment|"

@@ -218,7 +218,8 @@ FRAME_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     (rf"^it(?:'s|’s| is) (?:for )?(?:my|our) {REL_MOD}(?P<rel>{RELATIONS})(?:'s|’s) (?P<what>birthday|wedding|"
      r"graduation|anniversary|retirement) (?P<v>(?:on|next|this|in) [^,;!?]+)",
      lambda m: (f"User's {relation(m)}'s {m.group('what')} is {clean(m.group('v'))}", "relationship", 0.8)),
-    (r"^(?P<v>[^,;!?]+?) (?:is|are) (?:really |totally |very much )?my (?:thing|jam|passion|obsession)$",
+    (r"^(?P<v>[^,;!?]+?) (?:is|are) (?:really |totally |very much )?my (?:thing|jam|passion|obsession|"
+     r"guilty pleasure|weakness|go-to|comfort food|happy place)$",
      _text("User loves {v}", "preference", 0.8, 4)),
     # giving things up, switching: "I stopped eating meat", "I've switched from coffee to green tea"
     (rf"^(?:i|{_I_HAVE}) (?:(?:finally|just|actually|recently) )*(?:stopped|quit|gave up|given up|cut out) "
@@ -258,7 +259,7 @@ FRAME_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     (rf"^{_I} (?:currently )?doing (?P<v>(?:a|an|my) (?:[\w-]+ ){{0,2}}(?:phd|degree|masters|master's|course|"
      r"apprenticeship|diploma|mba|a-levels|gcses|internship|placement)\b[^,;!?]*)",
      _text("User is doing {v}", "context", 0.8)),
-    (rf"^{_I} not (?:a |an )?(?:big |huge |great |much of a )?(?P<v>[\w-]+ (?:drinker|eater|person))\b",
+    (rf"^{_I} not (?:a |an )?(?:big |huge |great |much of a )?(?P<v>(?:[\w-]+ )?(?:drinker|eater|person))\b",
      _text("User is not a big {v}", "preference", 0.8)),
     # what the user can no longer do: "I can't run", "I can't drive for six weeks"
     (r"^i (?:can't|cannot|can not|can no longer) (?P<v>(?:run|walk|drive|swim|climb|lift|kneel|stand|hear|see|cycle|"

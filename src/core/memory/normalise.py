@@ -55,6 +55,11 @@ _PROPER = re.compile(rf"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|s
                      rf"june|july|august|september|october|november|december|{LANGUAGES})s?\b", re.I)
 _MAY = re.compile(r"\b(?P<before>in|of|since|early|late|mid|until|till|by|\d+(?:st|nd|rd|th)?) may\b", re.I)
 _SPACES = re.compile(r"\s{2,}")
+# set phrases put plainly: "a Londoner born and bred" is a Londoner; "we video call" is one verb
+_IDIOM = {"born and bred": "", "born and raised": "", "video call": "video-call", "video calls": "video-calls",
+          "tying the knot": "getting married", "tie the knot": "get married"}
+_IDIOMS = re.compile(r",?\s*\bborn and (?:bred|raised)\b(?=\s*(?:$|[,.;!?]))|\bvideo calls?\b|"
+                     r"\bti(?:e|ying) the knot\b", re.I)
 
 
 def proper(content: str) -> str:
@@ -82,6 +87,7 @@ def normalise(sentence: str) -> str:
     text = _THE_PARTNER.sub(lambda m: "my " + _PARTNER.get(m.group().split(" ", 1)[1].lower(),
                                                            m.group().split(" ", 1)[1].lower()), text)
     text = _ITS.sub("it's ", text)
+    text = _IDIOMS.sub(lambda m: _IDIOM[m.group().lower().strip(" ,")], text)
     text = _CHILD_BY_AGE.sub(lambda m: f"{m.group('a')} {m.group('n')}-year-old child", text)
     text = _YEARS_OLD.sub(lambda m: f"{m.group('n')} years old", text)
     text = _AGED_NOUN.sub(lambda m: f"{m.group('n')}-{m.group('unit').lower()}-old ", text)

@@ -124,7 +124,10 @@ def open_fact(clause: str) -> tuple[str, str, float] | None:
         if words[1] in _PASSING_STATES or words[1] in _CHAT_VERBS or not _HABITUAL.search(rest):
             return None  # "I've been waiting for ages"; "I've been swimming every morning" stays
     elif first in _CHAT_VERBS and not (first == "do" and len(words) > 1 and words[1] not in _DO_CHAT) \
-            and words[:2] != ["look", "after"]:  # "I look after my grandson on Fridays" is what they do
+            and words[:2] != ["look", "after"] \
+            and not (first == "keep" and len(words) > 1 and not words[1].endswith("ing")
+                     and words[1] not in ("it", "that", "this", "them", "in", "up", "on", "going", "forgetting")):
+        # "I look after my grandson on Fridays", "I keep bees": what they do
         return None  # "I do think so", but "I do 12 hour shifts"
     if subject in ("i've", "i have") and set(words[:5]) & _CHAT_NOUNS:
         return None  # "I have a question about the tickets"

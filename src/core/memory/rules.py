@@ -289,7 +289,8 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
      _phrase("User is allergic to {v}", "personal", 0.9, 6)),
     (rf"^i{S} (?P<v>coeliac|celiac|diabetic|(?:gluten|lactose|\w+) intolerant)(?=$|[,;]| and | so | but | \()",
      _phrase("User is {v}", "personal", 0.9)),  # a condition, not a taste
-    (rf"^i{S} (?P<v>{DIETS})(?=$|[,;]| and | so | but )", _phrase("User is {v}", "preference", 0.9)),
+    (rf"^i{S} (?P<v>(?:{DIETS})(?: (?:apart from|except(?: for)?|other than) [^,;!?]+)?)"
+     r"(?=$|[,;]| and | so | but | because | as | since )", _phrase("User is {v}", "preference", 0.9)),
     (
         r"^i (?:now |mostly |usually |only |always )?(?P<verb>drink|eat) (?P<v>[^,;!?]+)",
         _phrase("User {verb}s {v}", "preference", 0.8, 5),
@@ -356,7 +357,8 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     ),
     (
         rf"^i{S} (?:really |very |so |totally )?"
-        rf"(?P<how>into|passionate about|obsessed with|interested in) {V}",
+        rf"(?P<how>into|passionate about|obsessed with|interested in|partial to|keen on|fond of|a sucker for|"
+        rf"crazy about|mad about|addicted to|hooked on) {V}",
         _phrase("User is {how} {v}", "preference", 0.8, 8, chat=True),
     ),
     (

@@ -53,6 +53,8 @@ def conjugate(verb: str) -> str:
     low = verb.lower()
     if low in IRREGULAR:
         return IRREGULAR[low]
+    if re.fullmatch(r"[a-z]+-[a-z]+", low) and not low.endswith(("ed", "s")):
+        return verb + "s"  # "video-call" -> "video-calls"
     if low in UNCHANGED or low in PAST_FORMS or low.endswith(("ed", "s")) or not low.isalpha():
         return verb
     if low.endswith(("sh", "ch", "x", "z", "o")):

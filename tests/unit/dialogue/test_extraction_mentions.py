@@ -326,3 +326,25 @@ def test_plurals_and_words_ending_in_s_stem_alike() -> None:
 ])
 def test_a_condition_said_with_its_verb(said: str, expected: tuple[str, str]) -> None:
     assert expected in facts(said)
+
+
+@pytest.mark.parametrize(("said", "expected"), [
+    ("I'm in marketing, mostly social media", ("User works in marketing, mostly social media", "personal")),
+    ("I retired from teaching two years ago", ("User retired from teaching two years ago", "personal")),
+    ("I'm partial to a bit of jazz", ("User is partial to a bit of jazz", "preference")),
+    ("I'm not much of a coffee drinker", ("User is not a big coffee drinker", "preference")),
+    ("crime dramas are my guilty pleasure", ("User loves crime dramas", "preference")),
+    ("I could eat pasta every day", ("User loves pasta", "preference")),
+    ("Mondays are my day off", ("User has Mondays off", "schedule")),
+    ("our daughter's at uni in Leeds studying law", ("User's daughter is at uni in Leeds studying law",
+                                                     "relationship")),
+    ("I'm a Glaswegian born and bred", ("User is a Glaswegian", "personal")),
+    ("I'm vegetarian apart from the odd bit of fish", ("User is vegetarian apart from the odd bit of fish",
+                                                       "preference")),
+    ("I'm 3 weeks into a new job at the hospital", ("User is 3 weeks into a new job at the hospital", "personal")),
+    ("I keep chickens at the bottom of the garden", ("User keeps chickens at the bottom of the garden", "personal")),
+    ("I'm gluten free because of my coeliac disease", ("User is gluten free", "preference")),
+    ("we video call my parents on Sundays", ("User video-calls their parents on Sundays", "schedule")),
+])
+def test_sixth_probe_shapes(said: str, expected: tuple[str, str]) -> None:
+    assert expected in facts(said)
