@@ -17,7 +17,8 @@ HOLDS = {
         rf"\b\d{{1,2}}(?::\d\d)?\s?(?:am|pm|a\.m\.|p\.m\.)|\b\d{{1,2}}:\d\d\b|\b(?:midnight|noon|daily|weekdays?|"
         rf"weekends?|mornings?|evenings?|{_DAY}|{_MONTH}|today|tomorrow)\b|\b\d{{1,2}}(?:st|nd|rd|th)\b|"
         rf"\b(?:\d+|{_NUMBER_WORD})\s(?:minutes?|hours?|days?|weeks?)\b|"
-        r"\b(?:in|since|from|until|of) (?:1[89]|20)\d\d\b",
+        r"\b(?:in|since|from|until|of) (?:1[89]|20)\d\d\b|\b(?:due|payable|paid) (?:when|on|before|after|at)\b|"
+        r"\bon (?:arrival|collection|booking|departure)\b",
         re.I),
     "price": re.compile(rf"\b(?:\d+(?:[.,]\d\d)?|{_NUMBER_WORD})\s?(?:euros?|eur|dollars?|pounds?|usd|gbp|francs?)\b|"
                         r"[€$£]\s?\d|\bfree\b|\bno charge\b", re.I),
@@ -42,7 +43,8 @@ HOLDS = {
     # a job: "works as a nurse", "you are a freelance illustrator", "a teacher at..."
     "occupation": re.compile(r"\b(?:work|works|worked|working|job)\b[\w ]{0,20}? as an? \w+|"
                              r"\b(?:am|are|is|was|were) an? (?:[\w-]+ ){0,2}\w+(?:er|or|ist|ian|ant|ent|eon|ic|man|"
-                             r"woman|nurse|chef|doctor|lawyer|pilot|clerk|engineer|medic)\b", re.I),
+                             r"woman|nurse|chef|doctor|lawyer|pilot|clerk|engineer|medic)\b|"
+                             r"\b(?:teach|teaches|taught|run|runs|own|owns) (?:an? |the |their |your )?\w+", re.I),
     # an enumeration of three or more short items: "small city cars, estate cars, vans and electric cars"
     "list": re.compile(r"\b(?:[\w-]+ ){0,2}[\w-]+, (?:[\w-]+ ){0,2}[\w-]+,? (?:and|or) [\w-]+", re.I),
 }
@@ -53,7 +55,7 @@ _WANTS = [
     # "how much notice/clay/time" asks for an amount of something else; "per month" asks what it costs a month
     ("price", re.compile(rf"\bhow much\b(?!\s+(?!{_PRICE_NOUNS}\b)[a-z]+\s+(?:do|does|did|is|are|will|would|can|"
                          r"should|must|have|has|of|in|to)\b)|\b(?:cost|costs|price|prices|fee|fees|charge|charges|"
-                         r"pay)\b", re.I)),
+                         r"pay|cheaper|cheapest|pricier|expensive)\b", re.I)),
     ("time", re.compile(r"\bwhen\b|\bwhat time\b|\bhow (?:late|early)\b|\buntil when\b|\bwhat hours\b|"
                         r"\bopening hours\b|\b(?:open|close|closes|opens)\b|"
                         r"\b(?:what|which) (?:days?|dates?|months?|nights?|evenings?|mornings?)\b", re.I)),
@@ -70,6 +72,9 @@ _WANTS = [
                         r"\bwhat (?:\w+ )?(?:do|can) you (?:offer|sell|teach|rent|serve|treat|stock)\b", re.I)),
 ]
 _PER_UNIT = re.compile(r"\bper (?:month|week|day|night|hour|year|person|head|session|lesson|class)\b", re.I)
+_PAY_HOW = re.compile(r"\bpay(?:ing)? (?:(?:for \w+(?: \w+){0,3}? )?(?:by|with|in|using|via|through|over|online|"
+                      r"monthly|upfront|up front|later|cash|card|contactless))\b", re.I)
+_PRICE_ASKED = re.compile(r"\bhow much\b|\bcosts?\b|\bprices?\b|\bfees?\b|\bcharges?\b", re.I)
 _HOW_MANY = re.compile(r"\bhow (?:many|far|big|tall|often)\b", re.I)
 _YES_NO = re.compile(r"^\s*(?:and\s+)?(?:is|are|am|was|were|do|does|did|can|could|may|will|would|should|have|has)\b",
                      re.I)
@@ -80,6 +85,8 @@ def wanted(question: str) -> list[str]:
     kinds = [kind for kind, pattern in _WANTS if pattern.search(question)]
     if _PER_UNIT.search(question) and not kinds:  # "what's the membership per month?"
         kinds.append("price")
+    if "price" in kinds and _PAY_HOW.search(question) and not _PRICE_ASKED.search(question):
+        kinds.remove("price")  # "can I pay by card?", "...in instalments?" ask how one pays, not what it costs
     if "number" in kinds and ("contact" in kinds or ("price" in kinds and not _HOW_MANY.search(question))):
         kinds.remove("number")  # "how much is it?" asks a price, not any number
     return kinds

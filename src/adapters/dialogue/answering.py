@@ -43,6 +43,9 @@ _KIND_WORDS = {"name": set(terms("name names called call")),
                "occupation": set(terms("job work living occupation profession"))}
 
 
+_KIND_HINTS = {"duration": terms("lasts")}
+
+
 def question_weights(text: str, kinds: Sequence[str], ages: Sequence[int]) -> dict[str, float]:
     """The question's terms and their weights: generic words count little, words of the kind asked for
     ("name", "address") and of an age ("12 year old") not at all."""
@@ -53,8 +56,12 @@ def question_weights(text: str, kinds: Sequence[str], ages: Sequence[int]) -> di
         skip |= _KIND_WORDS.get(kind, set())
     light = _HINTS | {t for w in _COMPARING.findall(text) for t in terms(w)}
     category = {t for m in _CATEGORY.finditer(text) for t in terms(m.group(1))}
-    return {t: (0.3 if t in GENERIC_TERMS or t in light else CATEGORY_WEIGHT if t in category or t[:1].isdigit()
-                else 1.0) for t in terms(text) if t not in skip}
+    weights = {t: (0.3 if t in GENERIC_TERMS or t in light else CATEGORY_WEIGHT if t in category or t[:1].isdigit()
+                   else 1.0) for t in terms(text) if t not in skip}
+    for kind in kinds if weights else ():  # "how long are classes?" is answered by what "lasts 60 minutes"
+        for t in _KIND_HINTS.get(kind, ()):
+            weights.setdefault(t, 0.3)
+    return weights
 
 
 # "what race am I training for?", "which hand do I use?": the noun after what/which names the kind of thing the
@@ -64,6 +71,7 @@ CATEGORY_WEIGHT = 0.6
 # sizes and distances compared ("the biggest screen", "the nearest car park") ask about what the text states as
 # plain figures ("Screen 1 has 220 seats"): the comparing word counts as little as a generic one
 _COMPARING = re.compile(r"\b(?:bigger|biggest|larger|largest|smaller|smallest|longer|longest|shorter|shortest|"
+                        r"cheaper|cheapest|dearer|dearest|pricier|priciest|"
                         r"closer|closest|nearer|nearest|newer|newest|older|oldest)\b", re.I)
 _CATEGORY = re.compile(r"\b(?:what|which)\s+(?!(?:is|are|was|were|do|does|did|can|could|will|would|should|about|if)\b)"
                        r"([a-z]+)\b", re.I)

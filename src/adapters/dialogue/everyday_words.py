@@ -73,6 +73,12 @@ gluten coeliac celiac
 nut nuts peanut peanuts
 dairy lactose milk
 alcohol alcoholic booze
+wrong bad problem problems issue issues trouble
+lock locks locker lockers
+stuff things belongings valuables possessions
+loan courtesy replacement
+suggest suggestion recommend recommended advise
+instalment instalments installment installments spread
 """
 
 # Phrasal verbs and set phrases said for one word, on both sides (the question and the text): "turn up" is
@@ -85,7 +91,8 @@ PHRASES = [
     (r"\bdrop(?:ping|ped)?[ -]off\b", "leave"),
     (r"\bsign(?:ing|ed)?[ -]up\b|\benrol+(?:ing|ed)?\b", "join"),
     (r"\bfind(?:ing)? out\b|\bhear(?:ing)? about\b", "know"),
-    (r"\bcall(?:ing|ed)? off\b|\bcan(?:'|no)?t make it\b|\b(?:pull|pulls|pulling|pulled|drop|drops|dropping|"
+    (r"\bcall(?:ing|ed)? off\b|\bcan(?:'|no)?t make it\b|\bcan(?:'|no)?t (?:come|attend|go)\b|"
+     r"\b(?:pull|pulls|pulling|pulled|drop|drops|dropping|"
      r"dropped) out\b", "cancel"),
     (r"\b(?:get|getting|have|having) (?:my|our|the|your) money back\b|\bmoney back\b", "refund"),
     (r"\b(?:bring|take|carry) (?:in )?(?:my|our|your|their) own\b", "bring outside"),

@@ -138,6 +138,9 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
             score -= 0.1  # "children under 6 eat free" does not answer "how much is breakfast?"
         if (case := _CASE.match(candidate.text)) and not _asked(case.group(1), weights):
             score -= 0.08  # "On Fridays it stays open until 10pm" answers "when do you open?" only on Fridays
+        if candidate.kind == "memory" and query.about_user >= 1.0 and (other := _SOMEONE_ELSES.match(candidate.text)) \
+                and not set(terms(other.group(1))) & query.own:
+            score -= SOMEONE_ELSE  # "what car do I drive?" is not answered by "your wife drives an electric car"
         if query.said and (fits or not query.kinds) and _plain(candidate.text) in query.said:
             score += SAID_BEFORE  # "where can I park?" ... "how much does that cost?": what that reply says
         # the chunk retrieval put first, and a chunk's opening sentences (which state its main facts) win ties
@@ -200,7 +203,9 @@ _ADULT = re.compile(r"\badults?\b", re.I)
 _CASE = re.compile(r"^(?:On|For|During|Outside|After|Before|Except|At)\s+(?:the\s+)?(\w+)")
 
 
-SAID_BEFORE = 0.12
+SAID_BEFORE, SOMEONE_ELSE = 0.12, 0.15
+_SOMEONE_ELSES = re.compile(r"^Your (wife|husband|partner|son|daughter|sons|daughters|child|children|kids?|mum|mom|"
+                            r"mother|dad|father|parents|brother|sister|friend|boyfriend|girlfriend|boss|dog|cat)\b")
 
 
 def _plain(sentence: str) -> str:

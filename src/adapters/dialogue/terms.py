@@ -98,7 +98,8 @@ def _related() -> dict[str, frozenset[str]]:
 
 
 RELATED = _related()
-GENERIC_TERMS = frozenset(stem(w) for w in GENERIC)
+# (and verbs that stand for any doing: "can I wait while it's done?")
+GENERIC_TERMS = frozenset(stem(w) for w in GENERIC | words_of("done doing happening stuff"))
 
 
 def is_question(text: str) -> bool:

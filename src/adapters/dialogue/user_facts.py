@@ -23,6 +23,9 @@ _IN_CASE = re.compile(r"\b(?:if|in case|when|whenever)\b", re.I)
 # husband as a driver"), not what is asked about
 # ("what if my dog gets sick?": a condition, the question is what the place does then)
 _SERVED = re.compile(r"\b(?:for|with|bring|take|brings|to|about|if|when|\w+ing)\s+(?:my|our)\b", re.I)
+# "my wife drives an electric car, can you service it?": a request of the place about what is theirs
+_ASKS_YOU = re.compile(r"\b(?:can|could|will|would|do) you\b|"
+                       r"\b(?:can|could|may|should) (?:i|we) \w+(?: up| in| off| away)? (?:my|our)\b", re.I)
 _MINE = re.compile(r"\b(?:my|our|mine)\b", re.I)
 _REMEMBER = re.compile(r"\b(?:do you (?:know|remember|recall)|what (?:do|did) you (?:know|remember)|"
                        r"what have i told you|tell me about (?:me|myself)|remind me|did i (?:say|tell you|mention)|"
@@ -56,7 +59,7 @@ def about_user(question: str) -> float:
             procedure = True  # "how early should I arrive?" asks what the place expects, whatever the verb
         if not procedure:
             return 1.0
-    mine = len(_MINE.findall(question)) - len(_SERVED.findall(question))
+    mine = len(_MINE.findall(question)) - len(_SERVED.findall(question)) - len(_ASKS_YOU.findall(question))
     if _PERMISSION.match(question):  # "can my kid rent a violin?", "does my little girl have to pay?": a rule
         mine -= 1
     return 0.6 if mine > 0 else 0.0

@@ -16,7 +16,8 @@ _WORD = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
 _CONNECTIVE = re.compile(r"^\s*(and|also|or|but|so|then|what about|how about|same for|and what about)\b", re.I)
 # Words that point back at something named earlier. "it" also opens plenty of standalone questions
 # ("how much does it cost to rent a bike?"), so it only counts in short turns.
-_BACK = frozenset(["he", "she", "him", "his", "her", "hers", "they", "them", "their", "those", "that", "then"])
+_BACK = frozenset(["he", "she", "him", "his", "her", "hers", "they", "them", "their", "those", "that", "then",
+                   "instead", "otherwise"])
 _WEAK_BACK = frozenset(["it", "its"])
 
 

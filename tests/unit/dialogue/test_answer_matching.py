@@ -112,3 +112,23 @@ def test_a_number_in_the_question_is_the_users_case() -> None:
         Persona("Sam", "", "A chef.", {"verbosity": 0.3}),
         [Turn("user", "What happens if I have to pull out 3 days before?")],
         knowledge=["If you cancel at least 7 days before a class, we refund you in full. Aprons are provided."]))
+
+
+def test_a_memory_about_someone_else_does_not_answer_for_the_user() -> None:
+    request = DialogueRequest(Persona("Dave", "", "A mechanic.", {"verbosity": 0.3}),
+                              [Turn("user", "What kind of car do I drive?")], knowledge=[],
+                              memories=["User's wife drives an electric car", "User drives a Skoda estate car"],
+                              memory_relevance=[0.5, 0.45])
+    assert "Skoda" in engine.compose(request)
+
+
+def test_how_one_pays_is_no_price_and_a_request_of_the_place_is_no_memory() -> None:
+    assert "price" not in wanted("Can I pay by card?") and "price" in wanted("How much do I pay?")
+    assert "price" not in wanted("Can I pay for a big repair in instalments?")
+    assert about_user("My wife drives an electric car, can you service it?") == 0.0
+
+
+def test_teaching_is_a_job() -> None:
+    from avatar_service.adapters.dialogue.answer_types import holds
+
+    assert holds("You teach primary school.", ["occupation"])
