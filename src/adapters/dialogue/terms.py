@@ -41,17 +41,24 @@ DISCOURSE = words_of(
 
 
 _PHRASES = [(re.compile(pattern, re.I), replacement) for pattern, replacement in PHRASES]
+_ANY_PHRASE = re.compile("|".join(f"(?:{pattern})" for pattern, _ in PHRASES), re.I)  # most text holds none
 
 
 def terms(text: str) -> list[str]:
     """Stems of the words that carry meaning, in order, without repeats (a phrasal verb as its one word)."""
+    return list(_terms(text))
+
+
+@functools.lru_cache(maxsize=16384)  # the same knowledge sentences are read on every turn
+def _terms(text: str) -> tuple[str, ...]:
     seen: dict[str, None] = {}
-    for pattern, replacement in _PHRASES:
-        text = pattern.sub(replacement, text)
+    if _ANY_PHRASE.search(text):
+        for pattern, replacement in _PHRASES:
+            text = pattern.sub(replacement, text)
     for w in words(text):
         if w not in STOPWORDS and w not in DISCOURSE and (len(w) > 1 or w.isdigit()):
             seen.setdefault(stem(w), None)
-    return list(seen)
+    return tuple(seen)
 
 
 # More groups of the same kind, for what customers of any service ask in other words than the service writes:
