@@ -97,7 +97,11 @@ _RELATIVE_NAME_S = re.compile(rf"\b(?P<who>(?:my|our) {_REL})s (?=name\b|birthda
 # "My son (he's 7) wants..." reads as "My son, he's 7, wants..."; "As a wheelchair user, I..." as "I'm a
 # wheelchair user, I..."
 _BRACKETS = re.compile(r"\s*\((?P<inside>[^()]{1,60})\)\s*")
-_AS_A = re.compile(r"^as (?P<what>an? [\w -]{1,30}?), (?=i\b)", re.I)
+_AS_A = re.compile(r"^(?:as|being) (?P<what>an? [\w -]{1,30}?),? (?=i\b|what|how|can|could|do|does|is|are|any|which)",
+                   re.I)
+# "since I work nights, is there ...": the reason is the user speaking about themselves
+_BECAUSE = re.compile(r"^(?:since|seeing as|given that|now that|because|cos|as) (?=(?:i|i'm|i’m|i've|i’ve|we|we're|"
+                      r"we’re)\b)", re.I)  # not "since my knee op, I ...": that is a time
 
 
 def tidy(sentence: str) -> str:
@@ -107,6 +111,7 @@ def tidy(sentence: str) -> str:
     text = _RELATIVE_NAME_S.sub(lambda m: f"{m.group('who')}'s ", text)
     text = _BRACKETS.sub(lambda m: f", {m.group('inside')}, ", text).strip(" ,")
     text = _AS_A.sub(lambda m: f"I'm {m.group('what')}, ", text)
+    text = _BECAUSE.sub("", text)
     for pattern, replace in _TIDY:
         text = pattern.sub(replace, text)
     text = _FAMILY_AS_NAME.sub(lambda m: f"my {m.group('rel').lower()}", text)

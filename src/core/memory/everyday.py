@@ -199,6 +199,13 @@ EVERYDAY_TEXTS += [
     (r"^(?P<days>(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays)(?: and \w+days)?) "
      r"(?:is|are) my (?:day|days) off$",
      lambda m: (f"User has {m.group('days').title().replace(' And ', ' and ')} off", "schedule", 0.8)),
+    # where they study and where home is: "I'm at uni in Leeds", "home is Cornwall"
+    (r"^i(?:'m|’m| am) (?:at|studying at) (?P<v>uni|university|college|sixth form)(?: in (?P<place>(?-i:[A-Z])[\w'’-]+"
+     r"(?: (?-i:[A-Z])[\w'’-]+)*))?$",
+     lambda m: (f"User is at {m.group('v').lower()}{' in ' + m.group('place') if m.group('place') else ''}",
+                "personal", 0.8)),
+    (r"^(?:my )?home(?:'s|’s| is) (?:in )?(?P<place>(?-i:[A-Z])[\w'’-]+(?: (?-i:[A-Z])[\w'’-]+)*)$",
+     lambda m: (f"User's home is in {m.group('place')}", "location", 0.8)),
     # a home being looked for: "I'm looking for a 1 bed in Hackney"
     (r"^(?:i(?:'m|’m| am)|we(?:'re|’re| are)) (?:currently |now )?(?:looking|searching|hunting) (?:for|at) "
      r"(?P<v>(?:an? |somewhere |something )?(?:[\w-]+ ){0,3}?(?:bed|bedroom|flat|house|home|place|room|apartment|"

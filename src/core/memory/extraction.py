@@ -88,6 +88,9 @@ _NAMING = re.compile(r"^(?:(?:we|i) (?:named|called|call) (?:him|her|it)|(?:his|
 # (not "I'm allergic to cats and dogs": a preposition before "and" joins two of its objects)
 _TWO_STATES = re.compile(r"^(?P<subject>i(?:'m|’m| am)) (?P<a>(?![^,]*\b(?:to|of|with|in|at|for|about|from|by)\b)"
                          r"[^,]{1,25}?) and (?P<b>[^,]{1,25})$", re.I)
+# "a little boy named Arlo", "our new puppy called Mo": one of theirs, named, said alone
+_ONE_NAMED = re.compile(rf"(?:^|, )(?:an?|our|my) (?P<rel>(?:[\w-]+ )?(?:{RELATIONS}|girl|boy)) (?:called|named) "
+                        r"(?P<name>(?-i:[A-Z])[\w'’-]+)$", re.I)
 # "he works as a pilot" after "my husband's name is Tom": he is the husband
 _PRONOUN_SUBJECT = re.compile(r"^(?:he|she)(?=\s)|^(?:his|her)(?=\s)", re.I)
 # "..., Nacho and Churro haha": the names of what the clause just brought in
@@ -287,6 +290,11 @@ def _by_name(clause: str, people: dict[str, str]) -> str:
 def _read(clause: str, sentence: str, greeting: bool, last_relation: str, facts: list[Fact], seen: set[str],
           add: Callable[[Fact], None]) -> None:
     """The facts of one statement: a name for the one just mentioned, or what the clause says."""
+    if one := _ONE_NAMED.search(clause.strip().rstrip(".!")):  # "we had our first baby, a little boy, Arlo"
+        add(Fact(f"User's {one.group('rel').lower()} is named {one.group('name')}", "relationship", 0.8, sentence))
+        clause = clause.strip().rstrip(".!")[: one.start()]
+        if not clause:
+            return
     naming = _NAMING.match(clause.strip().rstrip(".!"))
     if naming and not last_relation and facts and facts[-1].content.startswith("User has "):
         last_relation = facts[-1].content.split()[-1]  # "we adopted a retired greyhound, she's called Pearl"

@@ -51,7 +51,7 @@ _WE = [(re.compile(r"^(?:my|our) [\w ]{2,30}? and i(?= )", re.I), "we"),  # "my 
        (re.compile(r"^we\b", re.I), "i")]
 # "I've just moved to Leeds" -> "I just moved to Leeds", "I've got two kids" -> "I have two kids"; "our" -> "my"
 _PERFECT = re.compile(r"^i(?:'ve|’ve| have) (?P<adv>(?:just |recently |finally |now |also )*)"
-                      r"(?P<verb>(?!need|feed|bleed|seed)\w{2,}ed|got|bought|broken|begun|become|found|made|taken|left|"
+                      r"(?P<verb>(?!need|feed|bleed|seed)\w{2,}ed|got|had|bought|broken|begun|become|found|made|taken|left|"
                       r"quit|given up)\b", re.I)
 _OUR = re.compile(r"^our\b", re.I)
 # "I've been vegetarian for 10 years" -> "I'm vegetarian"
@@ -195,8 +195,9 @@ FRAME_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
      lambda m: (f"User is getting married{' ' + clean(m.group('v')) if m.group('v') else ''}",
                 "relationship", 0.85)),
     (r"^i (?:just |recently |finally )?(?P<v>had (?:a|our|my) (?:first |second |third )?(?:baby|little)(?: girl| boy)?|"
-     r"got (?:married|engaged|divorced))(?P<when>(?: [^,;!?]+)?)$",
-     lambda m: (f"User {m.group('v').lower()}{clean(m.group('when')) and ' ' + clean(m.group('when'))}",
+     r"had (?:twins|triplets)|"
+     r"got (?:married|engaged|divorced))(?P<when>(?: [^,;!?]+)?)(?:, (?:a|an|two|both|one) [^;!?]{1,30})?$",
+     lambda m: (f"User {third_person(m.group('v').lower())}{clean(m.group('when')) and ' ' + clean(m.group('when'))}",
                 "relationship", 0.85)),
     (rf"^{_I} (?:expecting|having) (?P<v>(?:(?:a|our \w+) (?:baby|child|son|daughter|twins)|"
      r"our (?:first|second|third|fourth|fifth))(?: [^,;!?]+)?)$",

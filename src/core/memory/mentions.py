@@ -62,7 +62,8 @@ _BODY = re.compile(
     r"getting|always been) )*(?!(?:a|an|the|my|in|at|on|not|fine now|ok|okay|done|here)\b)[a-z][\w-]+)\b", re.I)
 # what a thing of theirs is: "my bike's a Specialized Allez", "my phone is an old iPhone"
 _MINE_IS = re.compile(
-    rf"\b(?:my|our) (?P<what>car|bike|van|motorbike|scooter|phone|laptop|guitar|camera|boiler|watch|piano|tv|telly|"
+    rf"\b(?:my|our) (?:other |old |new |first |second |main |work |family )?(?P<what>car|bike|van|motorbike|scooter|"
+    rf"phone|laptop|guitar|camera|boiler|watch|piano|tv|telly|"
     rf"keyboard|console|printer|boat|caravan|washing machine|dishwasher|fridge|freezer|oven|cooker|tumble dryer|"
     rf"vacuum|hoover|mower|lawnmower|tablet|headphones|hearing aids?|wheelchair|pram|buggy|car seat|sewing machine|"
     rf"coffee machine)(?:'s|’s| is| are) an? (?P<adj>{_THING_ADJ}){_BRAND}{_AFTER_MINE}", re.I)
@@ -100,8 +101,10 @@ _IT_DUE = re.compile(r"\b(?P<what>mot|service|check-?up|inspection|renewal|appoi
                      r"\bit(?:'s|’s| is) (?P<how>due) (?P<when>(?:on|in|by|next|this) [^,;.!?]+)", re.I)
 # "the MOT's due in May", "my passport is due for renewal in June", "our lease is up in March"
 _DUE = re.compile(
-    r"\b(?:my|our|the) (?P<what>(?:[\w-]+ ){0,2}?[\w-]+)(?P<how>(?:'s|’s| is| are) (?:due|booked|up|running out|"
-    r"expiring|scheduled|on)| expires| runs out| ends| starts| renews)(?: for (?:renewal|a service|an? [\w-]+|"
+    r"(?:\b(?:my|our|the) |^|(?<=, ))(?P<what>(?:[\w-]+ ){0,2}?[\w-]+)"
+    r"(?P<how>(?:'s|’s| is| are) (?:due|booked|up|running out|"
+    r"expiring|scheduled|on)| expires| runs out| ends| starts| renews|(?:'s|’s| is)(?= (?:on|in|at|next|this) ))"
+    r"(?: for (?:renewal|a service|an? [\w-]+|"
     r"its [\w-]+))? "
     rf"(?P<when>(?:on |in |at |for |by |this |next |until )?(?:the )?(?:\d{{1,2}}(?:st|nd|rd|th)?(?: of)? )?"
     rf"(?:(?:{_MONTHS})\b|(?:{_DAYS})\b|next \w+|this \w+|the \d{{1,2}}(?:st|nd|rd|th)\b)[^,;.!?]*?)"

@@ -140,6 +140,9 @@ def open_fact(clause: str) -> tuple[str, str, float] | None:
     if subject == "i" and first in _ERRANDS:
         return None  # "I booked last week"
     past = subject == "i" and (first in _IRREGULAR_PAST or first.endswith("ed"))
+    if past and re.match(r"^\w+ (?:(?:\d+|a few|a couple of|two|three|\w+) (?:days|weeks|months|years) ago|"
+                         r"in \d{4}|last \w+)$", rest, re.I):
+        return None  # "(I'm an ex-smoker,) quit 10 years ago": what it is about was said before
     if past and not _LASTING_TIME.search(rest):
         return None  # "I booked a table", "I lost my keys": events; "I turned forty in May" stays
     if _NOW.search(rest) and not _PLAN.match(text):

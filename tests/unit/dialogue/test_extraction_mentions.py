@@ -348,3 +348,22 @@ def test_a_condition_said_with_its_verb(said: str, expected: tuple[str, str]) ->
 ])
 def test_sixth_probe_shapes(said: str, expected: tuple[str, str]) -> None:
     assert expected in facts(said)
+
+
+@pytest.mark.parametrize(("turns", "expected"), [
+    (["since I work weekends, can I come on a Tuesday?"], ("User works weekends", "schedule")),
+    (["as a vegan, what can I have?"], ("User is a vegan", "preference")),
+    (["being a teacher I get long holidays"], ("User is a teacher", "personal")),
+    (["we've just had twins, a boy and a girl"], ("User had twins", "relationship")),
+    (["our second arrived in May, a little girl, Hana"], ("User's little girl is named Hana", "relationship")),
+    (["I'm sitting my theory test, test is on the 9th"], ("User's test is on the 9th", "schedule")),
+    (["my work van's a Ford Transit, can you fit a roof rack?"], ("User's van is a Ford Transit", "personal")),
+    (["I'm at college in Derby but home is Skegness"], ("User is at college in Derby", "personal")),
+    (["I'm at college in Derby but home is Skegness"], ("User's home is in Skegness", "location")),
+])
+def test_seventh_probe_shapes(turns: list[str], expected: tuple[str, str]) -> None:
+    assert expected in facts(*turns)
+
+
+def test_a_past_doing_with_only_a_time_is_no_fact() -> None:
+    assert facts("I'm an ex-smoker, quit 10 years ago") == [("User is an ex-smoker", "personal")]
