@@ -28,7 +28,8 @@ _DATED = re.compile(
     r"(?:over|at|for) (?:easter|christmas|new year|half[- ]term|the holidays|the bank holiday)\b|"
     r"in (?:\d+|a few|a couple of) (?:days|weeks|months)\b)", re.I)
 EVENTS_WORDS = (r"appointment|interview|exam|test|driving test|flight|surgery|operation|wedding|graduation|"
-                r"recital|concert|match|race|marathon|scan|op|due date|birthday|court date")
+                r"recital|concert|match|race|marathon|scan|op|due date|birthday|court date|triathlon|half marathon|"
+                r"competition|tournament|audition|gig|performance|exhibition|conference|viva|hearing|trial")
 _I_OR_WE = r"(?:i(?:'m|’m| am)|we(?:'re|’re| are)|(?:my|our) (?P<who>[\w ]{2,25}?) and i are)"
 
 

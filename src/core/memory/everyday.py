@@ -206,6 +206,13 @@ EVERYDAY_TEXTS += [
                 "personal", 0.8)),
     (r"^(?:my )?home(?:'s|’s| is) (?:in )?(?P<place>(?-i:[A-Z])[\w'’-]+(?: (?-i:[A-Z])[\w'’-]+)*)$",
      lambda m: (f"User's home is in {m.group('place')}", "location", 0.8)),
+    # a relative's day, said without when: "it's my parents' ruby anniversary", "it's for my son's 18th"
+    (r"^it(?:'s|’s| is) (?:for )?(?:my|our) (?P<who>(?:[\w-]+ )?(?:parents|grandparents|in-laws|mum|mom|dad|wife|"
+     r"husband|partner|son|daughter|brother|sister|nan|gran|grandma|grandad|friend|boss|auntie|aunt|uncle|niece|"
+     r"nephew|kids|twins))(?:'s|’s|'|’) (?P<what>(?:[\w-]+ )?(?:birthday|anniversary|wedding|retirement|graduation|"
+     r"christening|party|leaving do|\d+(?:st|nd|rd|th)))$",
+     lambda m: (f"User is celebrating their {m.group('who').lower()}'s {m.group('what').lower()}"
+                .replace("s's ", "s' "), "relationship", 0.75)),
     # a home being looked for: "I'm looking for a 1 bed in Hackney"
     (r"^(?:i(?:'m|’m| am)|we(?:'re|’re| are)) (?:currently |now )?(?:looking|searching|hunting) (?:for|at) "
      r"(?P<v>(?:an? |somewhere |something )?(?:[\w-]+ ){0,3}?(?:bed|bedroom|flat|house|home|place|room|apartment|"

@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from avatar_service.core.memory.background import BACKGROUND, asked_facts
+from avatar_service.core.memory.background import BACKGROUND, EVENTS_WORDS, asked_facts
 from avatar_service.core.memory.clauses import LEADING, pieces, tidy
 from avatar_service.core.memory.entities import by_entity, who_of
 from avatar_service.core.memory.everyday import EVERYDAY
@@ -252,6 +252,8 @@ def extract_facts(user_turns: Sequence[str]) -> list[Fact]:
                     asked_condition = condition.group()  # "anything for hay fever? I get it really bad"
                 if part.kind == "statement" and asked_condition:
                     part = replace(part, text=_IT_IS.sub(rf"\1 {asked_condition}", part.text))
+                if part.kind == "question" and (event := _EVENT_ASKED.search(part.text)):
+                    asked = event.group("thing").lower()  # "any tips for a first marathon? mine's London in April"
                 if part.kind == "question" and (thing := _ASKED_ABOUT.search(part.text)):
                     asked = thing.group("thing").lower()
                     if not last_relation and re.fullmatch(rf"(?:{RELATIONS})", asked, re.I):
@@ -331,7 +333,8 @@ _MINE = re.compile(r"^mine(?:'s|’s| is) (?P<v>[^,;]{2,40}?)(?= and | but | so 
 
 
 def _mine(thing: str, what: str, sentence: str) -> Fact:
-    category = "relationship" if re.fullmatch(rf"(?:{RELATIONS})", thing, re.I) else "personal"
+    category = "relationship" if re.fullmatch(rf"(?:{RELATIONS})", thing, re.I) else \
+        "schedule" if re.fullmatch(rf"(?:{EVENTS_WORDS})", thing, re.I) else "personal"
     return Fact(f"User's {thing} is {third_person(clean(what))}", category, 0.75, sentence)
 
 
@@ -351,6 +354,7 @@ def _qualify(facts: list[Fact], seen: set[str]) -> None:
 
 _HAS_NAMED = re.compile(rf"^User has an? (?P<who>(?:[\w-]+ )?(?:{RELATIONS})) named (?P<name>(?-i:[A-Z])[\w'’-]+)$",
                         re.I)
+_EVENT_ASKED = re.compile(rf"\b(?P<thing>{EVENTS_WORDS})s?\b", re.I)
 _CONDITION_ASKED = re.compile(rf"\b(?:{CONDITIONS})\b", re.I)
 # "I get it really bad", "I've had it for years": "it" is the condition just asked about
 _IT_IS = re.compile(r"^(i (?:get|have|suffer (?:from|with)|'ve had|’ve had|have had|had)) (?:it|them)\b", re.I)

@@ -26,6 +26,7 @@ from avatar_service.core.memory.vocabulary import (
     EVENTS,
     HABIT_WHEN,
     LANGUAGES,
+    LIST,
     MONTH_OR_DATE,
     NAME,
     NOT_HABITS,
@@ -92,10 +93,6 @@ def _phrase(
     return make
 
 
-# "hiking, cycling and wild swimming": a list, commas and all, when it ends with "and" or "or"
-_LIST = r"(?P<v>[^,;!?]+(?:, [^,;!?]+)*,? (?:and|or|&) [^,;!?]+|[^,;!?]+)"
-
-
 def _preference(m: re.Match[str]) -> Made:
     verb, confidence = PREFERENCE_VERBS[re.sub(r"\s+", " ", m.group("verb").lower().replace("’", "'"))]
     value = clean(m.group("v"))
@@ -147,6 +144,8 @@ def _own(m: re.Match[str]) -> Made:
     if m.group("verb").lower() == "drive" and (job := _DRIVEN_FOR_A_LIVING.match(clean(m.group("v")))):
         rest = clean(m.group("v"))[job.end():]  # "now I drive a taxi", "I drive a taxi at night"
         return f"User works as a {job.group().lower()} driver{third_person(rest)}", "personal", 0.85
+    if re.match(r"(?:lot|bit|little|fair bit|fair amount)\b", m.group("v"), re.I):
+        return None  # "I drive a lot for work": how much, not what
     verb = "owns" if m.group("verb").lower() == "own" else "drives"
     return _phrase(f"User {verb} {{art}} {{v}}", "context", 0.8, 6)(m)
 
@@ -363,7 +362,7 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     ),
     (
         rf"^i {ADV}(?P<verb>love|like|enjoy|adore|hate|dislike|detest|can't stand|cannot stand|don't like|"
-        rf"do not like|don't enjoy|prefer)\s+{_LIST}",
+        rf"do not like|don't enjoy|prefer)\s+{LIST}",
         _preference,
     ),
     (

@@ -72,7 +72,8 @@ WHEN = (
 HABIT_WHEN = (
     rf"(?:{WHEN}|in the (?:mornings|afternoons|evenings)|at (?:nights|weekends)|"
     rf"most (?:days|mornings|afternoons|evenings|nights|weekends|weeks)|(?:all day )?on (?:{DAYS})s|"
-    rf"(?:on )?(?:night|day|early|late|evening|weekend) shifts|"
+    rf"(?:on )?(?:night|day|early|late|evening|weekend) shifts|all (?:week|day|weekend)|"
+    rf"(?:before|after) (?:work|school|the school run)|at lunchtimes?|on my lunch(?: break)?|"
     rf"(?:from )?\d{{1,2}}(?::\d\d)?\s?(?:am|pm)? ?(?:till|til|until|to|-|–) ?\d{{1,2}}(?::\d\d)?\s?(?:am|pm)?)"
 )
 EVENTS = (
@@ -134,6 +135,8 @@ ADV = (
     r"\s+)*"
 )
 V = r"(?P<v>[^,;!?]+)"  # up to the end of the clause: a full stop inside is an abbreviation ("St. Mary's")
+# "hiking, cycling and wild swimming": a list, commas and all, when it ends with "and" or "or"
+LIST = r"(?P<v>[^,;!?]+(?:, [^,;!?]+)*,? (?:and|or|&) [^,;!?]+|[^,;!?]+)"
 CAPITALISED = r"(?P<name>(?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+)?)"
 # a person named after a relation, titles allowed: "Sarah", "Mrs. Jansen", "Dr. Ines Vos"
 TITLED_NAME = r"(?P<name>(?:(?-i:Mr|Mrs|Ms|Dr|Prof)\.? )?(?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+)?)"

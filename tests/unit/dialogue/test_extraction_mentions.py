@@ -367,3 +367,20 @@ def test_seventh_probe_shapes(turns: list[str], expected: tuple[str, str]) -> No
 
 def test_a_past_doing_with_only_a_time_is_no_fact() -> None:
     assert facts("I'm an ex-smoker, quit 10 years ago") == [("User is an ex-smoker", "personal")]
+
+
+@pytest.mark.parametrize(("turns", "expected"), [
+    (["can we book the back room?", "it's my grandparents' diamond anniversary"],
+     ("User is celebrating their grandparents' diamond anniversary", "relationship")),
+    (["any advice for a first triathlon?", "mine's Windsor in June"], ("User's triathlon is Windsor in June",
+                                                                       "schedule")),
+    (["do you deliver on saturdays?", "I'm out at work all week"], ("User is out at work all week", "schedule")),
+    (["is the gym quiet early on?", "I train before work, about 6"], ("User trains before work, about 6",
+                                                                     "schedule")),
+])
+def test_eighth_probe_shapes(turns: list[str], expected: tuple[str, str]) -> None:
+    assert expected in facts(*turns)
+
+
+def test_how_much_someone_drives_is_not_a_car() -> None:
+    assert not [c for c, _ in facts("I drive a lot for work") if "drives a lot" in c]
