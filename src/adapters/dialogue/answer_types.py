@@ -13,6 +13,9 @@ _MONTH = r"(?:january|february|march|april|may|june|july|august|september|octobe
 _NUMBER_WORD = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred)"
 
 HOLDS = {
+    # a time of day: "5pm", "18:30", "midnight" (what "what time do you close?" asks, not "closed on 25 December")
+    "clock": re.compile(r"\b\d{1,2}(?::\d\d)?\s?(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}[:.]\d\d\b|"
+                        r"\b(?:midnight|noon|midday)\b", re.I),
     "time": re.compile(
         rf"\b\d{{1,2}}(?::\d\d)?\s?(?:am|pm|a\.m\.|p\.m\.)|\b\d{{1,2}}:\d\d\b|\b(?:midnight|noon|daily|weekdays?|"
         rf"weekends?|mornings?|evenings?|{_DAY}|{_MONTH}|today|tomorrow)\b|\b\d{{1,2}}(?:st|nd|rd|th)\b|"
@@ -56,6 +59,8 @@ _WANTS = [
     ("price", re.compile(rf"\bhow much\b(?!\s+(?!{_PRICE_NOUNS}\b)[a-z]+\s+(?:do|does|did|is|are|will|would|can|"
                          r"should|must|have|has|of|in|to)\b)|\b(?:cost|costs|price|prices|fee|fees|charge|charges|"
                          r"pay|cheaper|cheapest|pricier|expensive)\b", re.I)),
+    ("clock", re.compile(r"\bwhat time\b|\buntil when\b|\bwhat (?:are )?(?:your |the )?(?:opening )?"
+                         r"hours\b|\bopening hours\b|\bwhat times\b", re.I)),
     ("time", re.compile(r"\bwhen\b|\bwhat time\b|\bhow (?:late|early)\b|\buntil when\b|\bwhat hours\b|"
                         r"\bopening hours\b|\b(?:open|close|closes|opens)\b|"
                         r"\b(?:what|which) (?:days?|dates?|months?|nights?|evenings?|mornings?)\b", re.I)),
@@ -85,6 +90,8 @@ def wanted(question: str) -> list[str]:
     kinds = [kind for kind, pattern in _WANTS if pattern.search(question)]
     if _PER_UNIT.search(question) and not kinds:  # "what's the membership per month?"
         kinds.append("price")
+    if "clock" in kinds and "time" in kinds:
+        kinds.remove("time")  # "what time do you close?" asks for a time of day, not "closed on 25 December"
     if "price" in kinds and _PAY_HOW.search(question) and not _PRICE_ASKED.search(question):
         kinds.remove("price")  # "can I pay by card?", "...in instalments?" ask how one pays, not what it costs
     if "number" in kinds and ("contact" in kinds or ("price" in kinds and not _HOW_MANY.search(question))):

@@ -38,7 +38,8 @@ _HINTS = frozenset(terms("single"))
 # words that only say which kind of answer is wanted: the kind itself is matched instead
 _KIND_WORDS = {"name": set(terms("name names called call")),
                "place": set(terms("address location located based situated")),
-               "time": set(terms("time hours")), "age": set(terms("old age aged years year")),
+               "time": set(terms("time hours")), "clock": set(terms("time times hours")),
+               "age": set(terms("old age aged years year")),
                "duration": set(terms("long")), "list": set(terms("kind kinds sort sorts type types")),
                "occupation": set(terms("job work living occupation profession"))}
 
@@ -106,6 +107,8 @@ def best_answer(ranking: Ranking, more: bool, asking: bool, about_user: float, t
     ranked = ranking.ranked
     if about_user >= 1.0:  # "where do I live?" is answered by what the user said, or not at all
         ranked = [s for s in ranked if s.candidate.kind == "memory"]
+    elif to_place and not about_user:  # "do you have any?" asks what the place has, never what the user said
+        ranked = [s for s in ranked if s.candidate.kind == "knowledge"]
     if not ranked:
         return None
     best = ranked[0]

@@ -74,6 +74,13 @@ nut nuts peanut peanuts
 dairy lactose milk
 alcohol alcoholic booze
 wrong bad problem problems issue issues trouble
+buggy buggies pushchair pushchairs pram prams stroller strollers
+scared frightened afraid fear fears nervous anxious
+ill unwell sick poorly
+house home flat address
+dog dogs labrador spaniel collie terrier poodle cockapoo cavapoo labradoodle beagle retriever dachshund husky pug
+dog dogs bulldog whippet greyhound schnauzer chihuahua alsatian lurcher pointer setter corgi dalmatian
+cat cats siamese persian ragdoll tabby moggy
 lock locks locker lockers
 stuff things belongings valuables possessions
 loan courtesy replacement
@@ -97,6 +104,8 @@ PHRASES = [
     (r"\b(?:get|getting|have|having) (?:my|our|the|your) money back\b|\bmoney back\b", "refund"),
     (r"\b(?:bring|take|carry) (?:in )?(?:my|our|your|their) own\b", "bring outside"),
     (r"\bup[ -]?front\b|\bin advance\b", "advance"),
+    (r"\bgrown[- ]?ups?\b", "adult"),
+    (r"\btry(?:ing)? (?:it |us |things )?out\b|\bhave a go\b|\bgive it a (?:go|try)\b", "trial"),
     (r"\bspare time\b|\bfree time\b|\bfor fun\b", "hobby"),
     (r"\b(?:\d+%|\d+(?:[.,]\d\d)? (?:pounds?|euros?|dollars?)|half) off\b", r"\g<0> discount"),
     (r"\bone[ -]to[ -]one\b|\b1[ -]to[ -]1\b", "private"),

@@ -66,6 +66,7 @@ _ALL_ABOUT_ME = re.compile(r"\b(what do you (know|remember) about me|do you reme
 _OPENING = frozenset(terms("open opens opening close closes closing"))
 _CONNECTIVE = re.compile(r"^\s*(?:and|also|or|but|so|then|what about|how about)\b", re.I)
 _POINTS_BACK = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their)\b", re.I)
+_CASE_OF_MINE = re.compile(r"\b(?:from|to|at|in|near|outside) (?:my|our) ((?:\w+ ){0,1}\w+)", re.I)  # "from my house"
 _THAT = re.compile(r"\b(?:that|it|this|there)\b", re.I)  # "how much does that cost?": what the last reply said
 _PROPER = re.compile(r"(?<![.!?] )(?<!^)\b[A-Z][a-z]+\b")  # a name: capitalised, not as a sentence's first word
 
@@ -133,6 +134,7 @@ class _Reply(SmallTalk):
         self.user_name = request.user_name or _name_in_history(history) or user_name_in(request.memories)
         self.emotion: Emotion | None = detect_emotion(self.user_text)
         self.parts: list[str] = []
+        self.pronoun_resolved = False
 
     def text(self) -> str:
         self.route()
@@ -180,7 +182,9 @@ class _Reply(SmallTalk):
     # --- grounded answers -----------------------------------------------------------------------------
 
     def answer(self, text: str) -> None:
+        said = text
         text = resolved(text, self.previous_user)  # "can he come on board?" after "what's my dog called?"
+        self.pronoun_resolved = text != said
         more = bool(_MORE.search(self.lowered))
         asking = is_question(text) or more
         query = self.query(text, more)
@@ -207,6 +211,9 @@ class _Reply(SmallTalk):
         kinds = answer_types.wanted(text)
         weights = question_weights(text, kinds, asked_ages)
         weights.pop("more", None)
+        case = frozenset(t for m in _CASE_OF_MINE.finditer(text) for t in terms(m.group(1)))
+        for t in case & weights.keys():  # "can you collect her from my house?": the user's place, not the topic
+            weights[t] = min(weights[t], 0.3)
         # a question without words of its own leans on the one before, unless it asks for a kind of answer
         # ("can my 8 year old come on his own?" names whom it is about: "his" points back to no earlier turn)
         follow = more or (is_follow_up(text) and not asked_ages) or not (weights or kinds)
@@ -228,6 +235,10 @@ class _Reply(SmallTalk):
             # (two words of its own) or "can my 8 year old come on his own?" ask something else
             if _CONNECTIVE.match(text) or (len(new_words) <= 1 and not asked_ages):
                 kinds = kinds or answer_types.wanted(context)
+        if self.pronoun_resolved and not context:  # "what is she frightened of?" after "...called Nala"
+            for name in _PROPER.findall(self.previous_reply):
+                for t in terms(name):
+                    weights.setdefault(t, 0.5)
         if not asked_ages and answer_types.mentions_child(text):
             asked_ages = self.ages_of_relatives(text)
         said = said_sentences(self.previous_reply) if context and not more and _THAT.search(text) and \
@@ -244,7 +255,8 @@ class _Reply(SmallTalk):
                      permission=asks_permission(text), to_place=to_place, ages=asked_ages,
                      place_names=place_names(self.request.persona.description), own=frozenset(terms(text)),
                      mentions_user=mentions_user(text) or (bool(context) and mentions_user(context)),
-                     child=answer_types.mentions_child(text) or bool(asked_ages), said=said)
+                     child=answer_types.mentions_child(text) or bool(asked_ages), said=said,
+                     case=case)
 
     def ages_of_relatives(self, text: str) -> list[int]:
         """"a ticket for my son": his age, when a memory gives it ("... a son named Tom who is 12")."""

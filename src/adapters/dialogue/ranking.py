@@ -57,6 +57,7 @@ class Query:
     child: bool = False  # asks about a child (a son, kids...)
     # the sentences of the last reply, when the question asks more about what it said ("how much does that cost?")
     said: frozenset[str] = frozenset()
+    case: frozenset[str] = frozenset()  # the user's own place in the question ("from my house"): not its topic
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +149,8 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
         scored.append(Scored(candidate, score, coverage, fits, main_held / len(main) if main else 1.0))
     scored.sort(key=lambda s: -s.score)
     main_words = [t for t, w in weights.items() if w >= 1.0 and t in query.own]
-    focus = main_words[-1] if main_words else ""
+    topical = [t for t in main_words if t not in query.case] or main_words
+    focus = topical[-1] if topical else ""
     return Ranking(scored, unmatched, len(weights), frozenset(main_words), bool(query.kinds) and not query.yes_no,
                    bool(focus) and focus not in reachable,
                    bool(query.kinds) and not query.yes_no and _LITERAL.issuperset(query.kinds))

@@ -22,7 +22,7 @@ _IN_CASE = re.compile(r"\b(?:if|in case|when|whenever)\b", re.I)
 # "my" after these is the one a service is for ("a ticket for my son", "bring my dog", "a charge for adding my
 # husband as a driver"), not what is asked about
 # ("what if my dog gets sick?": a condition, the question is what the place does then)
-_SERVED = re.compile(r"\b(?:for|with|bring|take|brings|to|about|if|when|\w+ing)\s+(?:my|our)\b", re.I)
+_SERVED = re.compile(r"\b(?:for|with|bring|take|brings|to|about|if|when|from|\w+ing)\s+(?:my|our)\b", re.I)
 # "my wife drives an electric car, can you service it?": a request of the place about what is theirs
 _ASKS_YOU = re.compile(r"\b(?:can|could|will|would|do) you\b|"
                        r"\b(?:can|could|may|should) (?:i|we) \w+(?: up| in| off| away)? (?:my|our)\b", re.I)

@@ -132,3 +132,31 @@ def test_teaching_is_a_job() -> None:
     from avatar_service.adapters.dialogue.answer_types import holds
 
     assert holds("You teach primary school.", ["occupation"])
+
+
+def test_what_time_asks_for_a_time_of_day() -> None:
+    assert wanted("What time do you close today?") == ["clock"]
+    assert "time" in wanted("How early should I come?")
+    knowledge = ["We are open every day from 10am to 5pm. We are closed on 25 December."]
+    text = engine.compose(DialogueRequest(Persona("Finn", "", "A guide.", {"verbosity": 0.3}),
+                                          [Turn("user", "What time do you close today?")], knowledge=knowledge))
+    assert "5pm" in text
+
+
+def test_a_breed_is_a_dog_and_a_question_to_the_place_is_never_a_memory() -> None:
+    request = DialogueRequest(Persona("Rosie", "", "A dog sitter.", {"verbosity": 0.3}),
+                              [Turn("user", "What's my dog called?")], knowledge=["We walk dogs daily."],
+                              memories=["User has a cockapoo called Nala who is 2"])
+    assert "Nala" in engine.compose(request)
+    history = [Turn("user", "What's my favourite animal?"), Turn("assistant", "Your favourite animals are otters.")]
+    assert "otters" not in ask("Do you have any?", history)
+
+
+def test_the_users_own_place_is_not_what_is_asked_about() -> None:
+    knowledge = ["We offer a pick-up and drop-off van service within 5 miles for 6 pounds each way.",
+                 "We walk small groups of dogs in the woods every afternoon."]
+    text = engine.compose(DialogueRequest(Persona("Rosie", "", "A dog sitter.", {"verbosity": 0.3}),
+                                          [Turn("user", "Can you collect my dog from my house?")],
+                                          knowledge=knowledge,
+                                          sentence_relevance={knowledge[0]: 0.45, knowledge[1]: 0.3}))
+    assert "van" in text  # "house" is nowhere, but it is the user's place, not what they ask about
