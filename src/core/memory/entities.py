@@ -136,7 +136,8 @@ def by_entity(facts: list[Fact]) -> list[Fact]:
             sources = " ".join(dict.fromkeys(f.extracted_from for f in slot.facts))
             out.append(replace(first, content=slot.content(), category="relationship",
                                confidence=max(f.confidence for f in slot.facts), extracted_from=sources))
-    return _changes(out)
+    # "I'm allergic" with nothing it reacts to said beside it says too little to keep
+    return [f for f in _changes(out) if f.content != "User is allergic"]
 
 
 # what the user left behind or took up, said before what they are or do now
@@ -145,7 +146,8 @@ _CHANGE = re.compile(r"^User (?:has )?(?:(?:actually|just|recently|finally|also)
 _PARTICIPLE = {"gave up": "given up", "began": "begun", "went off": "gone off"}
 # "codeine makes me sick, I'm allergic", "milk doesn't agree with me, I'm lactose intolerant": one condition
 _NO_LONGER = re.compile(r"^User is no longer (?P<what>.+)$")
-_REACTS = re.compile(r"^User (?:gets .+? from|can't tolerate) (?P<what>.+)$")
+_REACTS = re.compile(r"^User (?:gets .+? from|can't tolerate|does not eat|does not drink|cannot eat|cannot have) "
+                     r"(?:anything (?:with|containing) )?(?P<what>.+)$")
 _CONDITION = re.compile(r"^User is (?:\w+ )?(?P<cond>allergic|[\w-]+ intolerant|coeliac|celiac|sensitive)(?P<rest>.*)$")
 _NOW = re.compile(r"^User (?P<aux>is|has|was) (?!now |no |not )|^User (?!now |no |not |is |has |was |\w+ed\b)")
 # "i got a new job at Lidl, i start on Monday": when the new job starts is part of it

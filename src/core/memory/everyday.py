@@ -213,6 +213,16 @@ EVERYDAY_TEXTS += [
      r"christening|party|leaving do|\d+(?:st|nd|rd|th)))$",
      lambda m: (f"User is celebrating their {m.group('who').lower()}'s {m.group('what').lower()}"
                 .replace("s's ", "s' "), "relationship", 0.75)),
+    # a move hoped for: "we're hoping to move to the coast next year"
+    (r"^(?:i|we)(?:'m|’m|'re|’re| am| are) (?:hoping|planning|aiming|looking|thinking of|going) (?:to )?"
+     r"(?:move|moving|relocate|relocating) (?:to|out to|up to|down to) (?P<v>[^,;!?]+)$",
+     lambda m: (f"User is hoping to move to {third_person(clean(m.group('v')))}", "location", 0.7)
+     if at_most_words(clean(m.group("v")), 8) else None),
+    # "we're empty nesters", "we're both retired teachers": the couple, said as one
+    (r"^we(?:'re|’re| are) (?:now |both )?(?P<v>(?:[\w-]+ )?(?:empty nesters|newlyweds|foster parents|grandparents|"
+     r"parents|carers|landlords|homeowners|first-time buyers))\b(?P<rest>[^,;!?]*)$",
+     lambda m: (" ".join(f"User and their partner are {m.group('v').lower()} {third_person(m.group('rest'))}".split()),
+                "relationship", 0.7)),
     # a home being looked for: "I'm looking for a 1 bed in Hackney"
     (r"^(?:i(?:'m|’m| am)|we(?:'re|’re| are)) (?:currently |now )?(?:looking|searching|hunting) (?:for|at) "
      r"(?P<v>(?:an? |somewhere |something )?(?:[\w-]+ ){0,3}?(?:bed|bedroom|flat|house|home|place|room|apartment|"

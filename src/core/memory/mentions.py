@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from avatar_service.core.memory.people import Made
-from avatar_service.core.memory.vocabulary import LANGUAGES, NATIONALITIES, RELATIONS, at_most_words
+from avatar_service.core.memory.vocabulary import LANGUAGES, NATIONALITIES, PETS, RELATIONS, at_most_words
 from avatar_service.core.memory.wording import clean, third_person, word_set
 
 _MONTHS = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
@@ -67,6 +67,26 @@ _MINE_IS = re.compile(
     rf"keyboard|console|printer|boat|caravan|washing machine|dishwasher|fridge|freezer|oven|cooker|tumble dryer|"
     rf"vacuum|hoover|mower|lawnmower|tablet|headphones|hearing aids?|wheelchair|pram|buggy|car seat|sewing machine|"
     rf"coffee machine)(?:'s|’s| is| are) an? (?P<adj>{_THING_ADJ}){_BRAND}{_AFTER_MINE}", re.I)
+
+
+# "can my 15 year old come on her own?": a child said by their age
+_CHILD_AGED = re.compile(
+    r"\b(?:my|our) (?P<n>\d{1,2})[ -](?:year|yr)s?[ -]old(?: (?P<who>son|daughter|boy|girl|child|kid)\b)?"
+    rf"(?!\s+(?:[\w-]+ )?(?:{RELATIONS}|laptop|phone|car|van|bike|boiler|house|flat|tv|fridge|sofa|bed|mattress|"
+    r"computer|pc|printer|tree|roof|kitchen|bathroom|boat|caravan|watch|guitar|piano)s?\b)", re.I)
+
+
+# "my 9 year old beagle is limping": a pet said by its age
+_PET_AGED = re.compile(rf"\b(?:my|our) (?P<n>\d{{1,2}})[ -](?:year|yr)s?[ -]old (?P<who>(?:{PETS}|dog|cat|puppy|kitten|"
+                       r"rabbit|horse|pony|parrot|hamster|tortoise|guinea pig))\b", re.I)
+
+
+def _pet_aged(m: re.Match[str]) -> Made:
+    return f"User has a {m.group('n')}-year-old {m.group('who').lower()}", "relationship", 0.7
+
+
+def _child_aged(m: re.Match[str]) -> Made:
+    return f"User has a {m.group('n')}-year-old {(m.group('who') or 'child').lower()}", "relationship", 0.7
 
 
 def _body(m: re.Match[str]) -> Made:
@@ -195,7 +215,8 @@ def _occasion(m: re.Match[str]) -> Made:
 
 
 _SEARCHES = [(_MINE_IS, _mine_is), *((p, _possession) for p in _POSSESSIONS), (_LANGUAGE_LEVEL, _language),
-             (_BODY, _body), (_TRAVEL, _trip), (_GO, _trip), (_IT_DUE, _it_due),
+             (_BODY, _body), (_CHILD_AGED, _child_aged),
+             (_PET_AGED, _pet_aged), (_TRAVEL, _trip), (_GO, _trip), (_IT_DUE, _it_due),
              (_DUE, _due), (_RELATIVE_DAY, _relative_day), (_OCCASION_IS, _occasion)]
 
 

@@ -103,7 +103,8 @@ def open_fact(clause: str) -> tuple[str, str, float] | None:
     said = [w for w in words if w not in ("never", "always", "just", "really", "also", "still", "often", "sometimes")]
     if subject == "i" and len(said) < 2:
         return None  # "(I) never learned": what it is about was said before
-    if len(words) < 2 and not (subject in ("i'm", "i am") and words and len(words[0]) > 3):
+    if len(words) < 2 and not (subject in ("i'm", "i am") and words and len(words[0]) > 2
+                               and words[0] not in ("bad", "hot", "cold", "wet", "off", "in", "out", "mad", "fab")):
         return None
     while len(words) > 1 and words[0].endswith("ly") and len(words[0]) > 4:
         words = words[1:]  # "I completely forgot": the verb is what tells

@@ -137,8 +137,16 @@ def name_in(text: str) -> str:
     return names[-1] if names else ""
 
 
+_WHERE_I = re.compile(r"^that(?:'s|’s| is) where (?:i|we) (?P<v>live|work|grew up|was born|were born|am from|'m from)"
+                      r"(?: now)?$", re.I)
+
+
 def pointed(clause: str, name: str) -> str:
-    """ "he's my favourite author" after "anything new by Ishiguro?" -> "my favourite author is Ishiguro"."""
+    """ "he's my favourite author" after "anything new by Ishiguro?" -> "my favourite author is Ishiguro";
+    "that's where I live" after "how do I get to you from Stockport?" -> "I live in Stockport"."""
+    if (where := _WHERE_I.match(clause.strip())) and name:
+        verb = where.group("v").replace("'m from", "am from")
+        return f"I {verb} {'' if verb.endswith('from') else 'in '}{name}"
     m = _POINTED.match(clause.strip())
     if not m or not name:
         return clause

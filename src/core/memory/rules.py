@@ -288,14 +288,15 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
      _phrase("User is allergic to {v}", "personal", 0.9, 6)),
     (rf"^i{S} (?P<v>coeliac|celiac|diabetic|(?:gluten|lactose|\w+) intolerant)(?=$|[,;]| and | so | but | \()",
      _phrase("User is {v}", "personal", 0.9)),  # a condition, not a taste
-    (rf"^i{S} (?P<v>(?:{DIETS})(?: (?:apart from|except(?: for)?|other than) [^,;!?]+)?)"
+    (rf"^i{S} (?P<v>(?:(?:sort of|kind of|mostly|basically|pretty much|nearly|almost|mainly) )?(?:{DIETS})"
+     r"(?: (?:apart from|except(?: for)?|other than) [^,;!?]+)?)"
      r"(?=$|[,;]| and | so | but | because | as | since )", _phrase("User is {v}", "preference", 0.9)),
     (
         r"^i (?:now |mostly |usually |only |always )?(?P<verb>drink|eat) (?P<v>[^,;!?]+)",
         _phrase("User {verb}s {v}", "preference", 0.8, 5),
     ),
     (
-        r"^i (?:don't|do not|never) (?P<verb>eat|drink) (?P<v>[^,;.!?]+)",
+        r"^i (?:don't|do not|never|won't|will not) (?P<verb>eat|drink) (?P<v>[^,;.!?]+)",
         _phrase("User does not {verb} {v}", "preference", 0.85, 5),
     ),
     # the people (and animals) in the user's life
@@ -329,7 +330,8 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
             else None
         ),
     ),
-    (rf"^i{S} (?P<v>married|engaged|single|divorced|widowed)(?: to {NAME})?$", status),
+    (rf"^i{S} (?:recently |newly |happily |just |now )?(?P<v>married|engaged|single|divorced|widowed)(?: to {NAME})?"
+     r"(?=$| so | and | but )", status),
     (rf"^i{S} (?:dating|seeing|in a relationship with) {NAME}", dating),
     (
         rf"^my {REL_MOD}(?P<rel>(?:{RELATIONS})|twins|kids|boys|girls)(?: {TITLED_NAME})? "

@@ -384,3 +384,22 @@ def test_eighth_probe_shapes(turns: list[str], expected: tuple[str, str]) -> Non
 
 def test_how_much_someone_drives_is_not_a_car() -> None:
     assert not [c for c, _ in facts("I drive a lot for work") if "drives a lot" in c]
+
+
+@pytest.mark.parametrize(("turns", "expected"), [
+    (["can my 12 year old join the adult class?"], ("User has a 12-year-old child", "relationship")),
+    (["do you deliver to Chorley? that's where I live"], ("User lives in Chorley", "location")),
+    (["we're hoping to move to the Highlands in a few years"],
+     ("User is hoping to move to the Highlands in a few years", "location")),
+    (["I'm mostly vegan, the odd bit of cheese"], ("User is mostly vegan", "preference")),
+    (["I won't eat anything with sesame, I'm allergic"], ("User is allergic to sesame", "personal")),
+    (["I'm newly single so a table for one"], ("User is single", "relationship")),
+    (["we're first-time buyers"], ("User and their partner are first-time buyers", "relationship")),
+    (["I'm shy, can I go last?"], ("User is shy", "personal")),
+])
+def test_ninth_probe_shapes(turns: list[str], expected: tuple[str, str]) -> None:
+    assert expected in facts(*turns)
+
+
+def test_allergic_with_nothing_beside_it_is_dropped() -> None:
+    assert facts("I'm allergic") == []
