@@ -236,7 +236,7 @@ def _dropped_subject(rest: str, subject: str) -> str | None:
     if state and _TIME_OF_WEEK.match(state.group("next")) and bare.lower() == "i":
         day = state.group("next").rstrip(",.")
         return f"I can't do {day if day.endswith('s') else day + 's'}"  # "so not Thursday please"
-    if _STATE.match(body) and bare.lower() in ("i", "we"):  # "so pescatarian now", "and retired"
+    if _STATE.match(body) and bare.lower() in ("i", "we") and not re.search(r"\b(?:please|pls|only)\b", body, re.I):
         return f"I'm {body}" if bare.lower() == "i" else f"we are {body}"
     if state and not _verb_kind(state.group("next")):  # "so no longer veggie": a state, said with "is"
         copula = "'m" if bare.lower() == "i" else " are" if bare.lower() == "we" else " is"

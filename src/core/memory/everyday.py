@@ -223,6 +223,17 @@ EVERYDAY_TEXTS += [
      r"parents|carers|landlords|homeowners|first-time buyers))\b(?P<rest>[^,;!?]*)$",
      lambda m: (" ".join(f"User and their partner are {m.group('v').lower()} {third_person(m.group('rest'))}".split()),
                 "relationship", 0.7)),
+    # a faith: "we're Muslim", "I'm a practising Catholic"
+    (r"^(?:i(?:'m|’m| am)|we(?:'re|’re| are)) (?:an? )?(?:practising |practicing |devout |lapsed )?"
+     r"(?P<v>muslim|jewish|christian|catholic|hindu|sikh|buddhist|atheist|agnostic|quaker|methodist|"
+     r"anglican|orthodox|mormon|jain)\b",
+     lambda m: (f"User is {m.group('v').capitalize()}", "personal", 0.8)),
+    # a plan for their working life: "I'm hoping to retire next spring", "I'm training to be a plumber"
+    (r"^i(?:'m|’m| am) (?:hoping|planning|going|due|about) to (?P<v>retire\b[^,;!?]*)$",
+     lambda m: (f"User is planning to {third_person(clean(m.group('v')))}", "personal", 0.75)),
+    (r"^i(?:'m|’m| am) (?:currently )?(?:training|studying|retraining|qualifying) (?P<how>to be|as) "
+     r"(?P<v>an? [^,;!?]+)$",
+     lambda m: (f"User is training {m.group('how').lower()} {third_person(clean(m.group('v')))}", "context", 0.75)),
     # a home being looked for: "I'm looking for a 1 bed in Hackney"
     (r"^(?:i(?:'m|’m| am)|we(?:'re|’re| are)) (?:currently |now )?(?:looking|searching|hunting) (?:for|at) "
      r"(?P<v>(?:an? |somewhere |something )?(?:[\w-]+ ){0,3}?(?:bed|bedroom|flat|house|home|place|room|apartment|"

@@ -154,6 +154,8 @@ _CAPITAL_PLACE = r"(?P<place>(?-i:[A-Z])[\w'’-]+(?: (?-i:[A-Z])[\w'’-]+)*)"
 
 FRAME_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     # where: "I've lived in Dublin for five years", "I've been living in Rotterdam", "I live with my cats in Lyon"
+    (rf"^{_I_HAVE} been in {_CAPITAL_PLACE}(?: for)? (?:\d+|a few|many|two|three|four|five|ten|twenty) (?:years|yrs)",
+     _text("User lives in {place}", "location", 0.85)),  # "I've been in Bristol 20 years"
     (rf"^{_I_HAVE} (?:been living|lived|been based) in {_CAPITAL_PLACE}",
      _text("User lives in {place}", "location", 0.9)),
     (rf"^i (?:currently |still )?live with [^,;]{{1,40}}? in (?:an? [\w\s-]{{1,25}}? in )?{_CAPITAL_PLACE}$",

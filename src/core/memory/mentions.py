@@ -108,7 +108,8 @@ _TRAVEL = re.compile(
     r"\b(?:flights?|fly(?:ing)?|flew|trip|road trip|holiday|vacation|honeymoon|getaway|break|travell?ing|"
     r"ferry|ferries|trains?|coach(?:es)?|tickets?|cruises?|(?:a |one |two )?(?:week|weeks|fortnight|few days|"
     r"couple of days|long weekend|nights?)(?: away)?|"
-    r"going|heading|off|visiting|visit|tour(?:ing)?|cruise|weekend away) (?:to|round|around|in|across|through) "
+    r"going|heading|off|visiting|visit|tour(?:ing)?|cruise|weekend away) (?:to|round|around|in|across|through|"
+    r"(?<=tickets )for|(?<=ticket )for) "
     r"(?P<place>(?-i:[A-Z])[\w'’-]+(?: (?:de |del |la |le )?(?-i:[A-Z])[\w'’-]+)*)(?P<rest>[^.;!?]*)", re.I)
 _NOT_PLACES = word_set("I You Me My Our The A An It")
 # "to go to Thailand in May": a plain "go" is a trip only with a month, a season or a holiday

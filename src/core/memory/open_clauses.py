@@ -246,6 +246,8 @@ def _category(text: str, with_relative: bool) -> str:
         return "schedule"
     if _TASTE.search(text):
         return "preference"
+    if re.match(r"^i live (?:alone|on my own|by myself)\b", text, re.I):
+        return "personal"  # how, not where
     if _WHERE.match(re.sub(r"^i(?:'ve|’ve| have) ", "i ", text, flags=re.I)) or _LIVES_AT.search(text):
         return "location"
     if _ONGOING.match(text):

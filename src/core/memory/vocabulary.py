@@ -73,6 +73,7 @@ HABIT_WHEN = (
     rf"(?:{WHEN}|in the (?:mornings|afternoons|evenings)|at (?:nights|weekends)|"
     rf"most (?:days|mornings|afternoons|evenings|nights|weekends|weeks)|(?:all day )?on (?:{DAYS})s|"
     rf"(?:on )?(?:night|day|early|late|evening|weekend) shifts|all (?:week|day|weekend)|"
+    rf"(?:\d|one|two|three|four|five|six) days a week|"
     rf"(?:before|after) (?:work|school|the school run)|at lunchtimes?|on my lunch(?: break)?|"
     rf"(?:from )?\d{{1,2}}(?::\d\d)?\s?(?:am|pm)? ?(?:till|til|until|to|-|–) ?\d{{1,2}}(?::\d\d)?\s?(?:am|pm)?)"
 )

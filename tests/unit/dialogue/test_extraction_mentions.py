@@ -403,3 +403,20 @@ def test_ninth_probe_shapes(turns: list[str], expected: tuple[str, str]) -> None
 
 def test_allergic_with_nothing_beside_it_is_dropped() -> None:
     assert facts("I'm allergic") == []
+
+
+@pytest.mark.parametrize(("said", "expected"), [
+    ("I'm Welsh but I've been in Leeds 15 years", ("User lives in Leeds", "location")),
+    ("got tickets for Cardiff in July, any hotels?", ("User is planning a trip to Cardiff in July", "schedule")),
+    ("I work 4 days a week, Tues to Fri", ("User works 4 days a week, Tues to Fri", "schedule")),
+    ("I live alone since my divorce", ("User lives alone since their divorce", "personal")),
+    ("we're Jewish so kosher only please", ("User is Jewish", "personal")),
+    ("I'm hoping to retire at 60", ("User is planning to retire at 60", "personal")),
+    ("I'm training to be an electrician", ("User is training to be an electrician", "context")),
+])
+def test_tenth_probe_shapes(said: str, expected: tuple[str, str]) -> None:
+    assert expected in facts(said)
+
+
+def test_a_request_after_so_is_no_state() -> None:
+    assert all("only" not in c for c, _ in facts("we're Jewish so kosher only please"))
