@@ -39,7 +39,7 @@ _HINTS = frozenset(terms("single"))
 _KIND_WORDS = {"name": set(terms("name names called call")),
                "place": set(terms("address location located based situated")),
                "time": set(terms("time hours")), "clock": set(terms("time times hours")),
-               "age": set(terms("old age aged years year")),
+               "age": set(terms("old age aged years year")), "number": set(terms("big large far often")),
                "duration": set(terms("long")), "list": set(terms("kind kinds sort sorts type types")),
                "occupation": set(terms("job work living occupation profession"))}
 
@@ -72,7 +72,7 @@ CATEGORY_WEIGHT = 0.6
 # sizes and distances compared ("the biggest screen", "the nearest car park") ask about what the text states as
 # plain figures ("Screen 1 has 220 seats"): the comparing word counts as little as a generic one
 _COMPARING = re.compile(r"\b(?:bigger|biggest|larger|largest|smaller|smallest|longer|longest|shorter|shortest|"
-                        r"cheaper|cheapest|dearer|dearest|pricier|priciest|"
+                        r"cheaper|cheapest|dearer|dearest|pricier|priciest|easier|easiest|harder|hardest|"
                         r"closer|closest|nearer|nearest|newer|newest|older|oldest)\b", re.I)
 _CATEGORY = re.compile(r"\b(?:what|which)\s+(?!(?:is|are|was|were|do|does|did|can|could|will|would|should|about|if)\b)"
                        r"([a-z]+)\b", re.I)
@@ -114,7 +114,8 @@ def best_answer(ranking: Ranking, more: bool, asking: bool, about_user: float, t
     best = ranked[0]
     if more:
         return best if best.coverage > 0 or best.candidate.kind == "knowledge" else None
-    if ranking.terms == 0:  # "where are you?", "what's my job?": only the kind of answer can choose
+    if ranking.terms == 0 or (not ranking.main and ranking.wants_kind and best.coverage == 0):
+        # "where are you?", "what's my job?", "how much is that one?": only the kind of answer can choose
         mine = best.candidate.kind == "memory" and about_user >= 0.6
         return best if best.fits and (best.candidate.relevance >= 0.2 or to_place or mine) else None
     if ranking.literal and not best.fits:

@@ -74,6 +74,11 @@ nut nuts peanut peanuts
 dairy lactose milk
 alcohol alcoholic booze
 wrong bad problem problems issue issues trouble
+normal usual usually regular regularly
+hairdresser hairdressers stylist stylists barber barbers
+easy easier gentle gentler beginner beginners
+collect meet meets met meeting
+specialise specialises specialist specialize specializes specialty speciality
 buggy buggies pushchair pushchairs pram prams stroller strollers
 scared frightened afraid fear fears nervous anxious
 ill unwell sick poorly
@@ -94,7 +99,8 @@ PHRASES = [
     (r"\b(?:turn|turns|turned|turning|show|shows|showed|showing) up\b|\bget (?:there|here)\b", "arrive"),
     (r"\bcheck(?:ing)?[ -]in\b", r"\g<0> arrive"),
     (r"\bset(?:ting)? off\b|\bhead(?:ing)? (?:off|home)\b", "leave"),
-    (r"\bpick(?:ing|ed)?[ -]up\b", "collect"),
+    (r"\bpick(?:ing|ed|s)?[ -]up\b|\bpick(?:ing|ed|s)? (?:me|us|him|her|them|you|it) up\b", "collect"),
+    (r"\b(?:good|best|great|expert|experienced) (?:at|in|with)\b", "specialises in"),
     (r"\bdrop(?:ping|ped)?[ -]off\b", "leave"),
     (r"\bsign(?:ing|ed)?[ -]up\b|\benrol+(?:ing|ed)?\b", "join"),
     (r"\bfind(?:ing)? out\b|\bhear(?:ing)? about\b", "know"),

@@ -105,6 +105,8 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
         for t, w in weights.items():
             if t in have:
                 held += idf[t] * w
+            elif age > 0 and answer_types.mentions_child(t):  # "can kids come?" / "under-16s walk for half price"
+                pass
             elif related[t] & have or t in before:
                 held += _RELATED_MATCH * idf[t] * w
             else:

@@ -160,3 +160,21 @@ def test_the_users_own_place_is_not_what_is_asked_about() -> None:
                                           knowledge=knowledge,
                                           sentence_relevance={knowledge[0]: 0.45, knowledge[1]: 0.3}))
     assert "van" in text  # "house" is nowhere, but it is the user's place, not what they ask about
+
+
+def test_words_that_only_ask_weigh_little() -> None:
+    from avatar_service.adapters.dialogue.answering import question_weights
+
+    weights = question_weights("Do you offer drinks?", [], [])
+    assert weights["drink"] == 1.0 and weights["offer"] < 1.0
+    assert "big" not in question_weights("How big are the groups?", wanted("How big are the groups?"), [])
+
+
+def test_a_follow_up_without_words_of_its_own_is_answered_by_the_kind_it_asks() -> None:
+    knowledge = ["The Ridge Walk costs 35 pounds and the Lakeside Ramble 20 pounds.",
+                 "The Lakeside Ramble is a gentle 5-mile walk."]
+    history = [Turn("user", "Is there an easier walk?"), Turn("assistant", knowledge[1])]
+    text = engine.compose(DialogueRequest(Persona("Owen", "", "A guide.", {"verbosity": 0.3}),
+                                          [*history, Turn("user", "How much is that one?")], knowledge=knowledge,
+                                          sentence_relevance={knowledge[0]: 0.25, knowledge[1]: 0.15}))
+    assert "20 pounds" in text
