@@ -137,7 +137,7 @@ def by_entity(facts: list[Fact]) -> list[Fact]:
             out.append(replace(first, content=slot.content(), category="relationship",
                                confidence=max(f.confidence for f in slot.facts), extracted_from=sources))
     # "I'm allergic" with nothing it reacts to said beside it says too little to keep
-    return [f for f in _changes(out) if f.content != "User is allergic"]
+    return [f for f in _changes(out) if f.content not in ("User is allergic", "User is intolerant")]
 
 
 # what the user left behind or took up, said before what they are or do now

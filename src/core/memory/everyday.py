@@ -234,6 +234,21 @@ EVERYDAY_TEXTS += [
     (r"^i(?:'m|’m| am) (?:currently )?(?:training|studying|retraining|qualifying) (?P<how>to be|as) "
      r"(?P<v>an? [^,;!?]+)$",
      lambda m: (f"User is training {m.group('how').lower()} {third_person(clean(m.group('v')))}", "context", 0.75)),
+    # signed up for something: "I've just signed up for my first half"
+    (r"^i(?:'ve|’ve| have)? (?:just |finally )?(?:signed up|entered|registered|enrolled) (?:for|on|onto|in) "
+     r"(?P<v>(?:a|an|my|the) [^,;!?]+)$",
+     lambda m: (f"User has signed up for {third_person(clean(m.group('v')))}", "context", 0.75)
+     if at_most_words(clean(m.group("v")), 8) else None),
+    # off something for a while: "I'm off dairy at the moment for my skin"
+    (r"^i(?:'m|’m| am) (?:currently )?off (?P<v>dairy|gluten|wheat|meat|red meat|sugar|alcohol|booze|the booze|"
+     r"the drink|caffeine|coffee|carbs|bread|meat|chocolate|crisps)\b(?P<rest>[^,;!?]*)$",
+     lambda m: (" ".join(f"User is off {m.group('v').lower()} {third_person(clean(m.group('rest')))}".split()),
+                "preference", 0.75)),
+    # what the body no longer lets them do: "I can't do stairs since my stroke"
+    (r"^i (?:can't|cannot|can no longer) (?:do|manage|climb|walk up|use) (?P<v>stairs|steps|heights|ladders|"
+     r"long walks|hills|kneeling)(?P<rest> (?:since|because of|after|with) [^,;!?]+)?$",
+     lambda m: (" ".join(f"User can't do {m.group('v').lower()} {third_person(clean(m.group('rest') or ''))}".split()),
+                "personal", 0.8)),
     # a home being looked for: "I'm looking for a 1 bed in Hackney"
     (r"^(?:i(?:'m|’m| am)|we(?:'re|’re| are)) (?:currently |now )?(?:looking|searching|hunting) (?:for|at) "
      r"(?P<v>(?:an? |somewhere |something )?(?:[\w-]+ ){0,3}?(?:bed|bedroom|flat|house|home|place|room|apartment|"

@@ -107,7 +107,7 @@ def _named_relations(sentence: str) -> list[tuple[str, str]]:
     if out:
         return out
     for m in _NAMED_RELATION.finditer(sentence):
-        name = m.group("name").strip()
+        name = re.sub(r"['’]s$", "", m.group("name").strip())  # "my partner Jordan's birthday"
         if name.split()[-1].lower() in ("and", "is", "i"):
             continue
         relation = f"{(m.group('mod') or '').strip()} {m.group('rel')}".strip().lower()
@@ -210,6 +210,7 @@ def extract_facts(user_turns: Sequence[str]) -> list[Fact]:
     last_relation = ""
     people: dict[str, str] = {}  # the names the user gave, and whose they are: {"Zara": "niece Zara"}
     asked = ""  # what the user last asked about: "e-bike" in "do you service e-bikes?"
+    asked_free = ""  # what the user asked to be without: "wheat" in "any wheat free bread?"
     asked_condition = ""  # a condition asked about: "hay fever" in "do you have anything for hay fever?"
     last_name = ""  # the last name said in the turn: "Ishiguro" in "got anything new by Ishiguro?"
 
@@ -252,6 +253,10 @@ def extract_facts(user_turns: Sequence[str]) -> list[Fact]:
                     asked_condition = condition.group()  # "anything for hay fever? I get it really bad"
                 if part.kind == "statement" and asked_condition:
                     part = replace(part, text=_IT_IS.sub(rf"\1 {asked_condition}", part.text))
+                if part.kind == "question" and (free := _FREE_ASKED.search(part.text)):
+                    asked_free = free.group("thing").lower()  # "any wheat free bread? I'm intolerant"
+                if part.kind == "statement" and asked_free and _BARE_CONDITION.match(part.text.strip()):
+                    part = replace(part, text=f"{part.text.strip()} to {asked_free}")
                 if part.kind == "question" and (event := _EVENT_ASKED.search(part.text)):
                     asked = event.group("thing").lower()  # "any tips for a first marathon? mine's London in April"
                 if part.kind == "question" and (thing := _ASKED_ABOUT.search(part.text)):
@@ -354,6 +359,9 @@ def _qualify(facts: list[Fact], seen: set[str]) -> None:
 
 _HAS_NAMED = re.compile(rf"^User has an? (?P<who>(?:[\w-]+ )?(?:{RELATIONS})) named (?P<name>(?-i:[A-Z])[\w'’-]+)$",
                         re.I)
+_FREE_ASKED = re.compile(r"\b(?P<thing>[a-z]+)[ -]free\b", re.I)
+_BARE_CONDITION = re.compile(r"^i(?:'m|’m| am) (?:(?:really|very|a bit|quite|badly|severely) )?"
+                             r"(?:allergic|intolerant)$", re.I)
 _EVENT_ASKED = re.compile(rf"\b(?P<thing>{EVENTS_WORDS})s?\b", re.I)
 _CONDITION_ASKED = re.compile(rf"\b(?:{CONDITIONS})\b", re.I)
 # "I get it really bad", "I've had it for years": "it" is the condition just asked about

@@ -30,7 +30,7 @@ WHEN_SAID = (rf"(?:(?:on|in|by|from|around|over|at|for|this|next|early|late|mid)
              rf"(?:{_OCCASIONS})\b|tomorrow|tonight)")
 _WHEN_AFTER = re.compile(rf"^(?:[\w'’-]+ ){{0,6}}?(?P<when>{WHEN_SAID}(?: \d{{1,2}}(?:st|nd|rd|th)?)?)", re.I)
 # what a user's own thing is called by its maker's or model's name: "my Prius", "a used Toyota Yaris"
-_BRAND = (r"(?P<thing>(?-i:(?:[A-Z]{2,4} )?[A-Z][a-z][\w-]*(?: (?!I\b)[A-Z0-9][\w-]*){0,2}|"
+_BRAND = (r"(?P<thing>(?-i:(?:[A-Z]{2,4} )?(?:[A-Z][a-z]|i[A-Z])[\w-]*(?: (?!I\b)[A-Z0-9][\w-]*){0,2}|"
           r"[A-Z]{2,4}(?: [A-Z0-9][\w-]*){1,2}))")  # "Prius", "VW Polo", "BMW X3"
 _THING_ADJ = (r"(?:(?:\d{4}|old|new|used|second[- ]hand|little|electric|hybrid|vintage|trusty|ancient|beloved|"
               r"ex-demo|red|blue|black|white|silver|grey|green)\b,? )*")
@@ -58,7 +58,8 @@ _LANGUAGE_LEVEL = re.compile(
 # how the user's body is: "my hair's really fine", "my skin is sensitive", "my knees are bad"
 _BODY = re.compile(
     r"\bmy (?P<what>hair|skin|scalp|eyesight|eyes|hearing|back|knees?|hips?|feet|teeth|gums|nails|memory|"
-    r"balance|joints)(?:'s|’s| is| are) (?P<how>(?:(?:really|very|quite|a bit|pretty|so|super|naturally|"
+    r"balance|joints)(?P<verb>'s|’s| is| are|n't| isn't| aren't| is not| are not) "
+    r"(?P<how>(?:(?:really|very|quite|a bit|pretty|so|super|naturally|great|good|"
     r"getting|always been) )*(?!(?:a|an|the|my|in|at|on|not|fine now|ok|okay|done|here)\b)[a-z][\w-]+)\b", re.I)
 # what a thing of theirs is: "my bike's a Specialized Allez", "my phone is an old iPhone"
 _MINE_IS = re.compile(
@@ -91,6 +92,8 @@ def _child_aged(m: re.Match[str]) -> Made:
 
 def _body(m: re.Match[str]) -> Made:
     verb = "are" if re.search(r"(?:s|eyes|feet|teeth)$", m.group("what"), re.I) else "is"
+    if re.search(r"n't|not", m.group("verb")):
+        verb += " not"  # "my knees aren't great"
     return f"User's {m.group('what').lower()} {verb} {m.group('how').lower()}", "personal", 0.7
 
 
@@ -113,7 +116,7 @@ _TRAVEL = re.compile(
     r"(?P<place>(?-i:[A-Z])[\w'’-]+(?: (?:de |del |la |le )?(?-i:[A-Z])[\w'’-]+)*)(?P<rest>[^.;!?]*)", re.I)
 _NOT_PLACES = word_set("I You Me My Our The A An It")
 # "to go to Thailand in May": a plain "go" is a trip only with a month, a season or a holiday
-_GO = re.compile(r"\b(?:go|get|come|head|fly|move|drive) (?:out |over |back |down |up )?to "
+_GO = re.compile(r"\b(?:(?:go|get|come|head|fly|move|drive) (?:out |over |back |down |up )?to|doing|visiting|seeing) "
                  r"(?P<place>(?-i:[A-Z])[\w'’-]+(?: (?-i:[A-Z])[\w'’-]+)*)(?P<rest> (?:in|for|over|at|this|next|"
                  rf"early|late|mid)[ -](?:(?:{_MONTHS})\b|(?:spring|summer|autumn|winter|christmas|easter|new year|"
                  r"half[- ]term)\b)[^.;!?]*)", re.I)
@@ -137,9 +140,10 @@ _DUE_THINGS = word_set(
 )
 # "for my mum's 70th on Saturday", "my son's birthday is next Thursday"
 _RELATIVE_DAY = re.compile(
-    rf"\b(?:my|our) (?P<who>(?:[\w-]+ )?(?:{RELATIONS}))(?:'s|’s) (?P<what>\d+(?:st|nd|rd|th)|birthday|"
-    r"wedding|graduation|retirement|anniversary|christening|party)(?: (?:birthday|party))?"
-    r"(?:(?: is| are)? (?P<when>(?:on|this|next|in) [^,;.!?]+?))(?=$|[,;.!?]| and | so | but )", re.I)
+    rf"\b(?:my|our) (?P<who>(?:[\w-]+ )?(?:{RELATIONS})(?: (?-i:[A-Z])[\w-]+)?)(?:'s|’s) (?P<what>\d+(?:st|nd|rd|th)|"
+    r"birthday|wedding|graduation|retirement|anniversary|christening|party)(?: (?:birthday|party))?"
+    r"(?:(?: is| are)? (?P<when>(?:on|this|next|in) [^,;.!?]+?|the \d{1,2}(?:st|nd|rd|th)))"
+    r"(?=$|[,;.!?]| and | so | but )", re.I)
 # "the anniversary is 22 September", "our wedding is on June 14th"
 _OCCASION_IS = re.compile(
     r"\b(?:my|our|the) (?P<what>(?:\d+(?:st|nd|rd|th) )?(?:wedding )?(?:anniversary|wedding|birthday|graduation|"
@@ -208,7 +212,8 @@ def _relative_day(m: re.Match[str]) -> Made:
     when = clean(m.group("when"))
     if not at_most_words(when, 5):
         return None
-    return f"User's {m.group('who').lower()}'s {m.group('what').lower()} is {when}", "relationship", 0.7
+    who = " ".join(w if w[:1].isupper() and i else w.lower() for i, w in enumerate(m.group("who").split()))
+    return f"User's {who}'s {m.group('what').lower()} is {when}", "relationship", 0.7
 
 
 def _occasion(m: re.Match[str]) -> Made:

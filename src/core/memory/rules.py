@@ -150,7 +150,6 @@ def _own(m: re.Match[str]) -> Made:
     return _phrase(f"User {verb} {{art}} {{v}}", "context", 0.8, 6)(m)
 
 
-# Order matters where two rules could read one clause: the first that yields a fact wins.
 RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     # who the user is
     (rf"^my (?:full |first |real )?name(?:'s|’s| is) {NAME}", _name),
@@ -378,7 +377,8 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     (
         rf"^i{S} (?:currently |now |still )?"
         r"(?P<verb>learning|studying|training for|preparing for|working on|"
-        rf"writing|building|saving for|saving up for|recovering from|renovating|planning) {V}",
+        r"writing|building|saving for|saving up for|recovering from|renovating|planning) "
+        r"(?P<v>[^,;!?]+?)(?= for (?:a|my|our) (?:trip|holiday|move|visit)\b|$|[,;!?])",
         _phrase("User is {verb} {v}", "context", 0.75, 10, chat=True),
     ),
     (

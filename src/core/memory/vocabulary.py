@@ -48,7 +48,7 @@ RELATIONS = PETS + "|" + (
 REL_MOD = (r"(?P<mod>(?:older|younger|little|big|baby|twin|eldest|youngest|oldest|step|step-|new|late|"
            r"\d{1,3}-(?:year|month|week)-old)\s?)?")
 OCCUPATIONS = (
-    r"teacher|nurse|doctor|physician|surgeon|dentist|vet|veterinarian|engineer|developer|programmer|"
+    r"teacher|nurse|doctor|GP|physician|surgeon|dentist|vet|veterinarian|engineer|developer|programmer|"
     r"designer|lawyer|attorney|accountant|chef|cook|baker|barista|waiter|waitress|bartender|student|"
     r"farmer|architect|pilot|firefighter|police officer|cop|soldier|journalist|writer|author|artist|"
     r"musician|photographer|electrician|plumber|carpenter|mechanic|driver|scientist|researcher|professor|"

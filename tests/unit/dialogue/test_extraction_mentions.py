@@ -420,3 +420,20 @@ def test_tenth_probe_shapes(said: str, expected: tuple[str, str]) -> None:
 
 def test_a_request_after_so_is_no_state() -> None:
     assert all("only" not in c for c, _ in facts("we're Jewish so kosher only please"))
+
+
+@pytest.mark.parametrize(("turns", "expected"), [
+    (["my hips aren't great, is there a lift?"], ("User's hips are not great", "personal")),
+    (["mine's an iPad Air, do you do cases?"], ("User has an iPad Air", "personal")),
+    (["we're doing Florida for Easter"], ("User is planning a trip to Florida for Easter", "schedule")),
+    (["I'm a retired GP"], ("User is a retired GP", "personal")),
+    (["any egg free cakes? I'm allergic"], ("User is allergic to egg", "personal")),
+    (["my husband Tom's birthday is the 3rd"], ("User's husband Tom's birthday is the 3rd", "relationship")),
+    (["I'm learning Greek for a trip to Crete in May"], ("User is learning Greek", "context")),
+    (["I'm learning Greek for a trip to Crete in May"], ("User is planning a trip to Crete in May", "schedule")),
+    (["I've just signed up for a 10k"], ("User has signed up for a 10k", "context")),
+    (["I'm off sugar for lent"], ("User is off sugar for lent", "preference")),
+    (["I can't manage stairs since my hip op"], ("User can't do stairs since their hip op", "personal")),
+])
+def test_eleventh_probe_shapes(turns: list[str], expected: tuple[str, str]) -> None:
+    assert expected in facts(*turns)
