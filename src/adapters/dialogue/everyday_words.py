@@ -74,6 +74,11 @@ nut nuts peanut peanuts
 dairy lactose milk
 alcohol alcoholic booze
 wrong bad problem problems issue issues trouble
+watch watching spectator spectators audience
+flip flips somersault somersaults backflip backflips
+accompany accompanied supervise supervised supervision
+form forms waiver waivers paperwork
+busy crowded full packed
 normal usual usually regular regularly
 hairdresser hairdressers stylist stylists barber barbers
 easy easier gentle gentler beginner beginners
@@ -112,6 +117,8 @@ PHRASES = [
     (r"\bup[ -]?front\b|\bin advance\b", "advance"),
     (r"\bgrown[- ]?ups?\b", "adult"),
     (r"\btry(?:ing)? (?:it |us |things )?out\b|\bhave a go\b|\bgive it a (?:go|try)\b", "trial"),
+    (r"\bstay(?:ing)? with\b", "supervise"),
+    (r"\bsells? out\b|\bsold out\b|\bselling out\b", "full"),
     (r"\bspare time\b|\bfree time\b|\bfor fun\b", "hobby"),
     (r"\b(?:\d+%|\d+(?:[.,]\d\d)? (?:pounds?|euros?|dollars?)|half) off\b", r"\g<0> discount"),
     (r"\bone[ -]to[ -]one\b|\b1[ -]to[ -]1\b", "private"),

@@ -38,6 +38,7 @@ from avatar_service.adapters.dialogue.terms import RELATED, is_question, terms, 
 from avatar_service.adapters.dialogue.user_facts import (
     about_user,
     addresses_the_place,
+    asked_part,
     asks_permission,
     mentions_user,
     name_in_turn,
@@ -189,7 +190,7 @@ class _Reply(SmallTalk):
         asking = is_question(text) or more
         query = self.query(text, more)
         ranking = rank(query, self.candidates(exclude=self.previous_reply if more else ""))
-        best = best_answer(ranking, more, asking, about_user(text), query.to_place)
+        best = best_answer(ranking, more, asking, about_user(asked_part(text)), query.to_place)
         if best is None:
             if self.follow_feeling():
                 return None
@@ -243,18 +244,19 @@ class _Reply(SmallTalk):
             asked_ages = self.ages_of_relatives(text)
         said = said_sentences(self.previous_reply) if context and not more and _THAT.search(text) and \
             not _CONNECTIVE.match(text) else frozenset()
-        mine = max(about_user(text), 0.6 * about_user(context) if context else 0.0)
-        to_place = addresses_the_place(text)
+        asked = asked_part(text)  # routing reads the question asked, the ranking every word said
+        mine = max(about_user(asked), 0.6 * about_user(context) if context else 0.0)
+        to_place = addresses_the_place(asked)
         itself = set(terms(self.request.persona.description))
         if {"place", "time"} & set(kinds) and not mentions_user(text) and weights and \
                 not {t for t, w in weights.items() if w >= 1.0} - itself - _OPENING:
             # "where is the cinema?" of "... an independent cinema": the place itself, as "where are you?"
             weights = {t: w for t, w in weights.items() if t not in itself}
             to_place = True
-        return Query(text=text, weights=weights, kinds=kinds, yes_no=answer_types.is_yes_no(text), about_user=mine,
-                     permission=asks_permission(text), to_place=to_place, ages=asked_ages,
+        return Query(text=text, weights=weights, kinds=kinds, yes_no=answer_types.is_yes_no(asked), about_user=mine,
+                     permission=asks_permission(asked), to_place=to_place, ages=asked_ages,
                      place_names=place_names(self.request.persona.description), own=frozenset(terms(text)),
-                     mentions_user=mentions_user(text) or (bool(context) and mentions_user(context)),
+                     mentions_user=mentions_user(asked) or (bool(context) and mentions_user(context)),
                      child=answer_types.mentions_child(text) or bool(asked_ages), said=said,
                      case=case)
 

@@ -107,7 +107,8 @@ def _related() -> dict[str, frozenset[str]]:
 RELATED = _related()
 # (and verbs that stand for any doing: "can I wait while it's done?")
 GENERIC_TERMS = frozenset(stem(w) for w in GENERIC | words_of(
-    "done doing happening stuff round around today tonight now currently first offer offers provide provides"))
+    "done doing happening stuff round around today tonight now currently first offer offers provide provides "
+    "instead otherwise"))
 
 
 def is_question(text: str) -> bool:

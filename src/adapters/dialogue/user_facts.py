@@ -72,6 +72,18 @@ _ME = re.compile(r"\b(?:i|my|me|mine|our|we)\b", re.I)
 _THERE_IS = re.compile(r"^\s*(?:and\s+)?(?:is|are) there\b", re.I)
 
 
+# "My son is 3, is there something for him?": what the user says of themselves, then the question they ask
+_THEN_ASKS = re.compile(r"^(?P<said>.*?\b(?:i|i'm|my|we|our)\b.*?)[,.;!?]\s+(?P<asked>(?:and\s+)?(?:is|are|can|could|"
+                        r"do|does|will|would|should|what|where|when|how|who|which|have|has)\b[^,.;]*\??)\s*$", re.I)
+
+
+def asked_part(turn: str) -> str:
+    """The question a turn asks after telling something about the user ("my wife can't eat gluten, is that a
+    problem?" asks "is that a problem?"); the whole turn when it is said in one go."""
+    m = _THEN_ASKS.match(turn.strip())
+    return m.group("asked") if m and not _ME.search(m.group("asked")) else turn
+
+
 def addresses_the_place(question: str) -> bool:
     """"Where are you?", "What is your address?", "Is there food?": asked of the personality (the place), not of
     the user."""

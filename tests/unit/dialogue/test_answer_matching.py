@@ -178,3 +178,16 @@ def test_a_follow_up_without_words_of_its_own_is_answered_by_the_kind_it_asks() 
                                           [*history, Turn("user", "How much is that one?")], knowledge=knowledge,
                                           sentence_relevance={knowledge[0]: 0.25, knowledge[1]: 0.15}))
     assert "20 pounds" in text
+
+
+def test_what_the_user_tells_before_a_question_is_no_question_about_them() -> None:
+    from avatar_service.adapters.dialogue.user_facts import asked_part
+
+    assert asked_part("My wife can't eat gluten, is that a problem?") == "is that a problem?"
+    assert asked_part("My son is 3, is there something for him?") == "is there something for him?"
+    assert asked_part("What's my dog called?") == "What's my dog called?"
+    request = DialogueRequest(Persona("Kai", "", "A host.", {"verbosity": 0.3}),
+                              [Turn("user", "My son is 3, is there something for him?")],
+                              knowledge=["Toddler sessions for under-5s run on weekday mornings."],
+                              memories=["User has a 3 year old son called Jack"], memory_relevance=[0.6])
+    assert "Toddler" in engine.compose(request)
