@@ -11,10 +11,11 @@ from aiortc.mediastreams import MediaStreamError, MediaStreamTrack
 
 from avatar_service.adapters.aiortc_rooms.pacing import Pacer
 from avatar_service.adapters.aiortc_rooms.voice import FRAME_SAMPLES, OUT_RATE, VoiceQueue
+from avatar_service.adapters.echo_cancel import EchoCanceller
 from avatar_service.core.text.sentences import sentence_spans
 
-__all__ = ["FRAME_SAMPLES", "IN_RATE", "OUT_RATE", "MicrophoneResampler", "ReplyAudioTrack", "SentenceCutter",
-           "VoiceQueue", "audio_frame", "resample", "sentences"]
+__all__ = ["FRAME_SAMPLES", "IN_RATE", "OUT_RATE", "EchoReference", "MicrophoneResampler", "ReplyAudioTrack",
+           "SentenceCutter", "VoiceQueue", "audio_frame", "resample", "sentences"]
 
 IN_RATE = 16_000  # what the VAD and Whisper take
 _PAUSE = re.compile(r"(?<=[;:])\s+")  # a clause ends: a voice pauses there as at a full stop
@@ -167,3 +168,17 @@ class ReplyAudioTrack(MediaStreamTrack):
         frame = audio_frame(self.queue.next_frame(), self._pts)
         self._pts += FRAME_SAMPLES
         return frame
+
+
+class EchoReference:
+    """The voice's frames (48 kHz) as the echo canceller's reference (16 kHz), resampled as one stream."""
+
+    def __init__(self, echo: EchoCanceller) -> None:
+        self._echo = echo
+        self._resampler = av.AudioResampler(format="s16", layout="mono", rate=IN_RATE)
+
+    def __call__(self, frame: np.ndarray) -> None:
+        audio = av.AudioFrame.from_ndarray(frame.reshape(1, -1), format="s16", layout="mono")
+        audio.sample_rate = OUT_RATE
+        for out in self._resampler.resample(audio):
+            self._echo.reference(out.to_ndarray().reshape(-1))

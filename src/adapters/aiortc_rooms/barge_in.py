@@ -3,10 +3,15 @@
 When the VAD hears speech while the reply plays, the voice pauses at once (within a frame), so a real
 interruption feels immediate. What happens next depends on what it was:
 
-- it goes on past `BACKCHANNEL_SECONDS`: an interruption; the reply is cut and its writing stopped;
+- it goes on past `BACKCHANNEL_SECONDS` of the participant's voice: an interruption; the reply is cut and its
+  writing stopped. Only the time in which the voice stands out of the echo the reply predicts counts
+  (`echo_doubletalk`): an echo the canceller let through is no voice of theirs however long it lasts;
 - it ends sooner: its words decide. Nothing, a backchannel ("uh-huh", "yeah", "okay", "right"...) or words of
-  the reply itself (an echo the canceller let through) resume the reply where it paused and are no turn;
-  anything else ("stop", "wait", "no") is an interruption and a turn of its own.
+  what the avatar said in the last seconds (an echo the canceller let through) resume the reply where it paused
+  and are no turn; anything else ("stop", "wait", "no") is an interruption and a turn of its own, unless it
+  is a few words of which hardly any stood out of the echo (`WEAK_SECONDS`): that is held for `HOLD_SECONDS`,
+  then resumed as an echo (Whisper makes "Thank you." of a garbled echo), unless more speech comes meanwhile,
+  which then decides with the words of both (a question the VAD split in two).
 """
 
 from __future__ import annotations
@@ -14,6 +19,10 @@ from __future__ import annotations
 import re
 
 BACKCHANNEL_SECONDS = 0.6
+WEAK_SECONDS = 0.15  # less of the participant's voice than this standing out of the echo: maybe no voice of theirs
+WEAK_WORDS = 4  # what Whisper makes of an echo it cannot read is this short ("Thank you.", "Hold.", "That's it.")
+HOLD_SECONDS = 0.6
+SAID_SECONDS = 3.0  # an echo carries words the avatar said this long ago at most (round trip, and the utterance)
 # Short acknowledgements that mean "go on", not "stop": said while listening, not to take the turn.
 BACKCHANNELS = frozenset({
     "uh", "huh", "uh-huh", "uhhuh", "mhm", "mm", "mmm", "hmm", "hm", "mm-hmm", "mmhmm", "yeah", "yes", "yep", "yup",
@@ -33,14 +42,51 @@ def is_backchannel(text: str) -> bool:
     return len(said) <= 3 and all(word in BACKCHANNELS for word in said)
 
 
+def _stem(word: str) -> str:
+    """A word without its commonest endings, as Whisper may hear an echo's "opens" as "open", "Sundays" as
+    "Sunday"."""
+    for ending in ("ing", "ed", "es", "s"):
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            return word[: -len(ending)]
+    return word
+
+
 def is_echo(text: str, spoken: str) -> bool:
     """True when what was heard is made of the words the avatar is saying (its own voice, come back)."""
-    heard, said = words(text), set(words(spoken))
+    heard, said = words(text), {_stem(word) for word in words(spoken)}
     if not heard or not said:
         return False
-    return sum(word in said for word in heard) >= max(1, round(0.75 * len(heard)))
+    return sum(_stem(word) in said for word in heard) >= max(1, round(0.75 * len(heard)))
 
 
 def keeps_reply(text: str, spoken: str) -> bool:
     """Whether a short stretch of speech over the reply lets it play on."""
     return is_backchannel(text) or is_echo(text, spoken)
+
+
+class Overlap:
+    """Speech over the paused reply so far: its voiced samples, and those in which the participant's voice stood
+    out of the echo (`near`)."""
+
+    def __init__(self, rate: int) -> None:
+        self._rate = rate
+        self.voiced = 0
+        self.near = 0
+
+    def feed(self, samples: int, near_end: float) -> bool:
+        """A voiced frame and the share of it holding the participant's voice; True once it is an interruption."""
+        self.voiced += samples
+        if near_end > 0:
+            self.near += samples
+        return self.near >= (BACKCHANNEL_SECONDS - 0.1) * self._rate  # speech_start came ~0.1 s into it
+
+    @property
+    def weak(self) -> bool:
+        """Hardly any of it stood out of an echo (short speech with no echo to stand out of is not weak)."""
+        return self.near < min(WEAK_SECONDS * self._rate, 0.75 * self.voiced)
+
+
+def maybe_echo(text: str, weak: bool) -> bool:
+    """A few words over the reply hardly louder than its echo: what Whisper made of the echo, or the first words of
+    a question the VAD split in two."""
+    return weak and len(words(text)) <= WEAK_WORDS

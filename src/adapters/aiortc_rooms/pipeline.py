@@ -20,11 +20,17 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-import av
 import numpy as np
 
-from avatar_service.adapters.aiortc_rooms.audio import IN_RATE, OUT_RATE, SentenceCutter, resample, sentences
-from avatar_service.adapters.aiortc_rooms.barge_in import BACKCHANNEL_SECONDS, keeps_reply
+from avatar_service.adapters.aiortc_rooms.audio import (
+    IN_RATE,
+    OUT_RATE,
+    EchoReference,
+    SentenceCutter,
+    resample,
+    sentences,
+)
+from avatar_service.adapters.aiortc_rooms.barge_in import HOLD_SECONDS, SAID_SECONDS, Overlap, keeps_reply, maybe_echo
 from avatar_service.adapters.aiortc_rooms.early import QUIET_PEAK_RMS, EarlyTranscription
 from avatar_service.adapters.aiortc_rooms.voice import VoiceQueue
 from avatar_service.adapters.echo_cancel import EchoCanceller, NoEchoCanceller
@@ -58,6 +64,7 @@ class _Utterance:
     audio: np.ndarray | asyncio.Future[str]  # the samples, or their transcription already under way
     ended: float  # monotonic: when the speech ended
     over_reply: bool = False  # short speech over the reply, which paused: resume unless it says something
+    weak: bool = False  # over the reply, hardly any of it stood out of the echo
 
 
 @dataclass
@@ -101,10 +108,10 @@ class ConversationPipeline:
         self._hangover = hangover_ms / 1000
         self._utterances: asyncio.Queue[_Utterance] = asyncio.Queue()
         self._talking: list[np.ndarray] | None = None  # push to talk: audio since "start"
-        self._overlap: int | None = None  # samples of speech heard over the paused reply so far
+        self._overlap: Overlap | None = None  # speech heard over the paused reply so far
+        self._held: tuple[str, int] | None = None  # (what was heard, samples left) of speech that may be an echo
         self._replying: set[asyncio.Task[Any]] = set()  # the reply's writing and speaking: an interruption ends them
         self._writer: asyncio.Task[Any] | None = None  # the reply being written: the next turn waits for it
-        self._speaking = ""  # the sentence being spoken (an echo of it is no interruption)
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closed = False
         self.microphone_taps: list[Callable[[np.ndarray], None]] = []  # the cleaned microphone (the recorder)
@@ -113,7 +120,7 @@ class ConversationPipeline:
         self.reply_latencies: list[float] = []  # end of speech -> the whole reply written, seconds
         self.backchannels = 0  # short speech over the reply that let it play on
         if voice is not None and not isinstance(self.echo, NoEchoCanceller):
-            voice.taps.append(_Reference(self.echo))
+            voice.taps.append(EchoReference(self.echo))
 
     @property
     def user_speaking(self) -> bool:
@@ -183,11 +190,21 @@ class ConversationPipeline:
             if self.vad.in_speech and quiet >= QUESTION_END_SECONDS and (self.early.text() or "").endswith("?"):
                 for event in self.vad.flush():
                     self._ended(event, quiet)
-        if self._overlap is not None and self.vad.in_speech and _loud(samples):
-            self._overlap += samples.size  # voiced time only: the VAD's hang-over is silence
-            if self._overlap >= (BACKCHANNEL_SECONDS - 0.1) * IN_RATE:  # speech_start came ~0.1 s into it
-                self._overlap = None  # too long for "uh-huh": they are taking the turn
-                self.interrupt()
+        over = self._overlap  # its voiced time only: the hang-over is silence
+        if over is not None and self.vad.in_speech and _loud(samples) and over.feed(samples.size, self.echo.near_end()):
+            self._overlap = None  # too long for "uh-huh": they are taking the turn
+            self.interrupt()
+        self._hold_on(samples.size)
+
+    def _hold_on(self, samples: int) -> None:
+        """Speech that may have been an echo holds the reply a little longer; with no more speech, it plays on."""
+        if self._held is None or self.vad is None or self.vad.in_speech or self._overlap is not None:
+            return
+        text, left = self._held
+        self._held = (text, left - samples) if left > samples else None
+        if self._held is None and self.voice is not None and self.voice.paused:
+            self.backchannels += 1
+            self.voice.resume()
 
     def _ended(self, event: VadEvent, silence: float) -> None:
         """The VAD closed an utterance `silence` seconds after its last voiced sound."""
@@ -196,8 +213,8 @@ class ConversationPipeline:
         ended = time.monotonic() - silence
         guess = self.early.take() if self.early is not None else None
         audio = guess if guess is not None else (event.samples * 32767).astype(np.int16)
-        over_reply, self._overlap = self._overlap is not None, None
-        self._utterances.put_nowait(_Utterance(audio, ended, over_reply))
+        overlap, self._overlap = self._overlap, None
+        self._utterances.put_nowait(_Utterance(audio, ended, overlap is not None, overlap is not None and overlap.weak))
 
     def _speech_started(self) -> None:
         if not self.media.interruption_enabled:
@@ -205,7 +222,7 @@ class ConversationPipeline:
         if self.voice is not None and self.voice.pending:
             # Over the reply: hold it at once; what the speech turns out to be decides whether it goes on.
             self.voice.pause()
-            self._overlap = 0
+            self._overlap = Overlap(IN_RATE)
         else:
             self.interrupt()
 
@@ -254,11 +271,17 @@ class ConversationPipeline:
             else:
                 text = (await utterance.audio).strip()
             timing = _Timing(ended=utterance.ended, heard=time.monotonic())
+            if self._held is not None:  # what came before, held as a maybe-echo: the same speech
+                text, self._held = f"{self._held[0]} {text}".strip(), None
             if utterance.over_reply and self.voice is not None and self.voice.paused:
-                if keeps_reply(text, self._speaking):
+                if keeps_reply(text, self.voice.said(SAID_SECONDS)):
                     self.backchannels += 1
                     self.voice.resume()
                     log.info("room %s: %r over the reply: it plays on", ident, text)
+                    continue
+                if maybe_echo(text, utterance.weak):
+                    self._held = (text, int(HOLD_SECONDS * IN_RATE))
+                    log.info("room %s: %r over the reply, hardly louder than its echo: held", ident, text)
                     continue
                 self.interrupt()
             if not text:
@@ -341,8 +364,7 @@ class ConversationPipeline:
                 samples = await self.offload(_synthesize_48k, self.speech, line, self.media)
                 if self._closed or self.voice is None:
                     return
-                self.voice.play(samples)
-                self._speaking = line
+                self.voice.play(samples, line)
                 if not first_audio.is_set():
                     first_audio.set()
                     if timing is not None:
@@ -379,17 +401,3 @@ class ConversationPipeline:
 
 def _loud(samples: np.ndarray) -> bool:
     return bool(samples.size) and float(np.sqrt(np.mean(samples.astype(np.float32) ** 2))) >= QUIET_PEAK_RMS
-
-
-class _Reference:
-    """The voice's frames (48 kHz) as the echo canceller's reference (16 kHz), resampled as one stream."""
-
-    def __init__(self, echo: EchoCanceller) -> None:
-        self._echo = echo
-        self._resampler = av.AudioResampler(format="s16", layout="mono", rate=IN_RATE)
-
-    def __call__(self, frame: np.ndarray) -> None:
-        audio = av.AudioFrame.from_ndarray(frame.reshape(1, -1), format="s16", layout="mono")
-        audio.sample_rate = OUT_RATE
-        for out in self._resampler.resample(audio):
-            self._echo.reference(out.to_ndarray().reshape(-1))

@@ -23,6 +23,9 @@ class VoiceQueue:
 
     def __init__(self) -> None:
         self._queue: deque[np.ndarray] = deque()
+        self._texts: deque[str | None] = deque()  # what each queued chunk says; None once it has begun
+        self._sent = 0  # samples handed out so far (speech only)
+        self._said: deque[tuple[int, str]] = deque(maxlen=16)  # (where it began in `_sent`, text) as played
         self._queued = 0
         self.paused = False
         self.level = 0.0  # RMS (0..1) of the last frame handed out: drives the avatar's mouth
@@ -43,17 +46,26 @@ class VoiceQueue:
     def queued_seconds(self) -> float:
         return self._queued / OUT_RATE
 
-    def play(self, samples: np.ndarray) -> None:
-        """Queue mono int16 samples at 48 kHz after whatever is already queued."""
+    def play(self, samples: np.ndarray, text: str = "") -> None:
+        """Queue mono int16 samples at 48 kHz after whatever is already queued; `text`: what they say."""
         samples = np.asarray(samples, dtype=np.int16).reshape(-1)
         if samples.size:
             self._queue.append(samples)
+            self._texts.append(text)
             self._queued += samples.size
+
+    def said(self, seconds: float) -> str:
+        """The text of what went out in the last `seconds` of speech played (an echo of it may be coming back)."""
+        since = self._sent - int(seconds * OUT_RATE)
+        texts = [text for start, text in self._said if start >= since]
+        earlier = [text for start, text in self._said if start < since]
+        return " ".join(earlier[-1:] + texts)
 
     def cut(self) -> bool:
         """Drop the queued speech (and any pause); True when something was queued."""
         was = self.pending
         self._queue.clear()
+        self._texts.clear()
         self._queued = 0
         self.paused = False
         return was
@@ -97,14 +109,20 @@ class VoiceQueue:
         filled = 0
         while not self.paused and filled < FRAME_SAMPLES and self._queue:
             head = self._queue[0]
+            text = self._texts[0]
+            if text is not None:  # its first samples: it begins here
+                self._said.append((self._sent + filled, text))
+                self._texts[0] = None
             n = min(FRAME_SAMPLES - filled, head.size)
             out[filled : filled + n] = head[:n]
             filled += n
             if n == head.size:
                 self._queue.popleft()
+                self._texts.popleft()
             else:
                 self._queue[0] = head[n:]
         self._queued -= filled
+        self._sent += filled
         rms = float(np.sqrt(np.mean((out.astype(np.float32) / 32768.0) ** 2))) if filled else 0.0
         self.level = rms
         if rms > 0:
