@@ -289,7 +289,8 @@ def _next_clause(left: str, rest: str, word: str, subject: str, comma: bool) -> 
     if ((comma or word in _CLAUSE_CONJUNCTIONS) and (_OWN_CLAUSE.match(bare) or _SUITS.match(bare))) or \
             (word == "and" and len(left.split()) > 3 and _SHORT_OWN_CLAUSE.match(bare)):
         return rest  # "..., summer is my favourite season", "... and thursdays are rehearsal"
-    if word == "and" and (_SHARED_AUX.search(left) or len(left.split()) - len(subject.split()) < 2):
+    if word == "and" and (_SHARED_AUX.search(left) or len(left.split()) - len(subject.split()) < 2) \
+            and not re.match(r"^i(?:'m|’m| am) \d{1,3}$", left.strip(), re.I):  # "I'm 29 and just started running"
         return None  # "I was born and raised", "I live and work in Leeds"
     if (comma or word in ("and", "but", "so", "plus")) and (restored := _dropped_subject(bare, subject)):
         return restored

@@ -173,6 +173,7 @@ EVERYDAY_TEXTS += [
      if re.search(r"\b(?:years?|months?|decades?)\b", m.group("v")) else None),
     # what their body has been through: "I've had two hip replacements", "I had a stroke in 2019"
     (r"^i(?:'ve|’ve| have)? had (?P<v>(?:a|an|two|three|four|\d|several|a few) (?:[\w-]+ ){0,2}?(?:replacements?|"
+     r"pacemaker|stents?|implants?|hearing aids?|"
      r"operations?|ops|surgery|surgeries|transplants?|strokes?|heart attacks?|miscarriages?|c-sections?|"
      r"caesareans?|breakdowns?|concussions?|fractures?|seizures?|bypass)\b[^,;!?]*)$",
      lambda m: (f"User has had {third_person(clean(m.group('v')))}", "personal", 0.8)
@@ -234,6 +235,12 @@ EVERYDAY_TEXTS += [
     (r"^i(?:'m|’m| am) (?:currently )?(?:training|studying|retraining|qualifying) (?P<how>to be|as) "
      r"(?P<v>an? [^,;!?]+)$",
      lambda m: (f"User is training {m.group('how').lower()} {third_person(clean(m.group('v')))}", "context", 0.75)),
+    # a new activity: "I've just started running", "I took up pottery last year"
+    (r"^i (?:just |recently |finally )?(?:started|took up|began|got into) (?P<v>(?!work\b|my job\b|a job\b|eating\b|"
+     r"drinking\b|smoking\b|vaping\b)"
+     r"(?:\w+ing|pottery|yoga|pilates|golf|tennis|chess|climbing|boxing|karate|judo|ballet|the \w+)(?: [^,;!?]+)?)$",
+     lambda m: (f"User has taken up {third_person(clean(m.group('v')))}", "context", 0.75)
+     if at_most_words(clean(m.group("v")), 6) else None),
     # signed up for something: "I've just signed up for my first half"
     (r"^i(?:'ve|’ve| have)? (?:just |finally )?(?:signed up|entered|registered|enrolled) (?:for|on|onto|in) "
      r"(?P<v>(?:a|an|my|the) [^,;!?]+)$",

@@ -282,7 +282,7 @@ FRAME_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
      _text("User does not like {v}", "preference", 0.8, 5)),
     (r"^(?P<v>[^,;!?]+?) (?:is|are) my (?:absolute |all-time )?fav(?:ou?rite|e) (?P<what>[\w\s-]{1,30}?)(?=,|$)",
      _text("User's favorite {what} is {v}", "preference", 0.85, 5)),
-    (rf"^{_I} (?:not (?:a (?:big |huge )?fan of|into)|no fan of) {V}",
+    (rf"^{_I} (?:not (?:a (?:big |huge )?fan of|into|keen on|fond of|big on|much into)|no fan of) {V}",
      _text("User does not like {v}", "preference", 0.8, 6)),
     # relatives in the past tense, and other states: "my grandfather was a fisherman", "my wife is pregnant"
     (rf"^(?:my|our) {REL_MOD}(?P<rel>(?:{RELATIONS})s?)(?: {TITLED_NAME})? "

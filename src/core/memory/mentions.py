@@ -24,7 +24,8 @@ _OCCASIONS = (r"christmas|easter|new year|half[- ]term|the holidays|the summer|t
               r"graduation|retirement|\d+(?:st|nd|rd|th))")
 # when something happens: "on 12 March", "in October", "next week", "for Christmas", "for our anniversary"
 WHEN_SAID = (rf"(?:(?:on|in|by|from|around|over|at|for|this|next|early|late|mid)[ -]){{0,2}}"
-             rf"(?:(?:the )?\d{{1,2}}(?:st|nd|rd|th)?(?: of)? (?:{_MONTHS})\b|"
+             rf"(?:(?:the )?(?:first|last|second|third|middle) (?:week|weekend|fortnight) (?:of|in) (?:{_MONTHS})\b|"
+             rf"(?:the )?\d{{1,2}}(?:st|nd|rd|th)?(?: of)? (?:{_MONTHS})\b|"
              rf"(?:{_MONTHS})(?: \d{{1,2}}(?:st|nd|rd|th)?)?\b|(?:{_DAYS})s?\b|the \d{{1,2}}(?:st|nd|rd|th)\b|"
              rf"(?:week|weekend|month|year|summer|winter|spring|autumn)\b|"
              rf"(?:{_OCCASIONS})\b|tomorrow|tonight)")
@@ -116,10 +117,11 @@ _TRAVEL = re.compile(
     r"(?P<place>(?-i:[A-Z])[\w'’-]+(?: (?:de |del |la |le )?(?-i:[A-Z])[\w'’-]+)*)(?P<rest>[^.;!?]*)", re.I)
 _NOT_PLACES = word_set("I You Me My Our The A An It")
 # "to go to Thailand in May": a plain "go" is a trip only with a month, a season or a holiday
-_GO = re.compile(r"\b(?:(?:go|get|come|head|fly|move|drive) (?:out |over |back |down |up )?to|doing|visiting|seeing) "
-                 r"(?P<place>(?-i:[A-Z])[\w'’-]+(?: (?-i:[A-Z])[\w'’-]+)*)(?P<rest> (?:in|for|over|at|this|next|"
-                 rf"early|late|mid)[ -](?:(?:{_MONTHS})\b|(?:spring|summer|autumn|winter|christmas|easter|new year|"
-                 r"half[- ]term)\b)[^.;!?]*)", re.I)
+_GO = re.compile(r"\b(?:(?:go|get|come|head|fly|move|drive) (?:out |over |back |down |up )?to|doing|visiting|seeing|"
+                 r"booked|booking) (?P<place>(?-i:[A-Z])[\w'’-]+(?: (?-i:[A-Z])[\w'’-]+)*)(?P<rest> (?:in|for|over|at|"
+                 rf"this|next|early|late|mid)[ -](?:(?:the )?(?:first|last|second|third|middle) "
+                 rf"(?:week|weekend|fortnight) (?:of|in) )?(?:(?:{_MONTHS})\b|(?:spring|summer|autumn|winter|"
+                 r"christmas|easter|new year|half[- ]term)\b)[^.;!?]*)", re.I)
 # "needs an MOT, it's due on the 14th": what is due was named just before
 _IT_DUE = re.compile(r"\b(?P<what>mot|service|check-?up|inspection|renewal|appointment|review)\b[^.;!?]*?"
                      r"\bit(?:'s|’s| is) (?P<how>due) (?P<when>(?:on|in|by|next|this) [^,;.!?]+)", re.I)

@@ -189,7 +189,7 @@ _THEIR_MOMENT = re.compile(
     r"sorry|bored|hungry|thirsty|ready|done|confused|curious|nervous|upset|annoyed|off|out|up|over|about(?! \d))\b",
     re.I)
 _AHEAD = re.compile(r"\b(?:next|tomorrow|(?:for|over) (?:christmas|easter|new year|the holidays|the summer)|"
-                    r"in (?:january|february|march|april|may|june|july|august|september|"
+                    r"(?:in|for) (?:january|february|march|april|may|june|july|august|september|"
                     r"october|november|december)|on (?:the \d+|monday|tuesday|wednesday|thursday|friday|saturday|"
                     r"sunday))", re.I)
 _ERRAND = re.compile(r"^(?:(?:also|really|just) )?(?:wants?|wanted|needs?|needed|would like|hopes?|is hoping|asked|"
@@ -217,7 +217,8 @@ def relative_fact(clause: str) -> tuple[str, str, float] | None:
     after = verb.group("after")
     if _PASSING_TIME.search(rest) or _POINTS_AWAY.search(rest) or _NOTHING.search(rest):
         return None
-    if verb.group("verb").lower() in ("is", "are", "was", "were") and _THEIR_MOMENT.match(after):
+    visit = re.match(r"\s*(?:coming|going|flying|moving|travell?ing)\b", after) and _AHEAD.search(rest)
+    if verb.group("verb").lower() in ("is", "are", "was", "were") and _THEIR_MOMENT.match(after) and not visit:
         return None
     if re.match(r"\s*(?:it|that|this|them|those|these|one)\b", after, re.I):
         return None  # "my kids loved it last time": about what was said before

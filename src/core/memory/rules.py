@@ -195,10 +195,8 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
         rf"(?P<prep>at|for|in) {V}",
         _phrase("User works {when} {prep} {v}", "personal", 0.85, 8),
     ),
-    (
-        r"^i (?:can't|cannot|can not) (?P<verb>eat|drink|have) (?P<v>[^,;!?]+?)(?= or | because | otherwise |$)",
-        _phrase("User cannot {verb} {v}", "personal", 0.85, 5),
-    ),
+    (r"^i (?:can't|cannot|can not) (?P<verb>eat|drink|have) (?!(?:the|this|that|these|those|it|your)\b)(?P<v>"
+     r"[^,;!?]+?)(?= or | because | otherwise |$)", _phrase("User cannot {verb} {v}", "personal", 0.85, 5)),
     (
         r"^(?:i|we) (?:just |recently |finally )?(?P<verb>bought|rented|found) (?P<art>an?|our|my) "
         r"(?P<adj>new |first |own |dream )?"

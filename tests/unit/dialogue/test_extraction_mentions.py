@@ -437,3 +437,20 @@ def test_a_request_after_so_is_no_state() -> None:
 ])
 def test_eleventh_probe_shapes(turns: list[str], expected: tuple[str, str]) -> None:
     assert expected in facts(*turns)
+
+
+@pytest.mark.parametrize(("turns", "expected"), [
+    (["we've booked Majorca for the first week of August"],
+     ("User is planning a trip to Majorca for the first week of August", "schedule")),
+    (["I've had a stent since 2018"], ("User has had a stent since 2018", "personal")),
+    (["I'm not keen on olives"], ("User does not like olives", "preference")),
+    (["my brother Sam is coming over from Perth in March"],
+     ("User's brother Sam is coming over from Perth in March", "relationship")),
+    (["I'm 41 and just took up climbing"], ("User has taken up climbing", "context")),
+])
+def test_twelfth_probe_shapes(turns: list[str], expected: tuple[str, str]) -> None:
+    assert expected in facts(*turns)
+
+
+def test_a_particular_dish_they_cannot_have_is_a_request() -> None:
+    assert ("User cannot have the pastry", "personal") not in facts("I'm gluten free so I can't have the pastry")
