@@ -11,9 +11,11 @@ round 2, then tuned on), heldout3 (written before round 3, not tuned on in round
 round 4, before any change to the engine), heldout5 (written at the end of round 4, measured once untuned, then
 tuned on), heldout6 (written after that, measured once, untuned), heldout7 (written blind, without reading the
 engine's code, after heldout6; to be measured once, untuned), heldout8 (written blind, after heldout7; to be measured
-once, untuned).
+once, untuned), heldout9 (written blind, after heldout8, in domains the answerer was probed in during
+tuning: a campsite, a hair salon, a cinema; measured once, untuned), heldout10 (written blind, in domains never used
+before: a ski school, a removals firm, a tax advisor; measured once, untuned).
 
-    .venv/bin/python bench/dialogue_eval.py [--split dev|heldout1|...|heldout8|all]
+    .venv/bin/python bench/dialogue_eval.py [--split dev|heldout1|...|heldout10|all]
                                             [--embedder auto|lexical] [--show wrong|all|none]
 
 Targets with the offline engine: >= 90% right overall, >= 90% on memory questions, median reply <= 30 words.
@@ -40,7 +42,8 @@ from typing import Any
 import httpx
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "dialogue_eval.json"
-SPLITS = ("dev", "heldout1", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8")
+SPLITS = ("dev", "heldout1", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8",
+          "heldout9", "heldout10")
 
 
 @dataclass

@@ -15,9 +15,10 @@ tuned on), heldout3 (written before round 3, not tuned on in round 3), heldout4 
 any change to the rules), heldout5 (written at the end of round 4, measured once untuned, then tuned on), heldout6
 (written after that, measured once, untuned), heldout7 (written blind, without reading the extraction code,
 after heldout6; to be measured once, untuned), heldout8 (written blind, after heldout7; to be measured
-once, untuned), heldout9 (written blind, after heldout8; to be measured once, untuned).
+once, untuned), heldout9 (written blind, after heldout8; to be measured once, untuned), heldout10 (written blind,
+after heldout9; to be measured once, untuned).
 
-    .venv/bin/python bench/extraction_eval.py [--split dev|heldout1|...|heldout9|all]
+    .venv/bin/python bench/extraction_eval.py [--split dev|heldout1|...|heldout10|all]
                                               [--embedder auto|lexical] [--show wrong|all|none]
 
 Targets: recall >= 90%, precision >= 90%.
@@ -42,7 +43,7 @@ from avatar_service.core.pagination import PageRequest
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "extraction_eval.json"
 SPLITS = ("dev", "heldout1", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8",
-          "heldout9")
+          "heldout9", "heldout10")
 
 
 @dataclass
