@@ -46,6 +46,10 @@ class EchoCanceller(Protocol):
         the echo the reference predicts (`echo_doubletalk`): 1.0 where no echo can be (nothing cancelled)."""
         ...
 
+    def hears_echo(self) -> bool:
+        """An echo of the avatar's voice comes back along a steady path, and the avatar spoke lately."""
+        ...
+
 
 class EchoDetector:
     """Whether the microphone carries an echo of the reference at all, from their loudness envelopes.
@@ -188,6 +192,9 @@ class WebRtcEchoCanceller:
     def near_end(self) -> float:
         return self._near
 
+    def hears_echo(self) -> bool:
+        return self.detector.steady_lag is not None and self.detector.far_recently
+
 
 class NoEchoCanceller:
     """The microphone as it is: for a room without audio out, or where the AEC wheel is missing."""
@@ -202,6 +209,9 @@ class NoEchoCanceller:
 
     def near_end(self) -> float:
         return 1.0
+
+    def hears_echo(self) -> bool:
+        return False
 
 
 def echo_canceller(clock: Callable[[], float] = time.monotonic) -> EchoCanceller:

@@ -90,3 +90,31 @@ def maybe_echo(text: str, weak: bool) -> bool:
     """A few words over the reply hardly louder than its echo: what Whisper made of the echo, or the first words of
     a question the VAD split in two."""
     return weak and len(words(text)) <= WEAK_WORDS
+
+
+class EarlyPause:
+    """The participant's voice standing out of the echo for `frames` frames in a row pauses the reply before the VAD
+    is sure: over a loud echo AEC3 damps their voice, and Silero may hear a first word ("Wait,") a second late or
+    not at all. If the VAD has not heard speech `wait` frames later, the reply plays on (a hiccup)."""
+
+    def __init__(self, frames: int = 3, wait: int = 25) -> None:
+        self._frames, self._wait = frames, wait
+        self._run = 0
+        self._waiting: int | None = None  # frames left before playing on, while paused by this
+
+    def feed(self, near_end: float, echo: bool, playing: bool, in_speech: bool) -> str | None:
+        """One frame: "pause", "resume" or nothing to do."""
+        if in_speech:  # the VAD heard it: its own rules take over
+            self._run, self._waiting = 0, None
+            return None
+        if self._waiting is not None:
+            self._waiting -= 1
+            if self._waiting <= 0:
+                self._waiting = None
+                return "resume"
+            return None
+        self._run = self._run + 1 if echo and playing and near_end >= 1.0 else 0
+        if self._run >= self._frames:
+            self._run, self._waiting = 0, self._wait
+            return "pause"
+        return None

@@ -30,8 +30,16 @@ from avatar_service.adapters.aiortc_rooms.audio import (
     resample,
     sentences,
 )
-from avatar_service.adapters.aiortc_rooms.barge_in import HOLD_SECONDS, SAID_SECONDS, Overlap, keeps_reply, maybe_echo
+from avatar_service.adapters.aiortc_rooms.barge_in import (
+    HOLD_SECONDS,
+    SAID_SECONDS,
+    EarlyPause,
+    Overlap,
+    keeps_reply,
+    maybe_echo,
+)
 from avatar_service.adapters.aiortc_rooms.early import QUIET_PEAK_RMS, EarlyTranscription
+from avatar_service.adapters.aiortc_rooms.turn_timing import Figures, TurnTiming
 from avatar_service.adapters.aiortc_rooms.voice import VoiceQueue
 from avatar_service.adapters.echo_cancel import EchoCanceller, NoEchoCanceller
 from avatar_service.adapters.vad import VadEvent, VoiceActivityDetector
@@ -49,8 +57,6 @@ PRE_ROLL_MS = 480  # Silero decides ~100-250 ms into a word, then waits 96 ms mo
 # A question is a turn's end: once the early transcription reads one and this much quiet has followed, the turn
 # ends without waiting out the rest of the hang-over.
 QUESTION_END_SECONDS = 0.24
-# Reported per turn (`metrics` on the assistant's transcript item, and the metrics endpoint).
-Figures = dict[str, float | None]
 Observe = Callable[[RoomTurnStage, float], None]  # (stage, seconds): the metrics endpoint's room turn histogram
 
 
@@ -65,25 +71,6 @@ class _Utterance:
     ended: float  # monotonic: when the speech ended
     over_reply: bool = False  # short speech over the reply, which paused: resume unless it says something
     weak: bool = False  # over the reply, hardly any of it stood out of the echo
-
-
-@dataclass
-class _Timing:
-    """One voice turn's moments (monotonic seconds)."""
-
-    ended: float
-    heard: float | None = None
-    replied: float | None = None  # the reply's first sentence was ready to speak
-    first_audio: float | None = None
-
-    def figures(self) -> Figures:
-        def ms(a: float | None, b: float | None) -> float | None:
-            return None if a is None or b is None else round(1000 * (b - a), 1)
-
-        return {"end_of_speech_to_text_ms": ms(self.ended, self.heard),
-                "text_to_reply_ms": ms(self.heard, self.replied),
-                "reply_to_first_audio_ms": ms(self.replied, self.first_audio),
-                "end_of_speech_to_first_audio_ms": ms(self.ended, self.first_audio)}
 
 
 class ConversationPipeline:
@@ -109,6 +96,7 @@ class ConversationPipeline:
         self._utterances: asyncio.Queue[_Utterance] = asyncio.Queue()
         self._talking: list[np.ndarray] | None = None  # push to talk: audio since "start"
         self._overlap: Overlap | None = None  # speech heard over the paused reply so far
+        self._early = EarlyPause()
         self._held: tuple[str, int] | None = None  # (what was heard, samples left) of speech that may be an echo
         self._replying: set[asyncio.Task[Any]] = set()  # the reply's writing and speaking: an interruption ends them
         self._writer: asyncio.Task[Any] | None = None  # the reply being written: the next turn waits for it
@@ -190,6 +178,13 @@ class ConversationPipeline:
             if self.vad.in_speech and quiet >= QUESTION_END_SECONDS and (self.early.text() or "").endswith("?"):
                 for event in self.vad.flush():
                     self._ended(event, quiet)
+        if self.voice is not None and self.media.interruption_enabled:
+            echo, playing, in_speech = self.echo.hears_echo(), self.voice.playing, self.vad.in_speech
+            step = self._early.feed(self.echo.near_end(), echo, playing, in_speech)
+            if step == "pause":
+                self.voice.pause()
+            elif step == "resume" and self._overlap is None and self._held is None:
+                self.voice.resume()
         over = self._overlap  # its voiced time only: the hang-over is silence
         if over is not None and self.vad.in_speech and _loud(samples) and over.feed(samples.size, self.echo.near_end()):
             self._overlap = None  # too long for "uh-huh": they are taking the turn
@@ -270,7 +265,7 @@ class ConversationPipeline:
                 text = (await self.offload(self.transcriber.transcribe, utterance.audio, IN_RATE)).strip()
             else:
                 text = (await utterance.audio).strip()
-            timing = _Timing(ended=utterance.ended, heard=time.monotonic())
+            timing = TurnTiming(ended=utterance.ended, heard=time.monotonic())
             if self._held is not None:  # what came before, held as a maybe-echo: the same speech
                 text, self._held = f"{self._held[0]} {text}".strip(), None
             if utterance.over_reply and self.voice is not None and self.voice.paused:
@@ -302,7 +297,7 @@ class ConversationPipeline:
                      1000 * (time.monotonic() - timing.heard))  # type: ignore[operator]
             self.reply(turn, timing)
 
-    def reply(self, turn: ReplyStream, timing: _Timing | None = None) -> asyncio.Task[Any]:
+    def reply(self, turn: ReplyStream, timing: TurnTiming | None = None) -> asyncio.Task[Any]:
         """Writes and speaks a turn's reply (a voice turn's, with its `timing`, or a typed one's); the task ends
         once the reply is written and stored."""
         lines: asyncio.Queue[str | None] = asyncio.Queue()
@@ -314,7 +309,7 @@ class ConversationPipeline:
         self._writer = self._reply_task(self._write(turn, lines, timing, first_audio))
         return self._writer
 
-    async def _write(self, turn: ReplyStream, lines: asyncio.Queue[str | None], timing: _Timing | None,
+    async def _write(self, turn: ReplyStream, lines: asyncio.Queue[str | None], timing: TurnTiming | None,
                      first_audio: asyncio.Event) -> None:
         """Takes the reply's pieces as they are written and hands each sentence on to be spoken once complete."""
         cutter, whole = SentenceCutter(), False
@@ -345,7 +340,7 @@ class ConversationPipeline:
             if whole and timing is not None:
                 self.reply_latencies.append(time.monotonic() - timing.ended)
 
-    async def _line(self, lines: asyncio.Queue[str | None], line: str, turn: ReplyStream, timing: _Timing | None,
+    async def _line(self, lines: asyncio.Queue[str | None], line: str, turn: ReplyStream, timing: TurnTiming | None,
                     first_audio: asyncio.Event) -> None:
         lines.put_nowait(line)
         if timing is not None and timing.replied is None:
@@ -356,7 +351,7 @@ class ConversationPipeline:
             await first_audio.wait()
             turn.set_metrics(timing.figures())
 
-    async def _speak(self, lines: asyncio.Queue[str | None], timing: _Timing | None,
+    async def _speak(self, lines: asyncio.Queue[str | None], timing: TurnTiming | None,
                      first_audio: asyncio.Event) -> None:
         """Speaks sentences as they come: each is synthesised while the one before plays."""
         try:

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from avatar_service.adapters.aiortc_rooms.audio import resample
-from avatar_service.adapters.aiortc_rooms.barge_in import is_echo, maybe_echo
+from avatar_service.adapters.aiortc_rooms.barge_in import EarlyPause, is_echo, maybe_echo
 from avatar_service.adapters.aiortc_rooms.pipeline import ConversationPipeline
 from avatar_service.adapters.aiortc_rooms.voice import VoiceQueue
 from avatar_service.adapters.echo_cancel import EchoDetector, _levels
@@ -80,6 +80,17 @@ def test_an_echo_misheard_is_still_an_echo() -> None:
     assert not maybe_echo("Where are the toilets please?", weak=True)
 
 
+def test_a_voice_standing_out_of_the_echo_pauses_before_the_vad_is_sure() -> None:
+    early = EarlyPause(frames=3, wait=5)
+    assert [early.feed(1.0, True, True, False) for _ in range(3)] == [None, None, "pause"]
+    assert [early.feed(0.0, True, False, False) for _ in range(5)][-1] == "resume"  # the VAD never heard speech
+    assert [early.feed(1.0, True, True, False) for _ in range(3)][-1] == "pause"
+    assert early.feed(1.0, True, False, True) is None  # the VAD heard it: its rules take over
+    assert all(early.feed(0.0, True, False, False) is None for _ in range(10))
+    # No echo (a headset, nothing cancelled): the VAD alone decides, as it hears the voice as it is.
+    assert all(early.feed(1.0, False, True, False) is None for _ in range(10))
+
+
 class Echoless:
     """A canceller whose microphone never stands out of the echo it predicts (a leak, as Whisper hears it)."""
 
@@ -91,6 +102,9 @@ class Echoless:
 
     def near_end(self) -> float:
         return 0.0
+
+    def hears_echo(self) -> bool:
+        return True
 
 
 class Told:
