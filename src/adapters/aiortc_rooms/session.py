@@ -34,6 +34,7 @@ from avatar_service.ports.transcriber import Transcriber
 log = logging.getLogger(__name__)
 
 SILENT_PEER_SECONDS = 5.0  # a browser sends microphone frames (silent ones too) while its page is open
+MAX_UNSENT = 64  # events kept for a data channel that has not opened yet (the first few seconds)
 
 
 def _own_stream(sender: Any) -> None:
@@ -65,6 +66,9 @@ class RoomSession(PipelineSession):
         self.pc = RTCPeerConnection()
         self._on_closed, self._on_left = on_closed, on_left
         self._channel: Any = None
+        # Events sent before the page's data channel opened (ICE may report `connected`, and `joined` be sent,
+        # before the SCTP association is up): delivered, in order, once it opens, never dropped.
+        self._unsent: list[str] = []
         self._last_heard: float | None = None  # when the last microphone frame came
 
     # --- signaling -------------------------------------------------------------------------------------
@@ -102,6 +106,9 @@ class RoomSession(PipelineSession):
         channel.on("close", self._on_channel_closed)
         # aiortc reports the page's channel once it is open, so the page learns how this room listens now.
         self._hello()
+        unsent, self._unsent = self._unsent, []
+        for message in unsent:
+            channel.send(message)
 
     def _on_channel_closed(self) -> None:
         # The page's SCTP association went (a closed tab usually takes it down before ICE notices anything).
@@ -125,7 +132,10 @@ class RoomSession(PipelineSession):
 
     def send(self, event: dict[str, Any]) -> None:
         channel = self._channel
-        if channel is not None and channel.readyState == "open":
+        if channel is None:
+            if len(self._unsent) < MAX_UNSENT:
+                self._unsent.append(json.dumps(event))
+        elif channel.readyState == "open":
             channel.send(json.dumps(event))
 
     def _on_message(self, message: Any) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator, Iterator
 from fractions import Fraction
 from typing import Any
@@ -442,3 +443,31 @@ async def test_an_interruption_in_the_room_stops_the_model_and_keeps_the_reply_m
     assert metrics["end_of_speech_to_first_audio_ms"] is not None and "first_piece_ms" not in metrics
     await session.close()
     await storage.close()
+
+
+class Channel:
+    """A page's data channel as aiortc hands it over: open, recording what is sent."""
+
+    readyState = "open"
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+    def on(self, _event: str, _handler: Any) -> None:
+        pass
+
+    def send(self, message: str) -> None:
+        self.sent.append(json.loads(message))
+
+
+async def test_joined_before_the_data_channel_opened_still_reaches_the_page() -> None:
+    # ICE reports `connected` (and the room says `joined`) before the SCTP association carrying the data channel
+    # is up; the event used to be dropped, and a page waiting for it never learned it was in.
+    session, _host, _transcriber = _session()
+    await session._join()
+    channel = Channel()
+    session._on_datachannel(channel)
+    assert [event["type"] for event in channel.sent] == ["hello", "joined"]
+    session.send({"type": "state", "status": "listening"})
+    assert channel.sent[-1] == {"type": "state", "status": "listening"}
+    await session.close()
