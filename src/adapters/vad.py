@@ -12,7 +12,7 @@ Each 32 ms window (512 samples) gets a speech probability from a scorer:
 The detector adds hysteresis (start above ``threshold``, stay in speech until below ``threshold - 0.15``),
 a minimum speech length before announcing ``speech_start``, a pre-roll so the utterance keeps its first
 phoneme (Silero's probability rises some 100-250 ms into a word, and ``speech_start`` waits ``min_speech_ms``
-more, so the pre-roll has to cover both: a room uses 480 ms), and a silence hang-over (``hangover_ms``, 500 ms
+more, so the pre-roll has to cover both: a room uses 544 ms), and a silence hang-over (``hangover_ms``, 500 ms
 by default) after which ``speech_end`` carries the utterance's samples. Frames of any length are accepted
 (WebRTC delivers 10-20 ms); int16 or float32.
 """

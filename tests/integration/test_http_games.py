@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -545,19 +546,28 @@ async def test_list_filters_by_status(client: AsyncTestClient[Any]) -> None:
     assert_error(await client.get("/v1/game-sessions", params={"status": "finished"}), 400, param="status")
 
 
-@pytest.mark.parametrize("settings_overrides", [{"game_idle_timeout": 0.8}])
+IDLE_TIMEOUT = 2.0
+
+
+@pytest.mark.parametrize("settings_overrides", [{"game_idle_timeout": IDLE_TIMEOUT}])
 async def test_an_idle_session_is_abandoned_and_a_moving_one_is_not(service: Service,
                                                                     client: AsyncTestClient[Any]) -> None:
+    # Sleeps are measured from when each request returned, so a slow machine (a move's reply can take a second
+    # on a loaded CI runner) moves the checks later instead of failing them.
     personality = (await create_personality(client))["id"]
     idle = await start(client, "tic_tac_toe", personality)
     moving = await start(client, "tic_tac_toe", personality)
-    await asyncio.sleep(0.45)
+    created = time.monotonic()
+    await asyncio.sleep(IDLE_TIMEOUT / 2)
+    moved_before = time.monotonic()
     await play(client, moving, {"cell": 4})  # re-arms its timer
-    await asyncio.sleep(0.4)
+    moved_after = time.monotonic()
+    await asyncio.sleep(max(0.0, created + IDLE_TIMEOUT + 0.1 - time.monotonic()))
     await service.drain()  # both creation timers are due; only the idle session has been idle that long
     assert (await client.get(f"/v1/game-sessions/{idle['id']}")).json()["status"] == "abandoned"
-    assert (await client.get(f"/v1/game-sessions/{moving['id']}")).json()["status"] == "active"
-    await asyncio.sleep(0.45)
+    if time.monotonic() - moved_before < IDLE_TIMEOUT:  # else even the moving one has been idle that long by now
+        assert (await client.get(f"/v1/game-sessions/{moving['id']}")).json()["status"] == "active"
+    await asyncio.sleep(max(0.0, moved_after + IDLE_TIMEOUT + 0.1 - time.monotonic()))
     await service.drain()
     body = (await client.get(f"/v1/game-sessions/{moving['id']}")).json()
     assert (body["status"], body["current_turn"], body["move_count"]) == ("abandoned", None, 2)
