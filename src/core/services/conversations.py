@@ -254,8 +254,9 @@ class Conversations:
             await uow.transcripts.append(record.id, [message])
             # Retrieved for this reply: last_used_at says so. In id order, not ranked order: two turns of one
             # user rank the same memories differently, and opposite lock orders deadlocked on PostgreSQL.
-            for memory in sorted(memories, key=lambda m: m.id):
-                await uow.memories.set(memory.id, last_used_at=now)
+            # One statement (an executemany) for all of them, not one round trip each.
+            used = sorted(memories, key=lambda m: m.id)
+            await uow.memories.set_many([{"id": memory.id, "last_used_at": now} for memory in used])
             await self._schedule(uow, record, armed)
             await uow.commit()
         request = grounding.request(persona(personality), history, content)
