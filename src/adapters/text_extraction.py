@@ -9,11 +9,6 @@ import re
 from html.parser import HTMLParser
 from typing import Literal
 
-import feedparser
-import trafilatura
-from pypdf import PdfReader
-from pypdf.errors import PdfReadError
-
 from avatar_service.ports.extractor import ExtractError, FeedEntry
 
 log = logging.getLogger(__name__)
@@ -106,6 +101,8 @@ def extract_text(data: bytes, content_type: str | None, url: str | None = None) 
 
 def extract_feed(data: bytes, url: str | None = None) -> list[FeedEntry]:
     """Entries of an RSS, Atom or RDF feed, with their HTML reduced to text; `url` resolves relative links."""
+    import feedparser  # the parsers load on first use: 0.27 s of every CLI command's start otherwise
+
     parsed = feedparser.parse(data, response_headers={"content-location": url} if url else None)
     if parsed.bozo and not parsed.entries:
         raise UnsupportedMedia(f"not a readable feed: {parsed.get('bozo_exception')}")
@@ -129,6 +126,8 @@ def extract_feed(data: bytes, url: str | None = None) -> list[FeedEntry]:
 
 def html_text(markup: str | bytes, url: str | None = None) -> str:
     """Main content by trafilatura (boilerplate removed); a plain tag strip when it finds nothing."""
+    import trafilatura  # outside the try: a broken install is an error, not a page with no main content
+
     try:
         text = trafilatura.extract(markup, url=url, include_comments=False, include_tables=True)
     except Exception as exc:  # trafilatura raises assorted parser errors on broken markup
@@ -179,6 +178,9 @@ def strip_tags(markup: str) -> str:
 
 
 def _pdf_text(data: bytes) -> str:
+    from pypdf import PdfReader
+    from pypdf.errors import PdfReadError
+
     try:
         reader = PdfReader(io.BytesIO(data))
         if reader.is_encrypted and not reader.decrypt(""):

@@ -79,7 +79,7 @@ def _dialogue(settings: Settings) -> DialogueEngine:
 
 def _facts(settings: Settings) -> FactExtractor:
     """Memory extraction: by the configured language model (the rules when it fails), else by the rules."""
-    from avatar_service.core.memory.extraction import RuleFacts
+    from avatar_service.core.memory.facts import RuleFacts
 
     if settings.dialogue_base_url:
         from avatar_service.adapters.dialogue.llm_extractor import LanguageModelFacts

@@ -3,7 +3,7 @@
 from collections.abc import Sequence
 from typing import Protocol
 
-from avatar_service.core.memory.extraction import Fact
+from avatar_service.core.memory.facts import Fact
 
 
 class FactExtractor(Protocol):

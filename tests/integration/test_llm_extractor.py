@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from avatar_service.adapters.dialogue.llm_extractor import LanguageModelFacts
-from avatar_service.core.memory.extraction import CATEGORIES
+from avatar_service.core.memory.facts import CATEGORIES
 
 TURNS = ["Hi! My wife Sarah and I are going to Lisbon in August.", "What's the weather like there?"]
 

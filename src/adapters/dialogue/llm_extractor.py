@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 import httpx
 import msgspec
 
-from avatar_service.core.memory.extraction import CATEGORIES, Fact, RuleFacts
+from avatar_service.core.memory.facts import CATEGORIES, Fact, RuleFacts
 
 log = logging.getLogger(__name__)
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from avatar_service.core.memory.vocabulary import RELATIONS
 
 if TYPE_CHECKING:
-    from avatar_service.core.memory.extraction import Fact
+    from avatar_service.core.memory.facts import Fact
 
 _NAME = r"(?-i:[A-Z])[\w'’-]+(?:\.? (?-i:[A-Z])[\w'’-]+)?"
 # "User's little brother Sam is 16 years old", "User's cat is named Pixel"

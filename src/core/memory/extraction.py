@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from avatar_service.core.memory.background import BACKGROUND, EVENTS_WORDS, asked_facts
 from avatar_service.core.memory.clauses import LEADING, pieces, tidy
 from avatar_service.core.memory.entities import by_entity, who_of
 from avatar_service.core.memory.everyday import EVERYDAY
+from avatar_service.core.memory.facts import Fact
 from avatar_service.core.memory.frames import ELDEST, FRAMES, NAMING_FRAGMENT, variants
 from avatar_service.core.memory.mentions import mentioned
 from avatar_service.core.memory.normalise import normalise, proper, sentences_of
@@ -46,17 +47,6 @@ from avatar_service.core.memory.vocabulary import (
 )
 from avatar_service.core.memory.wording import clean, third_person
 from avatar_service.core.text.sentences import split_sentences
-
-CATEGORIES = ("personal", "location", "preference", "relationship", "schedule", "context", "custom")
-
-
-@dataclass(frozen=True, slots=True)
-class Fact:
-    content: str
-    category: str
-    confidence: float  # always below 1: 1.0 is kept for memories a person entered by hand
-    extracted_from: str
-
 
 _HEDGE = re.compile(r"^(?:i think|i guess|i believe|i suppose|probably|pretty sure)\b[\s,]*", re.I)
 _NOT_A_STATEMENT = re.compile(
@@ -382,12 +372,3 @@ def _without_subsumed(facts: list[Fact]) -> list[Fact]:
             continue
         out.append(fact)
     return out
-
-
-class RuleFacts:
-    """The FactExtractor port on the rules above: offline, deterministic, well under a millisecond a turn."""
-
-    name = "rules"
-
-    async def facts(self, user_turns: Sequence[str]) -> list[Fact]:
-        return extract_facts(user_turns)

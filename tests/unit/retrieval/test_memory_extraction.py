@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from avatar_service.core.memory.extraction import CATEGORIES, Fact, extract_facts
+from avatar_service.core.memory.extraction import extract_facts
+from avatar_service.core.memory.facts import CATEGORIES, Fact
 
 
 def matches(fact: Fact, expected: dict[str, Any]) -> bool:
