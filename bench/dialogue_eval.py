@@ -13,9 +13,11 @@ tuned on), heldout6 (written after that, measured once, untuned), heldout7 (writ
 engine's code, after heldout6; to be measured once, untuned), heldout8 (written blind, after heldout7; to be measured
 once, untuned), heldout9 (written blind, after heldout8, in domains the answerer was probed in during
 tuning: a campsite, a hair salon, a cinema; measured once, untuned), heldout10 (written blind, in domains never used
-before: a ski school, a removals firm, a tax advisor; measured once, untuned).
+before: a ski school, a removals firm, a tax advisor; measured once, untuned), heldout11 (written blind, after round 6,
+in domains never used before: a plumber, a bakery, a piano teacher; to be measured once, untuned: left out of
+`--split all` until then).
 
-    .venv/bin/python bench/dialogue_eval.py [--split dev|heldout1|...|heldout10|all]
+    .venv/bin/python bench/dialogue_eval.py [--split dev|heldout1|...|heldout11|all]
                                             [--embedder auto|lexical] [--show wrong|all|none]
 
 Targets with the offline engine: >= 90% right overall, >= 90% on memory questions, median reply <= 30 words.
@@ -43,7 +45,9 @@ import httpx
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "dialogue_eval.json"
 SPLITS = ("dev", "heldout1", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8",
-          "heldout9", "heldout10")
+          "heldout9", "heldout10", "heldout11")
+# Blind splits not measured yet: left out of "all", so tuning never shows their figures; name one to measure it once.
+UNMEASURED = ("heldout11",)
 
 
 @dataclass
@@ -195,7 +199,7 @@ def main() -> None:
     parser.add_argument("--show", default="wrong", choices=["wrong", "all", "none"])
     args = parser.parse_args()
     data = json.loads(DATA.read_text(encoding="utf-8"))
-    splits = set(SPLITS) if args.split == "all" else {args.split}
+    splits = set(SPLITS) - set(UNMEASURED) if args.split == "all" else {args.split}
     started = time.perf_counter()
     with serving(args.embedder) as (base, key):
         results = run(base, key, data, splits)

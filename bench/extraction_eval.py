@@ -16,9 +16,10 @@ any change to the rules), heldout5 (written at the end of round 4, measured once
 (written after that, measured once, untuned), heldout7 (written blind, without reading the extraction code,
 after heldout6; to be measured once, untuned), heldout8 (written blind, after heldout7; to be measured
 once, untuned), heldout9 (written blind, after heldout8; to be measured once, untuned), heldout10 (written blind,
-after heldout9; to be measured once, untuned).
+after heldout9; to be measured once, untuned), heldout11 (written blind, after round 6; to be measured once,
+untuned: left out of `--split all` until then).
 
-    .venv/bin/python bench/extraction_eval.py [--split dev|heldout1|...|heldout10|all]
+    .venv/bin/python bench/extraction_eval.py [--split dev|heldout1|...|heldout11|all]
                                               [--embedder auto|lexical] [--show wrong|all|none]
 
 Targets: recall >= 90%, precision >= 90%.
@@ -43,7 +44,9 @@ from avatar_service.core.pagination import PageRequest
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "extraction_eval.json"
 SPLITS = ("dev", "heldout1", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8",
-          "heldout9", "heldout10")
+          "heldout9", "heldout10", "heldout11")
+# Blind splits not measured yet: left out of "all", so tuning never shows their figures; name one to measure it once.
+UNMEASURED = ("heldout11",)
 
 
 @dataclass
@@ -125,7 +128,7 @@ def main() -> None:
     parser.add_argument("--show", default="wrong", choices=["wrong", "all", "none"])
     args = parser.parse_args()
     items = [i for i in json.loads(DATA.read_text(encoding="utf-8"))["conversations"]
-             if args.split in ("all", i["split"])]
+             if args.split == i["split"] or (args.split == "all" and i["split"] not in UNMEASURED)]
     started = time.perf_counter()
     scores = asyncio.run(evaluate(items, args.embedder))
     total = Score()
