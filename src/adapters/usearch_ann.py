@@ -7,7 +7,13 @@ from __future__ import annotations
 import os
 
 import numpy as np
+import onnxruntime  # noqa: F401  before usearch: the other order crashes the process (see below)
 from usearch.index import Index
+
+# usearch 2.26 then onnxruntime 1.32, imported in that order into a fresh interpreter, is a segmentation fault at
+# onnxruntime's import; the other order works. The service happened to load onnxruntime first (the embedder),
+# but a process on the lexical embedder that later loaded a model, or an application that imported this module
+# first, would crash. tests/unit/retrieval/test_vector_cache_scale.py checks the order.
 
 CONNECTIVITY = 16  # HNSW's M
 EXPANSION_ADD = 128  # efConstruction

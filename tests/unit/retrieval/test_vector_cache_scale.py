@@ -93,3 +93,14 @@ def test_past_the_threshold_the_approximate_index_answers_with_high_recall() -> 
     index.delete("kb", ["new"])
     assert "new" not in {ident for ident, _ in index.search("kb", -matrix[30], 10)}
     assert all(ident not in ("c1", "c2") for q in matrix[[1, 2]] for ident, _ in index.search("kb", q, 10))
+
+
+def test_the_approximate_index_can_be_imported_before_the_models() -> None:
+    """usearch imported before onnxruntime crashed the interpreter (a segmentation fault); the adapter loads them
+    in the order that works, so importing it first and a model's runtime later is safe."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", "import avatar_service.adapters.usearch_ann; import onnxruntime"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
