@@ -54,7 +54,7 @@ log = logging.getLogger(__name__)
 
 MAX_PUSH_TO_TALK_SECONDS = 30.0
 PRE_ROLL_MS = 544  # Silero decides ~100-250 ms into a word, then waits 96 ms more: keep the first word whole, with
-# two windows to spare (at 480 ms a onnxruntime build that scored one window differently cut 5 ms too close)
+# two windows to spare (at 480 ms an onnxruntime build that scored one window differently cut 5 ms too close)
 # A question is a turn's end: once the early transcription reads one and this much quiet has followed, the turn
 # ends without waiting out the rest of the hang-over.
 QUESTION_END_SECONDS = 0.24

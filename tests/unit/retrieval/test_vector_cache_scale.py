@@ -4,6 +4,8 @@ changes included."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -98,9 +100,6 @@ def test_past_the_threshold_the_approximate_index_answers_with_high_recall() -> 
 def test_the_approximate_index_can_be_imported_before_the_models() -> None:
     """usearch imported before onnxruntime crashed the interpreter (a segmentation fault); the adapter loads them
     in the order that works, so importing it first and a model's runtime later is safe."""
-    import subprocess
-    import sys
-
     done = subprocess.run([sys.executable, "-c", "import avatar_service.adapters.usearch_ann; import onnxruntime"],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
