@@ -172,7 +172,9 @@ async def test_interruption_stops_the_reply(service: Service, offline_voice: Spe
         # the page is told over the data channel, which may deliver it a moment after the voice stopped; when the
         # words decide (a short utterance), only after Whisper has read them, which a loaded machine makes slow
         assert await room.wait_for(lambda: any(e["type"] == "interrupted" for e in room.heard.events), 15), \
-            (room.heard.events, session.pipeline.heard, session.pipeline.backchannels, session.pipeline.echo.name)
+            (room.heard.events, session.pipeline.heard, session.pipeline.backchannels, session.pipeline.echo.name,
+             {k: v for k, v in vars(getattr(session.pipeline.echo, "detector", None) or {}).items()
+              if k in ("present", "lag", "correlation", "_lags")})
     finally:
         await room.close()
 

@@ -11,11 +11,14 @@ interruption feels immediate. What happens next depends on what it was:
   and are no turn; anything else ("stop", "wait", "no") is an interruption and a turn of its own, unless it
   is a few words of which hardly any stood out of the echo (`WEAK_SECONDS`): that is held for `HOLD_SECONDS`,
   then resumed as an echo (Whisper makes "Thank you." of a garbled echo), unless more speech comes meanwhile,
-  which then decides with the words of both (a question the VAD split in two).
+  which then decides with the words of both (a question the VAD split in two). A plain request to stop
+  ("stop", "wait", "hold on"...) is never held: said over a reply before the canceller has learnt whether an
+  echo comes back at all, it may not stand out of the echo assumed meanwhile, and it means what it says.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 
 BACKCHANNEL_SECONDS = 0.6
@@ -29,6 +32,10 @@ BACKCHANNELS = frozenset({
     "ok", "okay", "right", "sure", "aha", "ah", "oh", "i", "see", "cool", "nice", "great", "got", "it", "alright",
     "all", "true", "exactly", "indeed", "wow", "really", "ha", "haha",
 })
+# Words that ask the avatar to stop: taken at their word even when they hardly stood out of the echo. Not "hold"
+# alone, which Whisper makes of a garbled echo.
+STOP_WORDS = frozenset({"stop", "wait", "pause", "enough", "quiet", "hush", "shush"})
+STOP_PHRASES = (("hold", "on"), ("hang", "on"), ("shut", "up"), ("one", "moment"), ("one", "second"))
 _WORD = re.compile(r"[a-z0-9']+(?:-[a-z0-9']+)*")
 
 
@@ -86,10 +93,16 @@ class Overlap:
         return self.near < min(WEAK_SECONDS * self._rate, 0.75 * self.voiced)
 
 
+def asks_to_stop(text: str) -> bool:
+    """True when the words ask the avatar to stop ("Wait, stop please.", "hold on")."""
+    said = words(text)
+    return any(word in STOP_WORDS for word in said) or any(pair in STOP_PHRASES for pair in itertools.pairwise(said))
+
+
 def maybe_echo(text: str, weak: bool) -> bool:
     """A few words over the reply hardly louder than its echo: what Whisper made of the echo, or the first words of
-    a question the VAD split in two."""
-    return weak and len(words(text)) <= WEAK_WORDS
+    a question the VAD split in two. Not a request to stop."""
+    return weak and len(words(text)) <= WEAK_WORDS and not asks_to_stop(text)
 
 
 class EarlyPause:

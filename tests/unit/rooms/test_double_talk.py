@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from avatar_service.adapters.aiortc_rooms.audio import resample
-from avatar_service.adapters.aiortc_rooms.barge_in import EarlyPause, is_echo, maybe_echo
+from avatar_service.adapters.aiortc_rooms.barge_in import EarlyPause, asks_to_stop, is_echo, maybe_echo
 from avatar_service.adapters.aiortc_rooms.pipeline import ConversationPipeline
 from avatar_service.adapters.aiortc_rooms.voice import VoiceQueue
 from avatar_service.adapters.echo_cancel import EchoDetector, _levels
@@ -78,6 +78,13 @@ def test_an_echo_misheard_is_still_an_echo() -> None:
     assert not is_echo("Where are the toilets?", "The museum opens at nine on Sundays")
     assert maybe_echo("Thank you.", weak=True) and not maybe_echo("Thank you.", weak=False)
     assert not maybe_echo("Where are the toilets please?", weak=True)
+
+
+def test_a_request_to_stop_is_never_taken_for_an_echo() -> None:
+    for said in ("Wait, stop, please.", "Stop.", "Hold on.", "hang on a sec", "Wait."):
+        assert asks_to_stop(said) and not maybe_echo(said, weak=True), said
+    for echo in ("Thank you.", "Hold.", "That's it.", "On the hold."):
+        assert not asks_to_stop(echo) and maybe_echo(echo, weak=True), echo
 
 
 def test_a_voice_standing_out_of_the_echo_pauses_before_the_vad_is_sure() -> None:
@@ -161,6 +168,12 @@ async def test_a_few_words_hardly_louder_than_the_echo_are_held_then_played_on(w
     p, sent, turns = await _over_the_reply(words16, [(0.5, 0.4)], "Thank you.")
     assert p.voice is not None and not p.voice.paused and p.voice.pending
     assert {"type": "interrupted"} not in sent and turns == [] and p.backchannels == 1
+    p.close()
+
+
+async def test_a_weak_request_to_stop_interrupts(words16: np.ndarray) -> None:
+    p, sent, turns = await _over_the_reply(words16, [(0.5, 0.4)], "Wait, stop please.")
+    assert {"type": "interrupted"} in sent and turns == ["Wait, stop please."] and p.backchannels == 0
     p.close()
 
 
