@@ -127,7 +127,8 @@ def set_up(api: httpx.Client, spec: dict[str, Any]) -> tuple[str, str]:
             if status == "failed" or time.monotonic() > deadline:
                 raise SystemExit(f"knowledge item {item['id']} is {status}")
             time.sleep(0.1)
-    user = _ok(api.post("/v1/users", json={"external_id": spec["user"]["external_id"]}))
+    # one user per personality: two splits' users may share an external id ("daniel")
+    user = _ok(api.post("/v1/users", json={"external_id": f"{spec['key']}:{spec['user']['external_id']}"}))
     _ok(api.post(f"/v1/users/{user['id']}/memories/bulk", json={
         "personality_id": pid, "memories": spec["user"]["memories"]}))
     return pid, user["id"]

@@ -14,7 +14,7 @@ snow snowy snowing ice icy
 ahead advance beforehand upfront deposit deposits
 keep borrow borrowing borrowed loan loans lend lending
 borrow borrowing hire hiring rent renting
-pick collect collecting collection pickup
+pick collect collecting collection pickup fetch fetching
 arrive arrives arriving arrival arrivals land lands landing
 depart departs departure departures sail sails sailing
 midnight night nights overnight
@@ -44,9 +44,10 @@ big bigger large larger size sizes capacity
 tall taller high higher height heights
 discount discounts reduction reductions concession concessions
 hobby hobbies pastime pastimes keen fan enthusiast
-enjoy enjoys keen like likes love loves
+enjoy enjoys keen like likes love loves prefer prefers preferred
 condition conditions health medical allergy allergic intolerant intolerance coeliac celiac diabetic diabetes asthma
 cafe cafes café restaurant restaurants canteen snack snacks food
+sandwich sandwiches picnic picnics snack snacks food
 talk speak contact ask
 small smaller little tiny
 quick quickly fast rapid
@@ -96,11 +97,33 @@ stuff things belongings valuables possessions
 loan courtesy replacement
 suggest suggestion recommend recommended advise
 instalment instalments installment installments spread
+fiance fiancee fiancé fiancée marry marrying
+instrument instruments piano pianos guitar guitars violin violins drum drums cello cellos flute flutes saxophone
+own owns owned
+late lateness latecomer latecomers
+weekday weekdays week
+handle handles handled handling
 """
 
 # Phrasal verbs and set phrases said for one word, on both sides (the question and the text): "turn up" is
 # "arrive", "sign up" is "join", "20% off" is a discount. Replaced before the words are stemmed.
 PHRASES = [
+    # not coming is missing it ("what if I just don't show up?" / "if you miss an appointment...")
+    (r"\b(?:do not|don't|does not|doesn't|did not|didn't|never) (?:show|turn) up\b|\bno[ -]shows?\b", "miss"),
+    (r"\bmiss(?:es|ed|ing)? the (?:start|beginning)\b|\b(?:running|be|being|get|getting|arrive|arriving) late\b",
+     r"\g<0> late"),
+    (r"\bpop(?:s|ped|ping)? (?:in|by|round|over)\b|\bdrop(?:s|ped|ping)? (?:in|by)\b", "visit"),
+    # "during the week" is the weekdays a text names as a range ("Monday to Friday", "Tuesday to Thursday")
+    (r"\b(?:during|in) the week\b|\b(?:mon|tues|wednes|thurs|fri)day (?:to|till|until|through) "
+     r"(?:tues|wednes|thurs|fri)day\b", r"\g<0> weekday"),
+    (r"\bhang(?:s|ing)? on to\b|\bhold(?:s|ing)? on to\b|\bhang(?:s|ing)? onto\b", "keep"),
+    (r"\bput(?:ting)? down\b", "deposit"),
+    (r"\bbecom(?:e|es|ing) an? member\b", "join membership"),
+    (r"\bfirst (?:meeting|appointment|session|chat)\b", "first consultation"),
+    (r"\blook(?:s|ed|ing)? after\b|\bdeal(?:s|t|ing)? with\b|\btake(?:s)? care of\b", "handle"),
+    (r"\bwho (?:am i|are we|is he|is she) (?:seeing|meeting)\b", "who appointment"),
+    (r"\bwhere (?:am i|are we|is he|is she) moving(?: to)?\b", "where new home"),
+    (r"\bwho (?:should|do|can|could|would|shall) (?:i|we) (?:see|ask|speak to|talk to|book with)\b", "who"),
     (r"\b(?:turn|turns|turned|turning|show|shows|showed|showing) up\b|\bget (?:there|here)\b", "arrive"),
     (r"\bcheck(?:ing)?[ -]in\b", r"\g<0> arrive"),
     (r"\bset(?:ting)? off\b|\bhead(?:ing)? (?:off|home)\b", "leave"),

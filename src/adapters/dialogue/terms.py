@@ -72,7 +72,7 @@ wash washes washing bath baths bathe
 latest last
 include includes included including cover covers covered
 trial trials taster tasters introductory intro
-wheelchair wheelchairs accessible accessibility disabled disability step ramp lift
+wheelchair wheelchairs accessible accessibility disabled disability step ramp lift stairs mobility knee knees hip hips
 girl girls boy boys child children kid kids
 urgent urgently emergency emergencies
 """
@@ -86,6 +86,7 @@ son sons | daughter daughters
 boy boys | girl girls
 wife | husband
 breakfast breakfasts | lunch lunches | dinner dinners supper
+piano pianos | guitar guitars | violin violins | drum drums | cello cellos | flute flutes | saxophone
 """
 
 

@@ -19,6 +19,8 @@ _PROCEDURE = words_of("get book find reach contact cancel order reserve go come 
 _TO = re.compile(r"\s+to\b", re.I)
 # "what should I do if I get a toothache?" asks what to do in a case; "what do I do for a living?" asks about them
 _IN_CASE = re.compile(r"\b(?:if|in case|when|whenever)\b", re.I)
+# "if I cancel three weeks before, do I lose the deposit?": what follows a case the user puts is the place's rule
+_IF_I = re.compile(r"\b(?:if|in case|unless)\s+(?:i|we|my|our)\b", re.I)
 # "my" after these is the one a service is for ("a ticket for my son", "bring my dog", "a charge for adding my
 # husband as a driver"), not what is asked about
 # ("what if my dog gets sick?": a condition, the question is what the place does then)
@@ -55,7 +57,7 @@ def about_user(question: str) -> float:
         procedure = verb in _PROCEDURE and not (verb == "have" and not _TO.match(question, m.end()))
         if verb == "do":
             procedure = bool(_IN_CASE.search(question)) or m.group(0).lower().startswith(("should", "can"))
-        elif m.group(0).lower().startswith("should"):
+        elif m.group(0).lower().startswith("should") or _IF_I.search(question, 0, m.start()):
             procedure = True  # "how early should I arrive?" asks what the place expects, whatever the verb
         if not procedure:
             return 1.0

@@ -1,0 +1,51 @@
+"""Round 7 of the offline answerer: everyday phrasings for what a text says in its own words (a weekday range for
+"during the week", latecomers for missing the start, keeping for hanging on to), and a case the user puts ("if I
+cancel...") asking the place's rule rather than something about the user."""
+
+from __future__ import annotations
+
+from avatar_service.adapters.dialogue import OfflineGroundedDialogue
+from avatar_service.adapters.dialogue.terms import RELATED, stem, terms
+from avatar_service.adapters.dialogue.user_facts import about_user
+from avatar_service.ports.dialogue import DialogueRequest, Persona, Turn
+
+BIKE_SHOP = [
+    "Spoke & Chain is open Monday to Friday from 8am to 6pm and on Saturdays from 9am to 1pm.",
+    "A full service costs 70 pounds. Bikes left for a service are stored for 30 days after we call you.",
+    "Riders more than 10 minutes late for a guided ride may not be able to join it. Rides are cancelled in storms.",
+    "Our mechanic Priya handles all electric bike repairs. Tom looks after wheel building.",
+]
+MEMORIES = ["User owns a cello", "User prefers rides along the canal", "User's fiancee is called Noor"]
+engine = OfflineGroundedDialogue()
+
+
+def ask(text: str) -> str:
+    persona = Persona("Jo", "", "Works at the Spoke & Chain bike shop.", {"verbosity": 0.3})
+    return engine.compose(DialogueRequest(persona, [Turn("user", text)], knowledge=BIKE_SHOP, memories=MEMORIES))
+
+
+def test_during_the_week_is_a_weekday_range() -> None:
+    assert "weekday" in terms("What are your hours during the week?")
+    assert "weekday" in terms("We are open Tuesday to Friday.")
+    assert "Monday to Friday" in ask("When are you open during the week?")
+
+
+def test_everyday_phrasings_are_the_texts_words() -> None:
+    assert "late" in terms("What if I miss the start?") and "start" in terms("What if I miss the start?")
+    assert "keep" in terms("How long do you hang on to my bike?")
+    assert "miss" in terms("What if I don't show up?")
+    assert "handl" in terms("Who looks after wheel building?") and "visit" in terms("Can I pop in on Monday?")
+    assert stem("latecomers") in RELATED[stem("late")]
+    assert "Priya" in ask("Who deals with electric bike repairs?")
+
+
+def test_a_case_the_user_puts_asks_the_places_rule() -> None:
+    assert about_user("If I cancel a week before, do I lose the deposit?") == 0.0
+    assert about_user("If I'm late, do I miss the ride?") == 0.0
+    assert about_user("What instrument do I play?") == 1.0  # no case put: about them
+
+
+def test_what_the_user_told_in_other_words() -> None:
+    assert "cello" in ask("Remind me, what instrument have I got?")
+    assert "canal" in ask("Which rides do I like best?")
+    assert "Noor" in ask("And who am I marrying?")
