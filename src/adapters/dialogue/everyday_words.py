@@ -101,6 +101,7 @@ fiance fiancee fiancé fiancée marry marrying
 instrument instruments piano pianos guitar guitars violin violins drum drums cello cellos flute flutes saxophone
 own owns owned
 late lateness latecomer latecomers
+hour hours minute minutes
 weekday weekdays week
 handle handles handled handling
 """

@@ -49,3 +49,27 @@ def test_what_the_user_told_in_other_words() -> None:
     assert "cello" in ask("Remind me, what instrument have I got?")
     assert "canal" in ask("Which rides do I like best?")
     assert "Noor" in ask("And who am I marrying?")
+
+
+def test_paired_lists_are_narrowed_to_the_item_asked_about() -> None:
+    from avatar_service.adapters.dialogue.respective import narrowed
+
+    lessons = "Lessons last 30, 45 or 60 minutes and cost £22, £31 and £40."
+    assert narrowed(lessons, "How much is an hour lesson?") == "Lessons last 60 minutes and cost £40."
+    assert narrowed(lessons, "and a half-hour one?") == "Lessons last 30 minutes and cost £22."
+    assert narrowed(lessons, "What does a 45-minute lesson cost?") == "Lessons last 45 minutes and cost £31."
+    assert narrowed(lessons, "How much are lessons?") == lessons  # no item named
+    assert narrowed(lessons, "What about a 2 hour lesson?") == lessons  # named, in no list
+    # two short lists are no pairing unless the sentence says so
+    assert narrowed("Adults pay 12 and 9 euros for ages 3 and 15.", "how much at 3?") == \
+        "Adults pay 12 and 9 euros for ages 3 and 15."
+    assert narrowed("Boxes cost £2 and £3 and hold 10 and 20 kg respectively.", "the 20 kg ones?") == \
+        "Boxes cost £3 and hold 20 kg."
+
+
+def test_the_answer_names_only_the_price_asked_for() -> None:
+    persona = Persona("Jo", "", "Teaches the piano.", {"verbosity": 0.3})
+    knowledge = ["Lessons last 30, 45 or 60 minutes and cost £22, £31 and £40. Lessons are at my studio."]
+    reply = engine.compose(DialogueRequest(persona, [Turn("user", "How much is an hour lesson?")],
+                                           knowledge=knowledge, memories=[]))
+    assert "£40" in reply and "£22" not in reply, reply

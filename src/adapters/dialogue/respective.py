@@ -1,0 +1,67 @@
+"""A sentence that pairs lists item by item ("lessons last 30, 45 or 60 minutes and cost £22, £31 and £40"),
+narrowed to the one item the question names: "how much is an hour lesson?" is answered "lessons last 60 minutes
+and cost £40", not with every price. Only figures are paired (durations, prices, sizes), and only lists of the
+same length, and of three items or more unless the sentence says "respectively" ("open at 9 and 10 and closed at 5
+and 6" pairs nothing). A question that names no item, or one found in no list or in two places, leaves the
+sentence whole.
+"""
+
+from __future__ import annotations
+
+import re
+
+_ITEM = r"(?:[£$€]\s?)?\d+(?:[.:]\d+)?%?"
+_LIST = re.compile(rf"(?<![\w£$€.,]){_ITEM}(?:,\s*{_ITEM})*,?\s+(?:and|or)\s+{_ITEM}(?![\w.]*\d)")
+_NUMBER = re.compile(r"\d+(?:[.:]\d+)?")
+_RESPECTIVELY = re.compile(r",?\s+respectively\b", re.I)
+# durations said in words, in minutes: "an hour lesson", "a half-hour one", "an hour and a half"
+_DURATIONS = [
+    (re.compile(r"\b(?:an?|one) hour and a half\b|\b(?:1\.5|one and a half) hours?\b", re.I), 90.0),
+    (re.compile(r"\bhalf[ -](?:an[ -])?hour\b", re.I), 30.0),
+    (re.compile(r"\bquarter[ -](?:of[ -]an[ -])?hour\b", re.I), 15.0),
+    (re.compile(r"\b(?:two|2)[ -]hours?\b", re.I), 120.0),
+    (re.compile(r"\b(?:an?|one|1)[ -]hour\b|\bhour[ -]long\b", re.I), 60.0),
+]
+_MINUTES = re.compile(r"\s*(?:minutes?|mins?)\b", re.I)
+
+
+def _value(item: str) -> float:
+    number = _NUMBER.search(item)
+    return float(number.group(0).replace(":", ".")) if number else float("nan")
+
+
+def _named(question: str) -> tuple[set[float], set[float]]:
+    """The figures a question names: as said, and durations said in words (in minutes)."""
+    durations: set[float] = set()
+    for pattern, minutes in _DURATIONS:
+        if pattern.search(question):
+            durations.add(minutes)
+            question = pattern.sub(" ", question)
+    return {float(n.replace(":", ".")) for n in _NUMBER.findall(question)}, durations
+
+
+def narrowed(sentence: str, question: str) -> str:
+    """`sentence` with each of its paired lists cut to the item `question` names; else as it is."""
+    lists = list(_LIST.finditer(sentence))
+    if len(lists) < 2:
+        return sentence
+    items = [re.findall(_ITEM, m.group(0)) for m in lists]
+    figures, durations = _named(question)
+    if not figures and not durations:
+        return sentence
+    picks = set()
+    for m, listed in zip(lists, items, strict=True):
+        in_minutes = bool(_MINUTES.match(sentence, m.end()))
+        wanted = figures | (durations if in_minutes else set())
+        picks |= {(len(listed), i) for i, item in enumerate(listed) if _value(item) in wanted}
+    if len(picks) != 1:
+        return sentence
+    size, index = picks.pop()
+    paired = [(m, listed) for m, listed in zip(lists, items, strict=True) if len(listed) == size]
+    if len(paired) < 2 or (size < 3 and not _RESPECTIVELY.search(sentence)):
+        return sentence
+    out, last = [], 0
+    for m, listed in paired:
+        out += [sentence[last:m.start()], listed[index]]
+        last = m.end()
+    return _RESPECTIVELY.sub("", "".join([*out, sentence[last:]]))
