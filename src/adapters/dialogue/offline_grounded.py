@@ -32,7 +32,7 @@ from avatar_service.adapters.dialogue.ranking import (
     rank,
     said_sentences,
 )
-from avatar_service.adapters.dialogue.respective import narrowed
+from avatar_service.adapters.dialogue.respective import narrowed, one_clause
 from avatar_service.adapters.dialogue.small_talk import SmallTalk
 from avatar_service.adapters.dialogue.style import Style
 from avatar_service.adapters.dialogue.terms import RELATED, is_question, terms, words
@@ -205,6 +205,8 @@ class _Reply(SmallTalk):
             self.say(P.SURE, name_comma=self.name_comma(0.8))
         lead = with_answer_word(self.with_antecedent(chosen[0], ranking, terms(text)), text, ranking)
         lead = narrowed(lead, said)  # "an hour lesson": the 60 minutes of "30, 45 or 60 minutes" and its price
+        if len(chosen) == 1 and not query.yes_no:  # "a sourdough loaf": not the rye's price beside it
+            lead = one_clause(lead, set(terms(said)), query.kinds, terms, answer_types.holds)
         self.parts.append(lead)
         self.parts.extend(as_sentence(c.candidate.text) for c in chosen[1:])
         self.quip("answer")

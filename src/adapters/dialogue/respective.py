@@ -1,14 +1,21 @@
-"""A sentence that pairs lists item by item ("lessons last 30, 45 or 60 minutes and cost £22, £31 and £40"),
+"""Answers cut to the part asked about.
+
+A sentence that pairs lists item by item ("lessons last 30, 45 or 60 minutes and cost £22, £31 and £40"),
 narrowed to the one item the question names: "how much is an hour lesson?" is answered "lessons last 60 minutes
 and cost £40", not with every price. Only figures are paired (durations, prices, sizes), and only lists of the
 same length, and of three items or more unless the sentence says "respectively" ("open at 9 and 10 and closed at 5
 and 6" pairs nothing). A question that names no item, or one found in no list or in two places, leaves the
 sentence whole.
+
+A sentence of two clauses, each stating the kind of answer asked for ("our white sourdough loaf costs £4.20 and
+the seeded rye costs £4.80"), is cut to the clause that holds more of the question's words ("how much is a
+sourdough loaf?" -> "our white sourdough loaf costs £4.20"); a tie keeps both.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 
 _ITEM = r"(?:[£$€]\s?)?\d+(?:[.:]\d+)?%?"
 _LIST = re.compile(rf"(?<![\w£$€.,]){_ITEM}(?:,\s*{_ITEM})*,?\s+(?:and|or)\s+{_ITEM}(?![\w.]*\d)")
@@ -65,3 +72,23 @@ def narrowed(sentence: str, question: str) -> str:
         out += [sentence[last:m.start()], listed[index]]
         last = m.end()
     return _RESPECTIVELY.sub("", "".join([*out, sentence[last:]]))
+
+
+# where one clause ends and the next begins: ", and a 9-inch cake...", " and the seeded rye..."
+_CLAUSES = re.compile(r",?\s+(?:and|while|whereas)\s+(?=(?:the|a|an|our|each|every|all)\b)|;\s+", re.I)
+
+
+def one_clause(sentence: str, question_terms: set[str], kinds: Sequence[str],
+               terms: Callable[[str], list[str]], holds: Callable[[str, Sequence[str]], bool]) -> str:
+    """`sentence` cut to its one clause that holds the kind asked for and most of the question's terms."""
+    if not kinds or not question_terms:
+        return sentence
+    clauses = [c.strip() for c in _CLAUSES.split(sentence.rstrip(".!?")) if c.strip()]
+    if len(clauses) < 2 or not all(len(c.split()) >= 3 and holds(c, kinds) for c in clauses):
+        return sentence
+    shared = [len(question_terms & set(terms(c))) for c in clauses]
+    best = max(shared)
+    if best == 0 or shared.count(best) > 1:
+        return sentence
+    chosen = clauses[shared.index(best)]
+    return chosen[:1].upper() + chosen[1:] + "."

@@ -73,3 +73,18 @@ def test_the_answer_names_only_the_price_asked_for() -> None:
     reply = engine.compose(DialogueRequest(persona, [Turn("user", "How much is an hour lesson?")],
                                            knowledge=knowledge, memories=[]))
     assert "£40" in reply and "£22" not in reply, reply
+
+
+def test_the_clause_asked_about_answers() -> None:
+    persona = Persona("Jo", "", "Runs a bakery.", {"verbosity": 0.3})
+    knowledge = ["Our spelt loaf costs £4.10 and the walnut bloomer costs £5.20. We bake every morning.",
+                 "A small tart for 4 people costs £18, and a large tart for 10 people costs £36."]
+
+    def ask(text: str) -> str:
+        return engine.compose(DialogueRequest(persona, [Turn("user", text)], knowledge=knowledge, memories=[]))
+
+    loaf, tart = ask("How much is a spelt loaf?"), ask("What does a tart for 10 people cost?")
+    assert "£4.10" in loaf and "£5.20" not in loaf, loaf
+    assert "£36" in tart and "£18" not in tart, tart
+    both = ask("How much are your tarts?")  # no clause holds more of the question: both are said
+    assert "£18" in both and "£36" in both, both
