@@ -1,7 +1,7 @@
 """Retrieval through the services on SQLite: memory and knowledge search latency, ingestion throughput.
 
 Run: .venv/bin/python bench/retrieval.py [--sizes 1000,10000,100000] [--queries 200] [--megabytes 1.0]
-        [--postgres URL] [--ann-rows 1000000]
+        [--postgres URL] [--ann-rows 1000000] [--ann-ef 512,768,1024,1536]
 
 Search: one user with 1k/10k/100k memories, one personality with 100k chunks, inserted in bulk (random unit
 vectors: the search costs the same as with real ones, and embedding 100k texts would take minutes). Each
@@ -15,7 +15,8 @@ scan alone as the reference, and the first search of a restarted process (a new 
 directory: the namespace's file plus the changes since, instead of every row). `--postgres URL` runs it all on
 a fresh PostgreSQL database instead of SQLite. `--ann-rows N` (default 1,000,000; 0 skips it) times the
 approximate index alone on N synthetic 384-d unit vectors of low intrinsic dimension (as sentence embeddings
-are): build time, search p50/p99 and recall@10 against exact search in the same run.
+are): build time, search p50/p99 and recall@10 against exact search in the same run, at the index's own search
+expansion (ef) and at each of `--ann-ef` (one build, searched at each).
 """
 
 from __future__ import annotations
@@ -203,10 +204,11 @@ def _document() -> object:
     return KnowledgeCreate(type="document", name="corpus")
 
 
-def approximate(rows: int, queries: int) -> None:
-    """The approximate index alone at `rows` synthetic vectors: build, p50/p99, recall@10 against exact."""
+def approximate(rows: int, queries: int, expansions: list[int]) -> None:
+    """The approximate index alone at `rows` synthetic vectors: build, p50/p99, recall@10 against exact, at the
+    index's own ef and at each of `expansions`."""
     from avatar_service.adapters.numpy_index import NumpyVectorIndex
-    from avatar_service.adapters.usearch_ann import build
+    from avatar_service.adapters.usearch_ann import EXPANSION_SEARCH, build
 
     rng = np.random.default_rng(11)
     basis = rng.standard_normal((48, 384)).astype(np.float32)
@@ -229,19 +231,25 @@ def approximate(rows: int, queries: int) -> None:
     picks = sources + 0.07 * rng.standard_normal((queries, 384)).astype(np.float32)
     picks /= np.linalg.norm(picks, axis=1, keepdims=True)
     closeness = float(np.median((picks * sources).sum(axis=1)))
-    times, exact_times, found = [], [], 0
+    exact_times, exact = [], []
     for query in picks:
         start = time.perf_counter()
-        hits = index.search("kb", query, 10)
-        times.append(time.perf_counter() - start)
-        start = time.perf_counter()
-        exact = np.argpartition(-(matrix @ query), 10)[:10]
+        exact.append({ids[int(i)] for i in np.argpartition(-(matrix @ query), 10)[:10]})
         exact_times.append(time.perf_counter() - start)
-        found += len({ids[int(i)] for i in exact} & {ident for ident, _ in hits})
-    print(f"knowledge search (approximate index alone), {rows} synthetic 384-d vectors: {figures(times)}, "
-          f"recall@10 {found / (10 * queries):.3f} against exact (queries at cosine {closeness:.2f} to a stored "
-          f"vector); exact scan (reference) {figures(exact_times)}; "
-          f"built in {built:.0f} s, index {index.memory() / 2**20:.0f} MiB with the rows")
+    print(f"knowledge search (approximate index alone), {rows} synthetic 384-d vectors, queries at cosine "
+          f"{closeness:.2f} to a stored vector; exact scan (reference) {figures(exact_times)}; built in {built:.0f} s, "
+          f"index {index.memory() / 2**20:.0f} MiB with the rows")
+    hnsw = index._spaces["kb"].approximate.index  # type: ignore[union-attr]  # the usearch Index, to set its ef
+    for ef in dict.fromkeys([EXPANSION_SEARCH, *expansions]):
+        hnsw.expansion_search = ef
+        times, found = [], 0
+        for query, truth in zip(picks, exact, strict=True):
+            start = time.perf_counter()
+            hits = index.search("kb", query, 10)
+            times.append(time.perf_counter() - start)
+            found += len(truth & {ident for ident, _ in hits})
+        mark = " (the index's own)" if ef == EXPANSION_SEARCH else ""
+        print(f"  ef {ef}{mark}: {figures(times)}, recall@10 {found / (10 * queries):.3f} against exact")
 
 
 if __name__ == "__main__":
@@ -251,6 +259,7 @@ if __name__ == "__main__":
     parser.add_argument("--megabytes", type=float, default=1.0)
     parser.add_argument("--postgres", default=None, help="a PostgreSQL server's URL: a fresh database on it")
     parser.add_argument("--ann-rows", type=int, default=1_000_000)
+    parser.add_argument("--ann-ef", default="512,768,1024,1536", help="search expansions to try on the one build")
     args = parser.parse_args()
     url, fresh = None, None
     if args.postgres:
@@ -264,7 +273,7 @@ if __name__ == "__main__":
         if args.sizes:
             asyncio.run(main([int(s) for s in args.sizes.split(",")], args.queries, args.megabytes, url))
         if args.ann_rows:
-            approximate(args.ann_rows, args.queries)
+            approximate(args.ann_rows, args.queries, [int(ef) for ef in args.ann_ef.split(",") if ef])
     finally:
         if fresh:
             asyncio.run(admin(args.postgres, f'DROP DATABASE IF EXISTS "{fresh}" WITH (FORCE)'))
