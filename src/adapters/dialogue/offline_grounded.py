@@ -23,6 +23,7 @@ from avatar_service.adapters.dialogue.answering import (
     with_answer_word,
 )
 from avatar_service.adapters.dialogue.feelings import Emotion, detect_emotion
+from avatar_service.adapters.dialogue.narrowing import narrowed, one_clause
 from avatar_service.adapters.dialogue.ranking import (
     PRONOUN_START,
     Candidate,
@@ -32,7 +33,6 @@ from avatar_service.adapters.dialogue.ranking import (
     rank,
     said_sentences,
 )
-from avatar_service.adapters.dialogue.respective import narrowed, one_clause
 from avatar_service.adapters.dialogue.small_talk import SmallTalk
 from avatar_service.adapters.dialogue.style import Style
 from avatar_service.adapters.dialogue.terms import RELATED, is_question, terms, words
@@ -206,7 +206,7 @@ class _Reply(SmallTalk):
         lead = with_answer_word(self.with_antecedent(chosen[0], ranking, terms(text)), text, ranking)
         lead = narrowed(lead, said)  # "an hour lesson": the 60 minutes of "30, 45 or 60 minutes" and its price
         if len(chosen) == 1 and not query.yes_no:  # "a sourdough loaf": not the rye's price beside it
-            lead = one_clause(lead, set(terms(said)), query.kinds, terms, answer_types.holds)
+            lead = one_clause(lead, said, query.kinds)
         self.parts.append(lead)
         self.parts.extend(as_sentence(c.candidate.text) for c in chosen[1:])
         self.quip("answer")

@@ -52,7 +52,7 @@ def test_what_the_user_told_in_other_words() -> None:
 
 
 def test_paired_lists_are_narrowed_to_the_item_asked_about() -> None:
-    from avatar_service.adapters.dialogue.respective import narrowed
+    from avatar_service.adapters.dialogue.narrowing import narrowed
 
     lessons = "Lessons last 30, 45 or 60 minutes and cost £22, £31 and £40."
     assert narrowed(lessons, "How much is an hour lesson?") == "Lessons last 60 minutes and cost £40."

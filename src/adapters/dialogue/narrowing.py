@@ -15,7 +15,10 @@ sourdough loaf?" -> "our white sourdough loaf costs £4.20"); a tie keeps both.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+
+from avatar_service.adapters.dialogue.answer_types import holds
+from avatar_service.adapters.dialogue.terms import terms
 
 _ITEM = r"(?:[£$€]\s?)?\d+(?:[.:]\d+)?%?"
 _LIST = re.compile(rf"(?<![\w£$€.,]){_ITEM}(?:,\s*{_ITEM})*,?\s+(?:and|or)\s+{_ITEM}(?![\w.]*\d)")
@@ -78,9 +81,9 @@ def narrowed(sentence: str, question: str) -> str:
 _CLAUSES = re.compile(r",?\s+(?:and|while|whereas)\s+(?=(?:the|a|an|our|each|every|all)\b)|;\s+", re.I)
 
 
-def one_clause(sentence: str, question_terms: set[str], kinds: Sequence[str],
-               terms: Callable[[str], list[str]], holds: Callable[[str, Sequence[str]], bool]) -> str:
+def one_clause(sentence: str, question: str, kinds: Sequence[str]) -> str:
     """`sentence` cut to its one clause that holds the kind asked for and most of the question's terms."""
+    question_terms = set(terms(question))
     if not kinds or not question_terms:
         return sentence
     clauses = [c.strip() for c in _CLAUSES.split(sentence.rstrip(".!?")) if c.strip()]
