@@ -26,8 +26,10 @@ WEAK_SECONDS = 0.15  # less of the participant's voice than this standing out of
 WEAK_WORDS = 4  # what Whisper makes of an echo it cannot read is this short ("Thank you.", "Hold.", "That's it.")
 HOLD_SECONDS = 0.6
 SAID_SECONDS = 3.0  # an echo carries words the avatar said this long ago at most (round trip, and the utterance)
-# Short acknowledgements that mean "go on", not "stop": said while listening, not to take the turn.
+# Short acknowledgements that mean "go on", not "stop": said while listening, not to take the turn. "Thank you"
+# and "you" are also what Whisper makes of an echo or a breath (seen as turns in bench/room_browser.py's echo runs).
 BACKCHANNELS = frozenset({
+    "thank", "thanks", "you",
     "uh", "huh", "uh-huh", "uhhuh", "mhm", "mm", "mmm", "hmm", "hm", "mm-hmm", "mmhmm", "yeah", "yes", "yep", "yup",
     "ok", "okay", "right", "sure", "aha", "ah", "oh", "i", "see", "cool", "nice", "great", "got", "it", "alright",
     "all", "true", "exactly", "indeed", "wow", "really", "ha", "haha",
