@@ -7,10 +7,12 @@ interruption feels immediate. What happens next depends on what it was:
   writing stopped. Only the time in which the voice stands out of the echo the reply predicts counts
   (`echo_doubletalk`): an echo the canceller let through is no voice of theirs however long it lasts;
 - it ends sooner: its words decide. Nothing, a backchannel ("uh-huh", "yeah", "okay", "right"...) or words of
-  what the avatar said in the last seconds (an echo the canceller let through) resume the reply where it paused
+  what the avatar said in the last seconds (an echo the canceller let through), or one word over and over (what
+  Whisper makes of noise: "Enter. Enter. Enter.") resume the reply where it paused
   and are no turn; anything else ("stop", "wait", "no") is an interruption and a turn of its own, unless it
   is a few words of which hardly any stood out of the echo (`WEAK_SECONDS`): that is held for `HOLD_SECONDS`,
-  then resumed as an echo (Whisper makes "Thank you." of a garbled echo), unless more speech comes meanwhile,
+  then resumed as an echo (Whisper makes "Thank you." of a garbled echo), and so is a lone word however loud
+  ("towards.": a fragment of the echo), unless more speech comes meanwhile,
   which then decides with the words of both (a question the VAD split in two). A plain request to stop
   ("stop", "wait", "hold on"...) is never held: said over a reply before the canceller has learnt whether an
   echo comes back at all, it may not stand out of the echo assumed meanwhile, and it means what it says.
@@ -32,8 +34,12 @@ BACKCHANNELS = frozenset({
     "thank", "thanks", "you",
     "uh", "huh", "uh-huh", "uhhuh", "mhm", "mm", "mmm", "hmm", "hm", "mm-hmm", "mmhmm", "yeah", "yes", "yep", "yup",
     "ok", "okay", "right", "sure", "aha", "ah", "oh", "i", "see", "cool", "nice", "great", "got", "it", "alright",
-    "all", "true", "exactly", "indeed", "wow", "really", "ha", "haha",
+    "all", "true", "exactly", "indeed", "wow", "really", "ha", "haha", "that's", "thats", "fine", "good", "perfect",
+    "lovely",
 })
+# A lone word over the reply is held as a maybe-echo (a fragment of the avatar's own voice Whisper misheard: "towards"
+# for "tours") unless it is one of these, which take the turn by themselves.
+LONE_WORDS_THAT_TAKE_THE_TURN = frozenset({"no", "nope", "what", "sorry", "pardon", "excuse", "hello", "hey", "hi"})
 # Words that ask the avatar to stop: taken at their word even when they hardly stood out of the echo. Not "hold"
 # alone, which Whisper makes of a garbled echo.
 STOP_WORDS = frozenset({"stop", "wait", "pause", "enough", "quiet", "hush", "shush"})
@@ -68,9 +74,17 @@ def is_echo(text: str, spoken: str) -> bool:
     return sum(_stem(word) in said for word in heard) >= max(1, round(0.75 * len(heard)))
 
 
+def is_repetition(text: str) -> bool:
+    """One word said three times or more and nothing else ("Enter. Enter. Enter."): what Whisper makes of noise or
+    an echo it cannot read, not what people say."""
+    said = words(text)
+    return (len(said) >= 3 and len(set(said)) == 1 and said[0] not in LONE_WORDS_THAT_TAKE_THE_TURN
+            and not asks_to_stop(text))  # "no, no, no" and "stop stop stop" mean it
+
+
 def keeps_reply(text: str, spoken: str) -> bool:
     """Whether a short stretch of speech over the reply lets it play on."""
-    return is_backchannel(text) or is_echo(text, spoken)
+    return is_backchannel(text) or is_echo(text, spoken) or is_repetition(text)
 
 
 class Overlap:
@@ -102,9 +116,11 @@ def asks_to_stop(text: str) -> bool:
 
 
 def maybe_echo(text: str, weak: bool) -> bool:
-    """A few words over the reply hardly louder than its echo: what Whisper made of the echo, or the first words of
-    a question the VAD split in two. Not a request to stop."""
-    return weak and len(words(text)) <= WEAK_WORDS and not asks_to_stop(text)
+    """A few words over the reply hardly louder than its echo, or a lone word however loud: what Whisper made of the
+    echo, or the first words of a question the VAD split in two. Not a request to stop."""
+    said = words(text)
+    lone = len(said) == 1 and said[0] not in LONE_WORDS_THAT_TAKE_THE_TURN
+    return (lone or (weak and len(said) <= WEAK_WORDS)) and not asks_to_stop(text)
 
 
 class EarlyPause:

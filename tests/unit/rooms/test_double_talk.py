@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from avatar_service.adapters.aiortc_rooms.audio import resample
-from avatar_service.adapters.aiortc_rooms.barge_in import EarlyPause, asks_to_stop, is_echo, maybe_echo
+from avatar_service.adapters.aiortc_rooms.barge_in import EarlyPause, asks_to_stop, is_echo, keeps_reply, maybe_echo
 from avatar_service.adapters.aiortc_rooms.pipeline import ConversationPipeline
 from avatar_service.adapters.aiortc_rooms.voice import VoiceQueue
 from avatar_service.adapters.echo_cancel import EchoDetector, _levels
@@ -78,6 +78,18 @@ def test_an_echo_misheard_is_still_an_echo() -> None:
     assert not is_echo("Where are the toilets?", "The museum opens at nine on Sundays")
     assert maybe_echo("Thank you.", weak=True) and not maybe_echo("Thank you.", weak=False)
     assert not maybe_echo("Where are the toilets please?", weak=True)
+
+
+def test_a_lone_word_is_held_unless_it_takes_the_turn_by_itself() -> None:
+    assert maybe_echo("towards.", weak=False) and maybe_echo("Tickets?", weak=False)
+    taking = ("No.", "What?", "Sorry?", "Stop.", "Wait!", "Tickets, please.")
+    assert not any(maybe_echo(said, weak=False) for said in taking)
+
+
+def test_one_word_over_and_over_is_noise_not_a_turn() -> None:
+    assert keeps_reply("Enter. Enter. Enter. Enter. Enter. Enter", "The museum opens at nine.")
+    assert not any(keeps_reply(said, "The museum opens at nine.") for said in ("No, no, no.", "Stop, stop, stop!",
+                                                                                 "Tell me, tell me."))
 
 
 def test_a_request_to_stop_is_never_taken_for_an_echo() -> None:

@@ -183,7 +183,7 @@ async def test_a_short_stop_is_an_interruption_and_a_turn(voices: dict[str, np.n
 
 def test_what_counts_as_a_backchannel_or_an_echo() -> None:
     assert all(is_backchannel(t) for t in ("", "Uh-huh.", "Yeah.", "Okay, I see.", "Mm-hmm", "Right.", "Thank you.",
-                                           "Thanks.", "you"))
+                                           "Thanks.", "you", "That's right.", "Perfect."))
     assert not is_backchannel("Thank you, but where are the toilets?")
     assert not any(is_backchannel(t) for t in ("Stop.", "Wait.", "No, tell me about tickets.", "What?"))
     assert is_echo("opens at nine on", "The museum opens at nine on Sundays")
