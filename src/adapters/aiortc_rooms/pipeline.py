@@ -39,6 +39,7 @@ from avatar_service.adapters.aiortc_rooms.barge_in import (
     maybe_echo,
 )
 from avatar_service.adapters.aiortc_rooms.early import QUIET_PEAK_RMS, EarlyTranscription
+from avatar_service.adapters.aiortc_rooms.turn_end import CONTINUATION_SECONDS, reads_unfinished
 from avatar_service.adapters.aiortc_rooms.turn_timing import Figures, TurnTiming
 from avatar_service.adapters.aiortc_rooms.voice import VoiceQueue
 from avatar_service.adapters.echo_cancel import EchoCanceller, NoEchoCanceller
@@ -257,15 +258,29 @@ class ConversationPipeline:
 
     # --- turns -------------------------------------------------------------------------------------------------
 
+    async def _transcribed(self, utterance: _Utterance) -> str:
+        if isinstance(utterance.audio, np.ndarray):
+            return (await self.offload(self.transcriber.transcribe, utterance.audio, IN_RATE)).strip()
+        return (await utterance.audio).strip()
+
+    async def _with_continuation(self, text: str, timing: TurnTiming) -> tuple[str, TurnTiming]:
+        """Words that stop mid-sentence wait a moment for the rest (`turn_end`); the turn is timed from its end."""
+        deadline = time.monotonic() + CONTINUATION_SECONDS
+        while self._utterances.empty() and not (self.vad is not None and self.vad.in_speech):
+            if time.monotonic() >= deadline:
+                return text, timing
+            await asyncio.sleep(0.02)
+        rest = await self._utterances.get()
+        whole = f"{text} {await self._transcribed(rest)}".strip()
+        log.info("room %s: %r went on: %r", self.media.conversation_id, text, whole)
+        return whole, TurnTiming(ended=rest.ended, heard=time.monotonic())
+
     async def _turns(self) -> None:
         org, ident = self.media.organization_id, self.media.conversation_id
         while True:
             utterance = await self._utterances.get()
             started = time.monotonic()
-            if isinstance(utterance.audio, np.ndarray):
-                text = (await self.offload(self.transcriber.transcribe, utterance.audio, IN_RATE)).strip()
-            else:
-                text = (await utterance.audio).strip()
+            text = await self._transcribed(utterance)
             timing = TurnTiming(ended=utterance.ended, heard=time.monotonic())
             if self._held is not None:  # what came before, held as a maybe-echo: the same speech
                 text, self._held = f"{self._held[0]} {text}".strip(), None
@@ -280,6 +295,8 @@ class ConversationPipeline:
                     log.info("room %s: %r over the reply, hardly louder than its echo: held", ident, text)
                     continue
                 self.interrupt()
+            if self.vad is not None and reads_unfinished(text):  # the VAD may have cut a question in two
+                text, timing = await self._with_continuation(text, timing)
             if not text:
                 continue
             self.heard.append(text)
