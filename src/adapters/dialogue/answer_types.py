@@ -39,7 +39,9 @@ HOLDS = {
                       r"\d{1,2}\b(?!\s?(?:am|pm|euros?|minutes|hours|km|%))|\b\d{1,2}\+|"
                       r"\b(?:is|are|turned|turns) \d{1,3}\b(?!\s?(?:am|pm|euros?|pounds?|minutes|hours|km|%))", re.I),
     # (or a length: "how long is the pool?" / "25 metres long")
-    "duration": re.compile(rf"\b(?:\d+|{_NUMBER_WORD}|a|an|half an?)[ -](?:minutes?|hours?|days?|weeks?|months?|"
+    # ("two and a half hours", "an hour and a quarter")
+    "duration": re.compile(rf"\b(?:\d+|{_NUMBER_WORD}|a|an|half an?)(?: and an? (?:half|quarter))?[ -](?:minutes?|"
+                           r"hours?|days?|weeks?|months?|"
                            r"years?|metres?|meters?|km|kilometres?|miles?|feet|foot|yards?)\b", re.I),
     "contact": re.compile(r"\+?\d[\d ()-]{6,}\d|\b[\w.+-]+@[\w-]+\.[\w.]+", re.I),
     "name": re.compile(r"(?<!^)\b(?-i:[A-Z])[a-z]+"),

@@ -17,8 +17,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from avatar_service.adapters.dialogue.answer_types import holds
-from avatar_service.adapters.dialogue.terms import terms
+from avatar_service.adapters.dialogue.answer_types import HOLDS, holds
+from avatar_service.adapters.dialogue.terms import RELATED, terms
+from avatar_service.core.text.lexicon import STOPWORDS
 
 _ITEM = r"(?:[£$€]\s?)?\d+(?:[.:]\d+)?%?"
 _LIST = re.compile(rf"(?<![\w£$€.,]){_ITEM}(?:,\s*{_ITEM})*,?\s+(?:and|or)\s+{_ITEM}(?![\w.]*\d)")
@@ -95,3 +96,82 @@ def one_clause(sentence: str, question: str, kinds: Sequence[str]) -> str:
         return sentence
     chosen = clauses[shared.index(best)]
     return chosen[:1].upper() + chosen[1:] + "."
+
+
+# A sentence of parallel cases, each with its own figure: "A full groom for a small dog costs £38, for a medium
+# dog £48 and for a large dog £62"; "We are open Monday to Friday from 9am to 5:30pm and on Saturday from 9am to
+# 4pm". A case begins after a comma or an "and" with a preposition.
+_CASE_START = re.compile(r"(?:,\s+|,?\s+and\s+)(?=(?:for|on|at|in|during|from|with|by|after|before|until|outside)\s)",
+                         re.I)
+_REST = re.compile(r",\s+and\s+")  # what a case goes on to say that is not asked about
+_DAY_WORD = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:weekdays?|weekends?)\b", re.I)
+
+
+def _case_terms(text: str) -> set[str]:
+    own = set(terms(text))
+    return own.union(*(RELATED.get(t, frozenset()) for t in own))
+
+
+def _head(first: str, case: str) -> int:
+    """Where the first case begins inside the first piece, which also holds what all cases share ("A full groom
+    for a small dog", "We are open Monday to Friday"): at the word the next case opens with, or at its first day."""
+    opener = case.split(None, 1)[0]
+    found = [m.start() for m in (re.search(rf"(?<=\s){re.escape(opener)}\s", first), _DAY_WORD.search(first)) if m]
+    return min(found) if found else -1
+
+
+def _pick(pieces: Sequence[str], asked: set[str]) -> int:
+    """The one piece that alone holds the most of the asked terms that tell the pieces apart; -1 if none or a tie."""
+    held = [_case_terms(p) for p in pieces]
+    telling = {t for t in asked if 0 < sum(t in h for h in held) < len(held)}
+    counts = [len(telling & h) for h in held]
+    best = max(counts, default=0)
+    return counts.index(best) if best and counts.count(best) == 1 else -1
+
+
+def one_case(sentence: str, own: set[str], borrowed: set[str], kinds: Sequence[str]) -> str:
+    """`sentence` cut to the one case that the question's own terms name ("a big dog" is the large one's), or,
+    when they name none, the case its context named ("what time do you close that day?" after Saturdays)."""
+    if not kinds:
+        return sentence
+    body = sentence.rstrip(".!?")
+    pieces = [p for p in _CASE_START.split(body) if p.strip()]
+    head_end = _head(pieces[0], pieces[1]) if len(pieces) > 1 else -1
+    if head_end <= 0:
+        return sentence
+    head, pieces[0] = pieces[0][:head_end], pieces[0][head_end:]
+    # each case without what it goes on to say ("on Saturday from 9am to 4pm, and closed on Sunday")
+    cores = [_REST.split(p, 1)[0] for p in pieces]
+    valued = [i for i, core in enumerate(cores) if holds(core, kinds)]
+    if len(valued) < 2:
+        return sentence
+    candidates = [cores[i] for i in valued]
+    asked = own - set(terms(head))
+    chosen = _pick(candidates, asked)
+    if chosen < 0:
+        asked = borrowed - set(terms(head))
+        chosen = _pick(candidates, asked)
+    if chosen < 0:
+        return sentence
+    case, whole = candidates[chosen], pieces[valued[chosen]]
+    if asked & set(terms(whole[len(case):])):  # what it goes on to say is asked about too
+        case = whole
+    return f"{head}{_with_verb(case, pieces[0], kinds)}."
+
+
+def _with_verb(case: str, first: str, kinds: Sequence[str]) -> str:
+    """A later case says its figure without the verb the first one used ("for a large dog (over 25 kg) £62"): it
+    gets it back ("... costs £62")."""
+    value, first_value = _value_at(case, kinds), _value_at(first, kinds)
+    if value < 0 or first_value <= 0:
+        return case
+    before = first[:first_value].split()
+    verb = before[-1] if before else ""
+    if not verb.isalpha() or verb.lower() in STOPWORDS or re.search(rf"\b{verb}\b", case):
+        return case
+    return f"{case[:value]}{verb} {case[value:]}"
+
+
+def _value_at(text: str, kinds: Sequence[str]) -> int:
+    found = [m.start() for kind in kinds if (m := HOLDS[kind].search(text))]
+    return min(found) if found else -1

@@ -14,6 +14,7 @@ from anyio.lowlevel import checkpoint
 from avatar_service.adapters.dialogue import answer_types
 from avatar_service.adapters.dialogue import phrases as P
 from avatar_service.adapters.dialogue.answering import (
+    CATEGORY_WEIGHT,
     as_sentence,
     best_answer,
     indirect,
@@ -23,7 +24,16 @@ from avatar_service.adapters.dialogue.answering import (
     with_answer_word,
 )
 from avatar_service.adapters.dialogue.feelings import Emotion, detect_emotion
-from avatar_service.adapters.dialogue.narrowing import narrowed, one_clause
+from avatar_service.adapters.dialogue.follow_up_context import (
+    answered_someone,
+    borrowed_terms,
+    kind_only,
+    new_attribute,
+    pointing_nouns,
+    points_back,
+    topic_turns,
+)
+from avatar_service.adapters.dialogue.narrowing import narrowed, one_case, one_clause
 from avatar_service.adapters.dialogue.ranking import (
     PRONOUN_START,
     Candidate,
@@ -69,7 +79,6 @@ _OPENING = frozenset(terms("open opens opening close closes closing"))
 _CONNECTIVE = re.compile(r"^\s*(?:and|also|or|but|so|then|what about|how about)\b", re.I)
 _POINTS_BACK = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their)\b", re.I)
 _CASE_OF_MINE = re.compile(r"\b(?:from|to|at|in|near|outside) (?:my|our) ((?:\w+ ){0,1}\w+)", re.I)  # "from my house"
-_THAT = re.compile(r"\b(?:that|it|this|there)\b", re.I)  # "how much does that cost?": what the last reply said
 _PROPER = re.compile(r"(?<![.!?] )(?<!^)\b[A-Z][a-z]+\b")  # a name: capitalised, not as a sentence's first word
 
 
@@ -132,11 +141,17 @@ class _Reply(SmallTalk):
         self.earlier = history[:-1] if self.user_text else history
         self.previous_user = next((t.content for t in reversed(self.earlier) if t.role == "user"), "")
         self.previous_reply = next((t.content for t in reversed(self.earlier) if t.role == "assistant"), "")
+        # the previous user turn, and the ones before it while each was a follow-up itself
+        self.topic = topic_turns([t.content for t in self.earlier if t.role == "user"])
         self.said = " ".join(t.content for t in self.earlier if t.role == "assistant")
         self.user_name = request.user_name or _name_in_history(history) or user_name_in(request.memories)
         self.emotion: Emotion | None = detect_emotion(self.user_text)
         self.parts: list[str] = []
         self.pronoun_resolved = False
+        self.context_terms: set[str] = set()  # what the turns a follow-up leans on said
+        # the terms a follow-up borrows from the last reply alone, and the known sentences that reply said
+        self.from_reply: frozenset[str] = frozenset()
+        self.echoed: frozenset[str] = frozenset()
 
     def text(self) -> str:
         self.route()
@@ -185,7 +200,10 @@ class _Reply(SmallTalk):
 
     def answer(self, text: str) -> None:
         said = text
-        text = resolved(text, self.previous_user)  # "can he come on board?" after "what's my dog called?"
+        # "can he come on board?" after "what's my dog called?"; but "which days is she in?" after "who does the
+        # fittings?" asks about the person the answer named
+        if not answered_someone(self.previous_user, self.previous_reply):
+            text = resolved(text, " ".join(reversed(self.topic)))
         self.pronoun_resolved = text != said
         more = bool(_MORE.search(self.lowered))
         asking = is_question(text) or more
@@ -203,8 +221,14 @@ class _Reply(SmallTalk):
         s = self.style
         if s.warmth >= 0.67 and s.verbosity >= 0.34 and asking and not self.negative:
             self.say(P.SURE, name_comma=self.name_comma(0.8))
-        lead = with_answer_word(self.with_antecedent(chosen[0], ranking, terms(text)), text, ranking)
-        lead = narrowed(lead, said)  # "an hour lesson": the 60 minutes of "30, 45 or 60 minutes" and its price
+        first = self.with_antecedent(chosen[0], ranking, terms(text))
+        cut = narrowed(first.candidate.text, said)  # "an hour lesson": the 60 minutes of "30, 45 or 60 minutes"
+        # "a big dog": the large dog's price of "for a small dog £38, for a medium dog £48 and for a large dog £62"
+        # (cut before "Yes,"/"No," is chosen: the case asked about says which)
+        own = {t for t in query.own if query.weights.get(t, 0.0) >= CATEGORY_WEIGHT}
+        cut = one_case(cut, own, self.context_terms - own, query.kinds)
+        first = dataclasses.replace(first, candidate=dataclasses.replace(first.candidate, text=cut))
+        lead = with_answer_word(first, text, ranking)
         if len(chosen) == 1 and not query.yes_no:  # "a sourdough loaf": not the rye's price beside it
             lead = one_clause(lead, said, query.kinds)
         self.parts.append(lead)
@@ -221,15 +245,26 @@ class _Reply(SmallTalk):
             weights[t] = min(weights[t], 0.3)
         # a question without words of its own leans on the one before, unless it asks for a kind of answer
         # ("can my 8 year old come on his own?" names whom it is about: "his" points back to no earlier turn)
-        follow = more or (is_follow_up(text) and not asked_ages) or not (weights or kinds)
+        follow = more or (is_follow_up(text) and not asked_ages) or not (weights or kinds) or \
+            kind_only(text, weights, kinds)
         context = self.previous_user if follow else ""
+        pointing = points_back(text, weights)
+        self.context_terms = {t for turn in self.topic for t in terms(turn)} if context else set()
         if context:
-            borrowed = question_weights(context, answer_types.wanted(context), answer_types.ages(context))
+            for t in pointing_nouns(text) & weights.keys():  # "at that hour?" names no new topic
+                weights[t] = min(weights[t], 0.3)
+            known = [c.text for c in self.candidates()]
+            borrowed, self.from_reply, self.echoed = borrowed_terms(text, more, weights, self.topic,
+                                                                    self.previous_reply, known)
             # the turn's own words say what is new ("and on Saturday?"): the earlier ones together count at
-            # most half as much as they do, however many there are
+            # most half as much as they do, however many there are; but a turn that asks another kind of answer
+            # with no main word of its own ("how long does it take?", "which days is she in?") asks it of what
+            # the earlier ones were about, which then counts at half its weight
             own = sum(weights.values())
             new_words = {t for t, w in weights.items() if w >= 1.0} - borrowed.keys()
             scale = 1.0 if more or not own else min(0.5, 0.5 * own / max(sum(borrowed.values()), 1e-9))
+            if not more and own and max(weights.values()) < 1.0 and new_attribute(kinds, context):
+                scale = max(scale, 0.5)
             for t, w in borrowed.items():
                 weights.setdefault(t, w * scale)
             if _POINTS_BACK.search(text):  # "how old is he?" after "...named Bruno"
@@ -246,7 +281,8 @@ class _Reply(SmallTalk):
                     weights.setdefault(t, 0.5)
         if not asked_ages and answer_types.mentions_child(text):
             asked_ages = self.ages_of_relatives(text)
-        said = said_sentences(self.previous_reply) if context and not more and _THAT.search(text) and \
+        # "how much does that cost?" asks about what the last reply said ("how much is it to get a plumber out?" not)
+        said = said_sentences(self.previous_reply) if context and not more and pointing and \
             not _CONNECTIVE.match(text) else frozenset()
         asked = asked_part(text)  # routing reads the question asked, the ranking every word said
         mine = max(about_user(asked), 0.6 * about_user(context) if context else 0.0)
@@ -262,7 +298,7 @@ class _Reply(SmallTalk):
                      place_names=place_names(self.request.persona.description), own=frozenset(terms(text)),
                      mentions_user=mentions_user(asked) or (bool(context) and mentions_user(context)),
                      child=answer_types.mentions_child(text) or bool(asked_ages), said=said,
-                     case=case)
+                     case=case, from_reply=self.from_reply, echoed=self.echoed)
 
     def ages_of_relatives(self, text: str) -> list[int]:
         """"a ticket for my son": his age, when a memory gives it ("... a son named Tom who is 12")."""

@@ -58,6 +58,10 @@ class Query:
     # the sentences of the last reply, when the question asks more about what it said ("how much does that cost?")
     said: frozenset[str] = frozenset()
     case: frozenset[str] = frozenset()  # the user's own place in the question ("from my house"): not its topic
+    # a follow-up's terms taken from the last reply alone ("who does that?" after "Hand-stripping ... costs £20"),
+    # and the sentences that reply said: they find another sentence about its subject, not the same one again
+    from_reply: frozenset[str] = frozenset()
+    echoed: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +106,10 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
     main = [t for t, w in weights.items() if w >= 1.0 and t in reachable]
     for candidate, have, age, before in zip(candidates, term_sets, ages, inherited, strict=True):
         held, main_held = 0.0, 0
+        echo = candidate.text in query.echoed
         for t, w in weights.items():
+            if echo and t in query.from_reply:
+                continue
             if t in have:
                 held += idf[t] * w
             elif age > 0 and answer_types.mentions_child(t):  # "can kids come?" / "under-16s walk for half price"

@@ -40,6 +40,7 @@ DISCOURSE = words_of(
     hi hello hey oh um uh er hmm please kindly per said say tell told ask asking asked""")
 
 
+_CONTRACTED = re.compile(r"^[a-z]+'(?:ll|d|ve|re|m)$")
 _PHRASES = [(re.compile(pattern, re.I), replacement) for pattern, replacement in PHRASES]
 _ANY_PHRASE = re.compile("|".join(f"(?:{pattern})" for pattern, _ in PHRASES), re.I)  # most text holds none
 
@@ -56,6 +57,8 @@ def _terms(text: str) -> tuple[str, ...]:
         for pattern, replacement in _PHRASES:
             text = pattern.sub(replacement, text)
     for w in words(text):
+        if _CONTRACTED.match(w) and w.split("'")[0] in STOPWORDS:
+            continue  # "who'll", "where'd": a stopword for all its ending
         if w not in STOPWORDS and w not in DISCOURSE and (len(w) > 1 or w.isdigit()):
             seen.setdefault(stem(w), None)
     return tuple(seen)

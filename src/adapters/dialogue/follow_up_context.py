@@ -1,0 +1,146 @@
+"""What a follow-up borrows from the conversation before it, beyond the previous user turn's words.
+
+"how long does it take?" after "and a little one?" after "how much for a full groom on a big dog?" is about the
+full groom: a follow-up of a follow-up leans on the turn before that one too (`topic_turns`). "who does that?"
+after an answer about hand-stripping asks who does the hand-stripping, a word only the answer said: a turn that
+points back ("that", "it") borrows the subject of what the last reply said (`reply_terms`). "which day?" has no
+word of its own but the kind it asks for, so it is about the turn before as well (`kind_only`). And the noun a
+demonstrative ends a follow-up with ("at that hour?", "close that day?") names what was said before, not a new
+topic (`pointing_nouns`). "which days is she in?" after "who does the fittings?" is about the person the answer
+named, not about whoever the user called "my wife" (`answered_someone`). "later than that?" asks for another
+sentence than the one the reply said, which then gains nothing from the reply's words (`asks_another`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from avatar_service.adapters.dialogue import answer_types
+from avatar_service.adapters.dialogue.answering import question_weights
+from avatar_service.adapters.dialogue.terms import terms, words
+from avatar_service.adapters.dialogue.user_facts import addresses_the_place
+from avatar_service.core.text.follow_ups import is_follow_up
+
+# how many user turns before the previous one a chain of follow-ups may reach back to
+CHAIN = 2
+# the weight (before a follow-up's usual scaling) of what the turn before the previous said, and of what the last
+# reply said: each is context for the context, so less than the previous question's own words
+EARLIER_WEIGHT, REPLY_WEIGHT = 0.5, 0.3
+# a reply sentence is what the conversation is about when nearly all its words are a known sentence's (not an
+# "I don't know" naming the topics it can help with)
+GROUNDED = 0.8
+# (not "he", "she": they mostly stand for someone of the user's, "does she need her own helmet?", whom
+# `core.text.follow_ups.resolved` names)
+_BACK = re.compile(r"\b(?:that|this|these|those|there)\b", re.I)
+# "it" opens questions of their own as well ("how much is it to get a plumber out?"): it points back only in a
+# question without a main word of its own ("how long does it take?")
+_IT = re.compile(r"\bit\b", re.I)
+# "at that hour?", "close that day?", "that one?": a demonstrative and the last word of the question. After a
+# copula the word says something about it instead ("is that free?", "is this included?").
+_POINTING = re.compile(r"\b(?:that|this|those|these)\s+([a-z]+)\s*[?.!]*\s*$", re.I)
+_ANOTHER = re.compile(r"\b(?:\w+er|more|less) than (?:that|this|it|them)\b|\b(?:other|another|else|different)\b",
+                      re.I)
+_COPULA = frozenset(("is", "was", "are", "were", "be", "it's", "that's", "isn't", "wasn't"))
+# words short enough to be nothing but the kind asked for and a pointer: "which day?", "who does that?"
+_SHORT = 5
+
+
+def topic_turns(user_turns: Sequence[str]) -> list[str]:
+    """The previous user turn, then (while each is itself a follow-up, at most CHAIN of them) the ones before it:
+    what the conversation is about. `user_turns` are the earlier user turns, oldest first."""
+    chain: list[str] = []
+    for turn in reversed(user_turns):
+        chain.append(turn)
+        if len(chain) > CHAIN or not leans_back(turn):
+            break
+    return chain
+
+
+def leans_back(turn: str) -> bool:
+    """A turn that only makes sense with the one before it: a follow-up, or one that names only a kind."""
+    kinds = answer_types.wanted(turn)
+    return is_follow_up(turn) or kind_only(turn, question_weights(turn, kinds, answer_types.ages(turn)), kinds)
+
+
+def kind_only(text: str, own: dict[str, float], kinds: Sequence[str]) -> bool:
+    """"which day?", "who does that?": a short question with no main word of its own beyond the kind it asks for
+    (`own`: its terms and their weights, as `answering.question_weights` gives them)."""
+    return bool(kinds) and all(w < 1.0 for w in own.values()) and len(words(text)) <= _SHORT and \
+        not addresses_the_place(text)  # "what is your address?" asks it anew
+
+
+def asks_another(text: str) -> bool:
+    """"later than that?", "anything else?": the answer is another sentence than the one the last reply said."""
+    return bool(_ANOTHER.search(text))
+
+
+def new_attribute(kinds: Sequence[str], previous: str) -> bool:
+    """The turn asks for a kind of answer the previous turn did not ("how long does it take?" after a price): another
+    attribute of the same subject."""
+    return bool(kinds) and not set(kinds) & set(answer_types.wanted(previous))
+
+
+def points_back(text: str, weights: dict[str, float]) -> bool:
+    """A question that points at what was said before: "who does that?", "how long does it take?"."""
+    return bool(_BACK.search(text)) or (bool(_IT.search(text)) and all(w < 1.0 for w in weights.values()))
+
+
+def pointing_nouns(text: str) -> set[str]:
+    """The terms of a noun a question ends with after "that"/"this" ("at that hour?"): they name something said."""
+    m = _POINTING.search(text)
+    if not m:
+        return set()
+    before = words(text[:m.start()])
+    if before and before[-1] in _COPULA:
+        return set()
+    return set(terms(m.group(1)))
+
+
+def reply_terms(reply: str, known: Iterable[str]) -> tuple[dict[str, float], frozenset[str]]:
+    """The terms of the last reply's sentences that said something known (a knowledge sentence or a memory as
+    spoken), at REPLY_WEIGHT: the subject a pointing follow-up is about; and the known sentences it said. Numbers
+    are left out: "£20" is the answer to the last question, not a topic."""
+    known_terms = [(k, set(terms(k))) for k in known]
+    out: dict[str, float] = {}
+    echoed: set[str] = set()
+    for sentence in re.split(r"(?<=[.!?])\s+", reply):
+        said = [t for t in terms(sentence) if not t[:1].isdigit()]
+        if not said:
+            continue
+        sources = [k for k, have in known_terms if sum(t in have for t in said) >= GROUNDED * len(said)]
+        if sources:
+            echoed.update(sources)
+            for t in said:
+                out.setdefault(t, REPLY_WEIGHT)
+    return out, frozenset(echoed)
+
+
+def borrowed_terms(text: str, more: bool, weights: dict[str, float], topic: Sequence[str], reply: str,
+                   known: Sequence[str]) -> tuple[dict[str, float], frozenset[str], frozenset[str]]:
+    """The terms a follow-up borrows and their weights (before the follow-up's scaling): the previous user
+    turn's, those of the turns before it in a chain of follow-ups (`topic`, from `topic_turns`), and, when it
+    points back ("who does that?"), those of what the last reply said. With them, for `ranking.Query`, the terms
+    only the reply gave and the known sentences it said when the turn asks for another ("later than that?"):
+    those sentences gain nothing from their own words."""
+    previous, *earlier = topic
+    out = question_weights(previous, answer_types.wanted(previous), answer_types.ages(previous))
+    # the turns before the previous one only when this one has no main word of its own: "how much is it to get a
+    # plumber out?" names its subject, "how long does it take?" does not
+    for turn in earlier if all(w < 1.0 for w in weights.values()) else ():
+        for t, w in question_weights(turn, answer_types.wanted(turn), answer_types.ages(turn)).items():
+            out.setdefault(t, w * EARLIER_WEIGHT)
+    from_reply: frozenset[str] = frozenset()
+    echoed: frozenset[str] = frozenset()
+    if not more and (points_back(text, weights) or kind_only(text, weights, answer_types.wanted(text))):
+        subject, said = reply_terms(reply, known)
+        if asks_another(text):
+            from_reply, echoed = frozenset(subject.keys() - out.keys()), said
+        for t, w in subject.items():
+            out.setdefault(t, w)
+    return out, from_reply, echoed
+
+
+def answered_someone(previous_user: str, previous_reply: str) -> bool:
+    """The turn before asked who, and the reply named someone: "she" now stands for that person."""
+    return "person" in answer_types.wanted(previous_user) and bool(answer_types.HOLDS["person"].search(previous_reply))
