@@ -50,12 +50,23 @@ class Piece:
     after: str = ""  # the conjunction it follows, if any: "but" in "I'm vegetarian but I eat fish"
 
 
+_LEADING_WORDS = (
+    r"(?:(?:well|so|oh|ah|yeah|yes|yep|yup|ok|okay|actually|honestly|btw|by the way|also|and|but|anyway|"
+    r"hey|hi|hiya|hello|um|uh|hmm|fun fact|just so you know|for the record|in fact|as you know|you know|"
+    r"for context|fyi|right|sure|cool|nice|great|oh and|these days|nowadays|lately|at the moment|right now|now|"
+    r"thanks|thank you|cheers|good news|great news|sorry|haha|lol|sadly|unfortunately|luckily|thankfully|"
+    r"happily|basically|anyhow|fwiw)"
+    r"\b[\s,!:.-]*)+"
+)
+LEADING = re.compile(rf"^{_LEADING_WORDS}", re.I)
+
 # --- tidying ---------------------------------------------------------------------------------------------------
 _TIDY = [
-    # "Bruno, my dog, got neutered" -> "my dog Bruno got neutered"
-    (re.compile(rf"^(?P<name>(?:(?-i:Mr|Mrs|Ms|Dr|Prof)\.? )?(?-i:[A-Z])[\w'’-]+), (?P<my>my|our) (?P<rel>{_REL}),\s+",
-                re.I),
-     lambda m: f"{m.group('my')} {m.group('rel')} {m.group('name')} "),
+    # "Bruno, my dog, got neutered" -> "my dog Bruno got neutered"; also after a word that opens the sentence and
+    # with a word that describes ("sadly Pepper, our old collie, died"): between the commas it can only be who
+    (re.compile(rf"^(?P<lead>{_LEADING_WORDS})?(?P<name>(?:(?-i:Mr|Mrs|Ms|Dr|Prof)\.? )?(?-i:[A-Z])[\w'’-]+), "
+                rf"(?P<my>my|our) (?P<rel>(?:[a-z-]+ )?{_REL}),\s+", re.I),
+     lambda m: f"{m.group('lead') or ''}{m.group('my')} {m.group('rel')} {m.group('name')} "),
     # "My twins, Ella and Finn, are in year 3" -> "My twins Ella and Finn are in year 3"; "with our beagle, Biscuit"
     (re.compile(rf"\b(?P<my>my|our) (?P<rel>{_REL}s?), (?P<names>{_NAMES})(?:,\s+(?=[a-z])|\s*$)", re.I),
      lambda m: f"{m.group('my')} {m.group('rel')} {m.group('names').replace(', and', ' and')} "),
@@ -128,15 +139,6 @@ _ASKED = (r"i|you|we|they|he|she|it|there|the|this|that|these|those|my|your|our|
           r"someone|somebody|anybody|one|u")
 _QUESTION = re.compile(rf"^(?:(?:{_AUX})\s+(?:{_ASKED})\b|(?:what|what's|whats|where|where's|when|who|who's|why|"
                        r"how|how's|which|whose|any chance|is it|are there|is there)\b)", re.I)
-LEADING = re.compile(
-    r"^(?:(?:well|so|oh|ah|yeah|yes|yep|yup|ok|okay|actually|honestly|btw|by the way|also|and|but|anyway|"
-    r"hey|hi|hiya|hello|um|uh|hmm|fun fact|just so you know|for the record|in fact|as you know|you know|"
-    r"for context|fyi|right|sure|cool|nice|great|oh and|these days|nowadays|lately|at the moment|right now|now|"
-    r"thanks|thank you|cheers|good news|great news|sorry|haha|lol|sadly|unfortunately|luckily|thankfully|"
-    r"happily|basically|anyhow|fwiw)"
-    r"\b[\s,!:.-]*)+",
-    re.I,
-)
 _CONNECTIVE = re.compile(r"^(?:(?:and|but|so|plus|also|btw|fyi|though|although|because|cause|cos|as|while|whereas|"
                          r"then|now|and now|and then|oh|which means)\b[\s,]*)+", re.I)
 _SUBJECT_START = (r"(?:i|i'm|i’m|i've|i’ve|i'd|i’d|my|we|we're|we’re|we've|we’ve|our|he|she|he's|she's|it|it's|it’s|"
@@ -177,10 +179,10 @@ _DESCRIPTION = re.compile(r"^(?!(?:the|my|our|your|his|her|their|and|but|so|or|t
                           r"[a-z][\w'-]*(?: [\w'-]+){0,3}$", re.I)
 _PLACED = re.compile(r"(?:'s|’s| is| are)\s+(?:at|in|on|from|near|by)\b", re.I)
 _PROGRESSIVE = re.compile(r"^(?:i|we)(?:'m|’m| am|'re|’re| are|'ve been|’ve been| have been)\s", re.I)
-# a short question closing a statement: ", any tips?", ", right?", ", is that ok?"
-_TAG = re.compile(r",\s+(?P<tag>(?:[\w'’-]+\s+){0,4}[\w'’-]+\?|(?:any|anything|anywhere|is there|are there|do you|"
-                  r"does it|can (?:i|we|you|he|she)|could (?:i|we|you)|would|will|should|what|when|where|how|which|"
-                  r"who)\b[^,;]*\?)$", re.I)
+# a question closing a statement: ", any tips?", ", right?", ", is that ok?", ", are biology and chemistry
+# enough?" (a verb that asks, opening the last part of a sentence that ends with "?", asks whatever follows it)
+_TAG = re.compile(r",\s+(?P<tag>(?:[\w'’-]+\s+){0,4}[\w'’-]+\?|(?:any|anything|anywhere|is|are|do|does|"
+                  r"can|could|would|will|should|what|when|where|how|which|who)\b[^,;]*\?)$", re.I)
 _BARE_TAG = re.compile(r"(?<=\w)(?<!\bso)(?<!\band)(?<!\bbut)(?<!\bor)\s+"
                        r"(?P<tag>(?:is|would|will|does|can|could|are) (?:that|it|this|they|he|she|we)\b"
                        r"[^?,]{0,30}\?)$", re.I)  # "he's 16 is that ok?"

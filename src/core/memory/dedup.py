@@ -22,7 +22,8 @@ One-valued slots (name, preferred name, age, birthday, where the user lives or m
 is based, job title, marital status, a favourite of each kind, the name of a spouse or parent) are recognised
 from the extractor's templates and updated whatever the similarity: a person has one of each at a time. So is
 how much they like one thing ("loves coffee", then "does not like coffee"), their diet ("is vegetarian", then
-"is no longer veggie") and the age of someone they named ("User's son Rory is 4", then "... is 5 years old").
+"is no longer veggie"; a diet also revises a liked food it leaves out, "is vegetarian" after "favourite food is
+steak") and the age of someone they named ("User's son Rory is 4", then "... is 5 years old").
 A negative fact takes back a taste it shares a word with ("can't do mornings" revises "prefers morning
 appointments"), and a name said two ways ("User's cat is named Luna", "User has a cat named Luna") is one
 fact. The subject may be "User" or a name ("Alice lives in Utrecht", as a person might write a memory by hand).
@@ -35,7 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from avatar_service.core.memory.vocabulary import OCCUPATIONS
+from avatar_service.core.memory.vocabulary import HOMES, OCCUPATIONS
 from avatar_service.core.text.lexicon import FACT_GLUE, words_of
 
 Action = Literal["skip", "update", "new"]
@@ -81,8 +82,7 @@ _SLOTS: list[tuple[str, re.Pattern[str]]] = [
         ("birthday", r"birthday is (?P<v>.+)"),
         ("home", r"(?:currently |now )?lives (?:in|near|close to|outside|just outside|by) (?P<v>.+)"),
         ("home", r"(?:just |recently )?(?:moved|relocated) to (?P<v>.+)"),
-        ("home", r"(?:bought|rented|found) (?:an?|their) (?:new )?(?:house|flat|apartment|home|place|condo) "
-                 r"in (?P<v>.+)"),
+        ("home", rf"(?:bought|rented|found|got) (?:an?|their) (?:[\w-]+ ){{0,2}}?(?:{HOMES}) in (?P<v>.+)"),
         ("origin", r"is (?:originally )?from (?P<v>.+)"),
         ("hometown", r"hometown is (?P<v>.+)"),
         ("base", r"is based in (?P<v>.+)"),
@@ -136,8 +136,9 @@ def taste_of(content: str) -> tuple[str, str] | None:
 
 
 # a fact that says what the user left behind: "now prefers green tea to coffee", "stopped eating meat"
+# ("left Bristol" takes back "lives in Bristol", "left KPMG" takes back "works at KPMG")
 _GIVEN_UP = re.compile(_SUBJECT + r"(?:now prefers .+? to|switched from|stopped|gave up|no longer \w+|moved (?:away )?"
-                       r"from) (?P<old>.+?)"
+                       r"from|(?:has )?(?:left|moved out of)) (?P<old>.+?)"
                        r"(?: to .+)?$", re.I)
 
 # what the user has, rides or works at: a thing they can sell, leave or give up
@@ -201,6 +202,35 @@ def _reverses(new_content: str, old_content: str) -> bool:
     return bool(_content_words(taste[0]) & _content_words(_NEGATIVE.sub(" ", new_content)))
 
 
+# what each diet leaves out: "is vegetarian" takes back "favourite food is steak", "is vegan" also "loves cheese"
+_MEAT = ("meat steak beef pork lamb mutton veal venison bacon ham gammon sausage chicken turkey duck burger meatball "
+         "mince chorizo salami pepperoni pate kebab rib brisket")
+_FISH = ("fish seafood salmon tuna cod haddock mackerel sardine anchovy prawn shrimp crab lobster mussel oyster "
+         "scallop squid calamari sushi shellfish")
+_ANIMAL = "cheese milk butter cream yoghurt yogurt egg honey dairy"
+_LEAVES_OUT = {"pescatarian": frozenset(_MEAT.split()),
+               "vegetarian": frozenset(f"{_MEAT} {_FISH}".split()),
+               "veggie": frozenset(f"{_MEAT} {_FISH}".split()),
+               "vegan": frozenset(f"{_MEAT} {_FISH} {_ANIMAL}".split())}
+
+
+def _against_diet(new_content: str, old_content: str) -> bool:
+    """Whether a diet the user now keeps rules out a food an older memory says they like or favour."""
+    slot = slot_of(new_content)
+    if slot is None or slot[0] != "diet" or slot[1].startswith(("no longer", "not")):
+        return False
+    left_out = next((words for diet, words in _LEAVES_OUT.items() if diet in slot[1].split()), frozenset())
+    old_slot = slot_of(old_content)
+    taste = taste_of(old_content)
+    if taste is not None and taste[1] in _POSITIVE_TASTES:
+        liked = taste[0]
+    elif old_slot is not None and old_slot[0].startswith("favorite"):
+        liked = old_slot[1]
+    else:
+        return False
+    return bool(left_out & {_stem(w) for w in liked.split()})
+
+
 def _normal(text: str) -> str:
     return " ".join(_WORD.findall(text.casefold()))
 
@@ -250,7 +280,8 @@ def decide(new_content: str, candidates: Sequence[Candidate], thresholds: Thresh
                 return Decision("update", candidate.memory_id, candidate.similarity)
 
     for candidate in ranked:
-        if _reverses(new_content, candidate.content) or _gone_from(new_content, candidate.content) or (
+        if _reverses(new_content, candidate.content) or _gone_from(new_content, candidate.content) or \
+                _against_diet(new_content, candidate.content) or (
                 _SPLIT_UP.search(new_content) and _PARTNER.search(candidate.content)):
             return Decision("update", candidate.memory_id, candidate.similarity)
 

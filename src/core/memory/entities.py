@@ -7,6 +7,10 @@ Maya". Each clause is read alone (extraction.py), then the facts about one of th
 age, breed, job and traits, "User's cat Pixel is 14 years old and very quiet". A fact about someone unnamed
 joins the one named of that relation ("my son" and "my son Leo" are one person when the user named only one).
 
+A move is said the same way, often a turn apart: "we've left Bristol / got a little flat in Cardiff Bay now" ->
+"User got a little flat in Cardiff Bay, having left Bristol", one memory that says where home is now (and so
+revises the old one, dedup.py) instead of one that says only where it is not.
+
 A change is said as what was left and what is now: "i left KPMG in May, i'm a freelance photographer now"
 -> "User left KPMG in May and is now a freelance photographer"; "mornings don't suit me anymore, evenings are
 way better" -> "User now prefers evenings to mornings". Kept apart, the first half would be a memory that
@@ -137,7 +141,7 @@ def by_entity(facts: list[Fact]) -> list[Fact]:
             out.append(replace(first, content=slot.content(), category="relationship",
                                confidence=max(f.confidence for f in slot.facts), extracted_from=sources))
     # "I'm allergic" with nothing it reacts to said beside it says too little to keep
-    return [f for f in _changes(out) if f.content not in ("User is allergic", "User is intolerant")]
+    return [f for f in _moved(_changes(out)) if f.content not in ("User is allergic", "User is intolerant")]
 
 
 # what the user left behind or took up, said before what they are or do now
@@ -204,3 +208,23 @@ def _switched_times(facts: list[Fact]) -> list[Fact]:
     switched = replace(new, content=f"User now prefers {new_when} to {old_when}", category="schedule")
     first = min(facts.index(old), facts.index(new))
     return [switched if i == first else f for i, f in enumerate(facts) if (f is not old and f is not new) or i == first]
+
+
+# a place the user has left, said apart from where they went: "we've left Bristol", "moved out of Leeds in May"
+_LEFT_PLACE = re.compile(r"^User (?:has )?(?:just |finally |recently )?(?:left|moved out of|moved away from) "
+                         r"(?P<place>(?-i:[A-Z])[\w'’-]+(?: (?-i:[A-Z])[\w'’-]+)*)(?P<rest>(?: [a-z][^,]*)?)$")
+
+
+def _moved(facts: list[Fact]) -> list[Fact]:
+    """ "User left Bristol" and, anywhere in the conversation, where they live now: "User got a flat in Cardiff,
+    having left Bristol", in the new place's memory."""
+    gone = next((f for f in facts if _LEFT_PLACE.match(f.content)), None)
+    home = next((f for f in facts if f.category == "location" and f is not gone and ", having " not in f.content
+                 and not _LEFT_PLACE.match(f.content)), None)
+    if gone is None or home is None:
+        return facts
+    left = _LEFT_PLACE.match(gone.content)
+    said = f"{home.content}, having left {left.group('place')}{left.group('rest')}"  # type: ignore[union-attr]
+    sources = " ".join(dict.fromkeys([gone.extracted_from, home.extracted_from]))
+    merged = replace(home, content=said, extracted_from=sources, confidence=max(home.confidence, gone.confidence))
+    return [merged if f is home else f for f in facts if f is not gone]

@@ -51,6 +51,18 @@ def _disagrees(m: re.Match[str]) -> Made:
     return f"User can't tolerate {what}", "personal", 0.8
 
 
+# a doing that is a place or a course to go to, not the activity itself: "started going to a pottery class"
+_GOING_TO = re.compile(r"^(?:going|learning|doing|attending|volunteering|taking|having)\b", re.I)
+
+
+def _taken_up(m: re.Match[str]) -> Made:
+    what = clean(m.group("v"))
+    if not at_most_words(what, 10):
+        return None
+    verb = "has started" if _GOING_TO.match(what) else "has taken up"
+    return f"User {verb} {third_person(what)}", "context", 0.75
+
+
 def _for_me(m: re.Match[str]) -> Made:
     what = clean(m.group("v"))
     if _NOT_A_TASTE.match(what) or not at_most_words(what, 5):
@@ -235,12 +247,13 @@ EVERYDAY_TEXTS += [
     (r"^i(?:'m|’m| am) (?:currently )?(?:training|studying|retraining|qualifying) (?P<how>to be|as) "
      r"(?P<v>an? [^,;!?]+)$",
      lambda m: (f"User is training {m.group('how').lower()} {third_person(clean(m.group('v')))}", "context", 0.75)),
-    # a new activity: "I've just started running", "I took up pottery last year"
-    (r"^i (?:just |recently |finally )?(?:started|took up|began|got into) (?P<v>(?!work\b|my job\b|a job\b|eating\b|"
-     r"drinking\b|smoking\b|vaping\b)"
-     r"(?:\w+ing|pottery|yoga|pilates|golf|tennis|chess|climbing|boxing|karate|judo|ballet|the \w+)(?: [^,;!?]+)?)$",
-     lambda m: (f"User has taken up {third_person(clean(m.group('v')))}", "context", 0.75)
-     if at_most_words(clean(m.group("v")), 6) else None),
+    # a new activity: "I've just started running", "I took up pottery last year", "started going to a life drawing
+    # class on tuesday evenings" (when it happens is kept: extraction files it under the schedule)
+    (r"^i (?:(?:only|just|recently|finally) )*(?:started|took up|taken up|began|got into) "
+     r"(?P<v>(?!work\b|my job\b|a job\b|eating\b|drinking\b|smoking\b|vaping\b)"
+     r"(?:(?:[\w-]+ )?\w+ing|pottery|yoga|pilates|golf|tennis|chess|climbing|boxing|karate|judo|ballet|the \w+)"
+     r"(?: [^,;!?]+)?)$",
+     _taken_up),
     # signed up for something: "I've just signed up for my first half"
     (r"^i(?:'ve|’ve| have)? (?:just |finally )?(?:signed up|entered|registered|enrolled) (?:for|on|onto|in) "
      r"(?P<v>(?:a|an|my|the) [^,;!?]+)$",

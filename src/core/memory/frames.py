@@ -6,6 +6,7 @@ Variants of a clause, tried in turn until a rule yields a fact (the clause as sa
 - a time said first goes last: "Last month I moved to Marseille" -> "I moved to Marseille last month";
   "On Tuesday evenings I play the violin" -> "I play the violin on Tuesday evenings";
 - a time or "now" said last that no rule expects is dropped: "Green is my favourite colour now";
+- so is a short afterthought: "I started a pottery class, really enjoying it";
 - "we" speaks for the user's household: "We're renovating our kitchen" -> "I'm renovating our kitchen";
 - two things done by one subject: "We packed up and moved to York" -> "I moved to York".
 
@@ -50,10 +51,16 @@ _WE = [(re.compile(r"^(?:my|our) [\w ]{2,30}? and i(?= )", re.I), "we"),  # "my 
        (re.compile(r"^we(?:'re|’re| are)\b", re.I), "i'm"), (re.compile(r"^we(?:'ve|’ve| have)\b", re.I), "i've"),
        (re.compile(r"^we\b", re.I), "i")]
 # "I've just moved to Leeds" -> "I just moved to Leeds", "I've got two kids" -> "I have two kids"; "our" -> "my"
-_PERFECT = re.compile(r"^i(?:'ve|’ve| have) (?P<adv>(?:just |recently |finally |now |also )*)"
+_PERFECT = re.compile(r"^i(?:'ve|’ve| have) (?P<adv>(?:only |just |recently |finally |now |also )*)"
                       r"(?P<verb>(?!need|feed|bleed|seed)\w{2,}ed|got|had|bought|broken|begun|become|found|made|taken|left|"
                       r"quit|given up)\b", re.I)
 _OUR = re.compile(r"^our\b", re.I)
+# a few words of how the user feels about it, after a comma: "started a pottery class, really enjoying it", "only
+# just learning to swim, bit embarrassing". No subject, name, number or preposition of its own: it adds nothing a
+# rule reads, and kept on the end it stops the rules that read to the end of the clause
+_AFTERTHOUGHT = re.compile(r"(?<=\w{2}),\s+(?!(?:and|but|or|so|in|at|on|near|with|from|to|for|by|of|the|a|an|my|our|"
+                           r"i|we|he|she|they|it|which|who|because|since|as|if|when|then|where|not|no|both|all|"
+                           r"especially|except|apart|plus|also|though)\b)(?:[a-z'’-]+ ){0,3}[a-z'’-]+$")
 # "I've been vegetarian for 10 years" -> "I'm vegetarian"
 _BEEN_FOR = re.compile(r"^i(?:'ve|’ve| have) been (?P<state>(?!\w+ing\b)[^,;!?]+?) (?:(?:for|since) [^,;!?]+|"
                        r"(?:\d+|a few|a couple of|two|three|four|five|ten) (?:years|months|weeks|days)(?: now)?)$",
@@ -80,6 +87,8 @@ def variants(clause: str) -> Iterator[str]:
             queue.append(f"{m.group('rest')} {time[:1].lower()}{time[1:]}")
         if (trimmed := _TRAILING_NOW.sub("", text)) != text:
             queue.append(trimmed)
+        if (said := _AFTERTHOUGHT.sub("", text)) != text and len(said.split()) >= 3:
+            queue.append(said)
         for pattern, replacement in _WE:
             if pattern.match(text):
                 queue.append(pattern.sub(replacement, text, count=1))

@@ -192,8 +192,12 @@ _AHEAD = re.compile(r"\b(?:next|tomorrow|(?:for|over) (?:christmas|easter|new ye
                     r"(?:in|for) (?:january|february|march|april|may|june|july|august|september|"
                     r"october|november|december)|on (?:the \d+|monday|tuesday|wednesday|thursday|friday|saturday|"
                     r"sunday))", re.I)
+# "do" is an errand with what is done said as one thing ("wants to do the tasting"); with a field alone it is what
+# they mean to study or be ("she wants to do medicine"), which is theirs to keep
 _ERRAND = re.compile(r"^(?:(?:also|really|just) )?(?:wants?|wanted|needs?|needed|would like|hopes?|is hoping|asked|"
-                     r"is asking|is trying) to (?:come|join|go|book|bring|know|ask|see|visit|do|have|get|sign|"
+                     r"is asking|is trying) to (?:come|join|go|book|bring|know|ask|see|visit|"
+                     r"do(?! (?!(?:the|this|that|these|those|it|a|an|some|something|anything|one|my|our|his|her|"
+                     r"their|your)\b)[a-z]+(?:$| at | for | in |,))|have|get|sign|"
                      r"borrow|use|stay|attend|take|play|check|pop|drop|pick|collect|speak|talk|meet|change|cancel|"
                      r"move)\b", re.I)
 _ONGOING_FACT = word_set("learning studying training preparing starting recovering expecting visiting moving "

@@ -25,6 +25,7 @@ from avatar_service.core.memory.vocabulary import (
     DIETS,
     EVENTS,
     HABIT_WHEN,
+    HOMES,
     LANGUAGES,
     LIST,
     MONTH_OR_DATE,
@@ -197,10 +198,10 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     ),
     (r"^i (?:can't|cannot|can not) (?P<verb>eat|drink|have) (?!(?:the|this|that|these|those|it|your)\b)(?P<v>"
      r"[^,;!?]+?)(?= or | because | otherwise |$)", _phrase("User cannot {verb} {v}", "personal", 0.85, 5)),
-    (
-        r"^(?:i|we) (?:just |recently |finally )?(?P<verb>bought|rented|found) (?P<art>an?|our|my) "
-        r"(?P<adj>new |first |own |dream )?"
-        rf"(?P<what>house|flat|apartment|home|place|condo) in {V}",
+    (  # a home got in a place is where the user lives now: "got a little flat in Cardiff Bay" (dedup.py's "home")
+        r"^(?:i|we) (?:just |recently |finally )?(?P<verb>bought|rented|found|got) (?P<art>an?|our|my) "
+        r"(?P<adj>(?:[\w-]+ ){0,2}?)"
+        rf"(?P<what>{HOMES}) in {V}",
         _phrase("User {verb} {art} {adj}{what} in {v}", "location", 0.85, 6, places=True),
     ),
     (

@@ -41,11 +41,15 @@ RELATIONS = PETS + "|" + (
     r"mom|mum|mother|dad|father|parents|brother|sister|siblings?|twin|grandma|grandmother|grandpa|nan|nana|granny|"
     r"gran|grandad|granddad|boy|girl|"
     r"grandfather|grandparents|grandson|granddaughter|grandkids|aunt|uncle|cousin|niece|nephew|best friend|"
+    # the British words for a friend: "my best mate Hamish", "my mate Jonno" ("mate" after "flatmate" and the rest)
+    r"best mate|bestie|"
     r"friend|roommate|flatmate|housemate|boss|manager|colleague|coworker|co-worker|neighbou?r|dog|cat|puppy|"
     r"PA|carer|nanny|childminder|cleaner|tutor|mentor|godmother|godfather|ex|ex-wife|ex-husband|ex-partner|"
-    r"kitten|pet|parrot|hamster|rabbit|bunny|horse|turtle|fish|gp|GP|doctor|dentist|physio|therapist|landlord|landlady"
+    r"kitten|pet|parrot|hamster|rabbit|bunny|horse|turtle|fish|gp|GP|doctor|dentist|physio|therapist|landlord|landlady|"
+    r"mate"
 )
-REL_MOD = (r"(?P<mod>(?:older|younger|little|big|baby|twin|eldest|youngest|oldest|step|step-|new|late|"
+# "old" as in "my old collie", "my old boss": the one the user has had long, or had before
+REL_MOD = (r"(?P<mod>(?:older|younger|little|big|baby|twin|eldest|youngest|oldest|old|step|step-|new|late|"
            r"\d{1,3}-(?:year|month|week)-old)\s?)?")
 OCCUPATIONS = (
     r"teacher|nurse|doctor|GP|physician|surgeon|dentist|vet|veterinarian|engineer|developer|programmer|"
@@ -59,6 +63,8 @@ OCCUPATIONS = (
     r"caregiver|nanny|secretary|receptionist|clerk|banker|investor|miner|fisherman|retiree|intern|"
     r"stay-at-home (?:mom|dad|parent)|homemaker|veteran"
 )
+# the places people live in, as they say they got one
+HOMES = r"house|flat|apartment|home|place|condo|cottage|bungalow|studio|maisonette|terrace|semi|townhouse"
 DAYS = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 WHEN = (
     rf"(?:every (?:single )?(?:day|morning|afternoon|evening|night|weekend|week|month|year|summer|winter|"
