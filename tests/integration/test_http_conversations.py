@@ -225,3 +225,20 @@ async def test_the_room_door_opens_to_its_own_token_only(client: AsyncTestClient
     assert_error(blank, 400, param="content")
     said = await client.post(f"{door}/messages", params={"token": first["room_token"]}, json={"content": "Hello"})
     assert said.status_code == 200 and said.json()["reply"]["content"], said.text
+
+
+async def test_honest_limits_name_topics_not_first_words(service: Service, client: AsyncTestClient[Any]) -> None:
+    """An item given no name is named after its first words; "I can help with The museum opens at 9am..." would
+    read them out as a topic. Only the names people gave are topics."""
+    personality = await create_personality(client)
+    for item in ({"type": "text", "name": "Opening hours", "content": "The museum opens at 9am on Sundays."},
+                 {"type": "text", "content": "Tickets cost 12 euros and are sold at the front desk."}):
+        response = await client.post(f"/v1/personalities/{personality['id']}/knowledge", json=item)
+        assert response.status_code == 201, response.text
+    await service.drain()
+    conversation = (
+        await client.post("/v1/conversations", json={"personality_id": personality["id"], "mode": "voice"})
+    ).json()
+    reply = (await client.post(f"/v1/conversations/{conversation['id']}/messages",
+                               json={"content": "Do you rent out bicycles?"})).json()["reply"]["content"]
+    assert "opening hours" in reply and "tickets cost" not in reply.lower(), reply

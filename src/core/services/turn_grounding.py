@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from avatar_service.core.model import KnowledgeHit, MemoryRecord, TranscriptItem
+from avatar_service.core.model import KnowledgeHit, KnowledgeRecord, MemoryRecord, TranscriptItem
 from avatar_service.core.services.knowledge import Knowledge
 from avatar_service.core.services.knowledge import namespace as knowledge_namespace
 from avatar_service.core.services.memories import Memories
@@ -79,9 +79,16 @@ class TurnGrounding:
         cached = self._topics.get(personality_id)
         if cached is None or cached[0] != version or version is None:
             items = await uow.knowledge.find(personality_id=personality_id, status="ready", limit=TOPICS)
-            names = [item.name.strip() for item in reversed(items) if item.name and item.name.strip()]
+            names = [item.name.strip() for item in reversed(items) if _named(item)]
             if len(self._topics) > 10_000:
                 self._topics.clear()
             self._topics[personality_id] = (version, names)
             return names
         return cached[1]
+
+
+def _named(item: KnowledgeRecord) -> bool:
+    """Whether the item's name says what it is about: not one made of its first words or its address when it was
+    given none ("I can help with The museum opens at 9am on Sundays and ..." is no topic)."""
+    name = (item.name or "").strip()  # (services/knowledge.py names an unnamed item so)
+    return bool(name) and name != item.source_url and name != (item.content or "")[:60].strip()
