@@ -11,8 +11,7 @@ interruption feels immediate. What happens next depends on what it was:
   Whisper makes of noise: "Enter. Enter. Enter.") resume the reply where it paused
   and are no turn; anything else ("stop", "wait", "no") is an interruption and a turn of its own, unless it
   is a few words of which hardly any stood out of the echo (`WEAK_SECONDS`): that is held for `HOLD_SECONDS`,
-  then resumed as an echo (Whisper makes "Thank you." of a garbled echo), and so is a lone word however loud
-  ("towards.": a fragment of the echo), unless more speech comes meanwhile,
+  then resumed as an echo (Whisper makes "Thank you." of a garbled echo), unless more speech comes meanwhile,
   which then decides with the words of both (a question the VAD split in two). A plain request to stop
   ("stop", "wait", "hold on"...) is never held: said over a reply before the canceller has learnt whether an
   echo comes back at all, it may not stand out of the echo assumed meanwhile, and it means what it says.
@@ -37,9 +36,8 @@ BACKCHANNELS = frozenset({
     "all", "true", "exactly", "indeed", "wow", "really", "ha", "haha", "that's", "thats", "fine", "good", "perfect",
     "lovely",
 })
-# A lone word over the reply is held as a maybe-echo (a fragment of the avatar's own voice Whisper misheard: "towards"
-# for "tours") unless it is one of these, which take the turn by themselves.
-LONE_WORDS_THAT_TAKE_THE_TURN = frozenset({"no", "nope", "what", "sorry", "pardon", "excuse", "hello", "hey", "hi"})
+# Words that mean it when said over and over ("no, no, no"), unlike Whisper's repetitions of noise
+MEANT_REPEATED = frozenset({"no", "nope", "what", "sorry", "hello", "hey", "hi"})
 # Words that ask the avatar to stop: taken at their word even when they hardly stood out of the echo. Not "hold"
 # alone, which Whisper makes of a garbled echo.
 STOP_WORDS = frozenset({"stop", "wait", "pause", "enough", "quiet", "hush", "shush"})
@@ -78,7 +76,7 @@ def is_repetition(text: str) -> bool:
     """One word said three times or more and nothing else ("Enter. Enter. Enter."): what Whisper makes of noise or
     an echo it cannot read, not what people say."""
     said = words(text)
-    return (len(said) >= 3 and len(set(said)) == 1 and said[0] not in LONE_WORDS_THAT_TAKE_THE_TURN
+    return (len(said) >= 3 and len(set(said)) == 1 and said[0] not in MEANT_REPEATED
             and not asks_to_stop(text))  # "no, no, no" and "stop stop stop" mean it
 
 
@@ -116,11 +114,13 @@ def asks_to_stop(text: str) -> bool:
 
 
 def maybe_echo(text: str, weak: bool) -> bool:
-    """A few words over the reply hardly louder than its echo, or a lone word however loud: what Whisper made of the
-    echo, or the first words of a question the VAD split in two. Not a request to stop."""
-    said = words(text)
-    lone = len(said) == 1 and said[0] not in LONE_WORDS_THAT_TAKE_THE_TURN
-    return (lone or (weak and len(said) <= WEAK_WORDS)) and not asks_to_stop(text)
+    """A few words over the reply hardly louder than its echo: what Whisper made of the echo, or the first words of
+    a question the VAD split in two. Not a request to stop.
+
+    A lone word that did stand out is not held, though a misheard echo can be one ("towards." for "tours", seen in
+    bench/room_browser.py on a loaded machine): held, a question Whisper caught only a word of ("toilets") never
+    stopped the reply in bench/barge_in.py."""
+    return weak and len(words(text)) <= WEAK_WORDS and not asks_to_stop(text)
 
 
 class EarlyPause:

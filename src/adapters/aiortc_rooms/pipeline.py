@@ -292,8 +292,7 @@ class ConversationPipeline:
                     continue
                 if maybe_echo(text, utterance.weak):
                     self._held = (text, int(HOLD_SECONDS * IN_RATE))
-                    log.info("room %s: %r over the reply, %s: held", ident, text,
-                             "hardly louder than its echo" if utterance.weak else "a lone word")
+                    log.info("room %s: %r over the reply, hardly louder than its echo: held", ident, text)
                     continue
                 self.interrupt()
             if self.vad is not None and reads_unfinished(text):  # the VAD may have cut a question in two
