@@ -21,6 +21,7 @@ Background work is driven deterministically: the app runs without its embedded w
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import shutil
 import uuid
@@ -44,6 +45,18 @@ from .helpers import Receiver, Service
 
 POSTGRES_ENV = "AVATAR_TEST_POSTGRES_URL"
 T = TypeVar("T")
+
+
+@pytest.fixture(autouse=True)
+def _root_logging_restored() -> Iterator[None]:
+    """An `avatar` command run in-process (CliRunner) points the root logger at the runner's stderr, which is closed
+    when the command returns: every later log line then failed and printed a stack trace, slowing the rest of the
+    run. Each test leaves the root logger as it found it."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    yield
+    root.handlers[:] = handlers
+    root.setLevel(level)
 
 
 # --- databases ---------------------------------------------------------------------------------------
