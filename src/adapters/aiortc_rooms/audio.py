@@ -13,6 +13,7 @@ from avatar_service.adapters.aiortc_rooms.pacing import Pacer
 from avatar_service.adapters.aiortc_rooms.voice import FRAME_SAMPLES, OUT_RATE, VoiceQueue
 from avatar_service.adapters.echo_cancel import EchoCanceller
 from avatar_service.core.text.sentences import sentence_spans
+from avatar_service.ports.speech import SpeechSynthesizer, VoiceChoice
 
 __all__ = ["FRAME_SAMPLES", "IN_RATE", "OUT_RATE", "EchoReference", "MicrophoneResampler", "ReplyAudioTrack",
            "SentenceCutter", "VoiceQueue", "audio_frame", "resample", "sentences"]
@@ -182,3 +183,9 @@ class EchoReference:
         audio.sample_rate = OUT_RATE
         for out in self._resampler.resample(audio):
             self._echo.reference(out.to_ndarray().reshape(-1))
+
+
+def synthesize_48k(speech: SpeechSynthesizer, text: str, voice: VoiceChoice) -> np.ndarray:
+    """A line of the reply in the voice, at the rate the room sends."""
+    audio = speech.synthesize(text, voice)
+    return resample(np.asarray(audio.samples), audio.sample_rate, OUT_RATE)

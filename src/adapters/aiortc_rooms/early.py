@@ -10,6 +10,11 @@ import numpy as np
 QUIET_PEAK_RMS = 330  # int16, about -40 dBFS: quieter than any voice, louder than a noise-suppressed mic at rest
 
 
+def loud(samples: np.ndarray) -> bool:
+    """A 16 kHz int16 frame holding sound above a quiet microphone's."""
+    return bool(samples.size) and float(np.sqrt(np.mean(samples.astype(np.float32) ** 2))) >= QUIET_PEAK_RMS
+
+
 class EarlyTranscription:
     """Watches the audio of an utterance in progress; once it has been quiet for `quiet_frames` frames, starts
     transcribing what was said so far (the VAD's utterance, its pre-roll included). If the speaker goes on, that
@@ -34,7 +39,7 @@ class EarlyTranscription:
             self._quiet = 0
             self._drop()
             return
-        if samples.size and float(np.sqrt(np.mean(samples.astype(np.float32) ** 2))) >= QUIET_PEAK_RMS:
+        if loud(samples):
             self._quiet = 0
             self._drop()  # they go on talking: the guess would miss the rest
             return

@@ -24,11 +24,10 @@ import numpy as np
 
 from avatar_service.adapters.aiortc_rooms.audio import (
     IN_RATE,
-    OUT_RATE,
     EchoReference,
     SentenceCutter,
-    resample,
     sentences,
+    synthesize_48k,
 )
 from avatar_service.adapters.aiortc_rooms.barge_in import (
     HOLD_SECONDS,
@@ -38,8 +37,8 @@ from avatar_service.adapters.aiortc_rooms.barge_in import (
     keeps_reply,
     maybe_echo,
 )
-from avatar_service.adapters.aiortc_rooms.early import QUIET_PEAK_RMS, EarlyTranscription
-from avatar_service.adapters.aiortc_rooms.turn_end import CONTINUATION_SECONDS, reads_unfinished
+from avatar_service.adapters.aiortc_rooms.early import EarlyTranscription, loud
+from avatar_service.adapters.aiortc_rooms.turn_end import reads_unfinished, rest_of_turn
 from avatar_service.adapters.aiortc_rooms.turn_timing import Figures, TurnTiming
 from avatar_service.adapters.aiortc_rooms.voice import VoiceQueue
 from avatar_service.adapters.echo_cancel import EchoCanceller, NoEchoCanceller
@@ -60,11 +59,6 @@ PRE_ROLL_MS = 544  # Silero decides ~100-250 ms into a word, then waits 96 ms mo
 # ends without waiting out the rest of the hang-over.
 QUESTION_END_SECONDS = 0.24
 Observe = Callable[[RoomTurnStage, float], None]  # (stage, seconds): the metrics endpoint's room turn histogram
-
-
-def _synthesize_48k(speech: SpeechSynthesizer, text: str, media: RoomMedia) -> np.ndarray:
-    audio = speech.synthesize(text, media.voice)
-    return resample(np.asarray(audio.samples), audio.sample_rate, OUT_RATE)
 
 
 @dataclass
@@ -188,7 +182,7 @@ class ConversationPipeline:
             elif step == "resume" and self._overlap is None and self._held is None:
                 self.voice.resume()
         over = self._overlap  # its voiced time only: the hang-over is silence
-        if over is not None and self.vad.in_speech and _loud(samples) and over.feed(samples.size, self.echo.near_end()):
+        if over is not None and self.vad.in_speech and loud(samples) and over.feed(samples.size, self.echo.near_end()):
             self._overlap = None  # too long for "uh-huh": they are taking the turn
             self.interrupt()
         self._hold_on(samples.size)
@@ -263,18 +257,6 @@ class ConversationPipeline:
             return (await self.offload(self.transcriber.transcribe, utterance.audio, IN_RATE)).strip()
         return (await utterance.audio).strip()
 
-    async def _with_continuation(self, text: str, timing: TurnTiming) -> tuple[str, TurnTiming]:
-        """Words that stop mid-sentence wait a moment for the rest (`turn_end`); the turn is timed from its end."""
-        deadline = time.monotonic() + CONTINUATION_SECONDS
-        while self._utterances.empty() and not (self.vad is not None and self.vad.in_speech):
-            if time.monotonic() >= deadline:
-                return text, timing
-            await asyncio.sleep(0.02)
-        rest = await self._utterances.get()
-        whole = f"{text} {await self._transcribed(rest)}".strip()
-        log.info("room %s: %r went on: %r", self.media.conversation_id, text, whole)
-        return whole, TurnTiming(ended=rest.ended, heard=time.monotonic())
-
     async def _turns(self) -> None:
         org, ident = self.media.organization_id, self.media.conversation_id
         while True:
@@ -296,7 +278,10 @@ class ConversationPipeline:
                     continue
                 self.interrupt()
             if self.vad is not None and reads_unfinished(text):  # the VAD may have cut a question in two
-                text, timing = await self._with_continuation(text, timing)
+                rest = await rest_of_turn(self._utterances, lambda: self.user_speaking)
+                if rest is not None:  # one turn, timed from the end of its second part
+                    text = f"{text} {await self._transcribed(rest)}".strip()
+                    timing = TurnTiming(ended=rest.ended, heard=time.monotonic())
             if not text:
                 continue
             self.heard.append(text)
@@ -374,7 +359,7 @@ class ConversationPipeline:
         """Speaks sentences as they come: each is synthesised while the one before plays."""
         try:
             while (line := await lines.get()) is not None:
-                samples = await self.offload(_synthesize_48k, self.speech, line, self.media)
+                samples = await self.offload(synthesize_48k, self.speech, line, self.media.voice)
                 if self._closed or self.voice is None:
                     return
                 self.voice.play(samples, line)
@@ -410,7 +395,3 @@ class ConversationPipeline:
 
     def speak_soon(self, text: str) -> None:
         self._reply_task(self.say(text))
-
-
-def _loud(samples: np.ndarray) -> bool:
-    return bool(samples.size) and float(np.sqrt(np.mean(samples.astype(np.float32) ** 2))) >= QUIET_PEAK_RMS

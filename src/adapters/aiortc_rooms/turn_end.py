@@ -9,7 +9,14 @@ wrong guess is the wait, once.
 
 from __future__ import annotations
 
+import asyncio
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
 from avatar_service.adapters.aiortc_rooms.barge_in import words
+
+U = TypeVar("U")
 
 CONTINUATION_SECONDS = 0.8
 UNFINISHED_ENDINGS = frozenset({
@@ -28,3 +35,13 @@ def reads_unfinished(text: str) -> bool:
         return True
     said = words(stripped)
     return bool(said) and said[-1] in UNFINISHED_ENDINGS
+
+
+async def rest_of_turn(utterances: asyncio.Queue[U], speaking: Callable[[], bool]) -> U | None:
+    """The next utterance, if speech starts again (or one is queued) within `CONTINUATION_SECONDS`; else None."""
+    deadline = time.monotonic() + CONTINUATION_SECONDS
+    while utterances.empty() and not speaking():
+        if time.monotonic() >= deadline:
+            return None
+        await asyncio.sleep(0.02)
+    return await utterances.get()
