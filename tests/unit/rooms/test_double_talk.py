@@ -11,15 +11,15 @@ from typing import Any
 import numpy as np
 import pytest
 
-from avatar_service.adapters.aiortc_rooms.audio import resample
 from avatar_service.adapters.aiortc_rooms.barge_in import EarlyPause, asks_to_stop, is_echo, keeps_reply, maybe_echo
 from avatar_service.adapters.aiortc_rooms.pipeline import ConversationPipeline
 from avatar_service.adapters.aiortc_rooms.voice import VoiceQueue
 from avatar_service.adapters.echo_cancel import EchoDetector, _levels
 from avatar_service.adapters.echo_doubletalk import DoubleTalk
-from avatar_service.adapters.speech.piper_speech import PiperSpeech
 from avatar_service.ports.rooms import RoomMedia
 from avatar_service.ports.speech import VoiceChoice
+
+from .fakes import inline, spoken_16k
 
 RATE = 16_000
 
@@ -132,14 +132,9 @@ class Told:
         return self.texts.pop(0) if self.texts else ""
 
 
-async def inline(fn: Any, *args: Any) -> Any:
-    return fn(*args)
-
-
 @pytest.fixture(scope="module")
 def words16() -> Iterator[np.ndarray]:
-    audio = PiperSpeech().synthesize("Where are the toilets?", VoiceChoice(provider="openai", voice_id="joe"))
-    yield resample(np.asarray(audio.samples, dtype=np.int16), audio.sample_rate, RATE)
+    yield spoken_16k("Where are the toilets?")
 
 
 Outcome = tuple[ConversationPipeline, list[Any], list[str]]

@@ -19,6 +19,8 @@ from avatar_service.adapters.speech.piper_speech import PiperSpeech
 from avatar_service.ports.rooms import RoomMedia
 from avatar_service.ports.speech import VoiceChoice
 
+from .fakes import inline
+
 REPLY = ("The museum opens at nine on Sundays and closes at five in the evening. Tickets cost twelve euros at "
          "the front desk, and the garden is open from April to October.")
 STEP = IN_RATE // 50  # 20 ms at 16 kHz
@@ -60,10 +62,6 @@ class Heard:
     def transcribe(self, samples: Any, sample_rate: int = 16000) -> str:
         self.calls += 1
         return self.text
-
-
-async def inline(fn: Any, *args: Any) -> Any:
-    return fn(*args)
 
 
 def pipeline(echo: EchoCanceller, transcriber: Heard | None = None

@@ -33,6 +33,8 @@ from avatar_service.adapters.speech.piper_speech import PiperSpeech
 from avatar_service.ports.rooms import RoomMedia
 from avatar_service.ports.speech import Audio, SpeechEngines, VoiceChoice
 
+from .fakes import inline
+
 MEDIA = RoomMedia(organization_id="org_1", conversation_id="conv_1", voice=VoiceChoice(provider="openai"))
 EXPIRES = datetime(2026, 11, 23, 12, tzinfo=UTC)
 
@@ -141,10 +143,6 @@ class Transcriber:
     def transcribe(self, samples: Any, sample_rate: int = 16000) -> str:
         self.heard.append(len(samples))
         return "When does the museum open?"
-
-
-async def inline(fn: Any, *args: Any) -> Any:
-    return fn(*args)
 
 
 async def until(predicate: Any, seconds: float = 2.0) -> None:

@@ -18,6 +18,8 @@ from avatar_service.adapters.vad import SileroScorer, VoiceActivityDetector
 from avatar_service.ports.rooms import RoomMedia
 from avatar_service.ports.speech import VoiceChoice
 
+from .fakes import inline
+
 LAG_WINDOWS = 8  # 256 ms: later than Silero was seen to decide in the browser (about 235 ms)
 
 
@@ -47,10 +49,6 @@ class Recording:
         audio = np.asarray(samples).reshape(-1)
         self.audio.append(audio.astype(np.float32) / 32768 if audio.dtype == np.int16 else audio.astype(np.float32))
         return ""
-
-
-async def inline(fn: Any, *args: Any) -> Any:
-    return fn(*args)
 
 
 @pytest.fixture(scope="module")

@@ -27,6 +27,8 @@ from avatar_service.adapters.speech.piper_speech import PiperSpeech
 from avatar_service.ports.rooms import RoomMedia
 from avatar_service.ports.speech import Audio, VoiceChoice
 
+from .fakes import inline
+
 
 class Reply:
     """A reply being written: its pieces, each once `gate` lets it through (all at once without a gate)."""
@@ -100,10 +102,6 @@ class Transcriber:
     def transcribe(self, samples: Any, sample_rate: int = 16000) -> str:
         self.heard.append(len(samples))
         return "hello there"
-
-
-async def inline(fn: Any, *args: Any) -> Any:
-    return fn(*args)
 
 
 class Feed(MediaStreamTrack):

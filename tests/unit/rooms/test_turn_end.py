@@ -10,13 +10,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from avatar_service.adapters.aiortc_rooms.audio import resample
 from avatar_service.adapters.aiortc_rooms.pipeline import ConversationPipeline
 from avatar_service.adapters.aiortc_rooms.turn_end import reads_unfinished
 from avatar_service.adapters.aiortc_rooms.voice import VoiceQueue
-from avatar_service.adapters.speech.piper_speech import PiperSpeech
 from avatar_service.ports.rooms import RoomMedia
 from avatar_service.ports.speech import VoiceChoice
+
+from .fakes import inline, spoken_16k
 
 RATE = 16_000
 
@@ -42,14 +42,9 @@ class Told:
         return self.first if level > 0.75 * self.peak else self.second
 
 
-async def inline(fn: Any, *args: Any) -> Any:
-    return fn(*args)
-
-
 @pytest.fixture(scope="module")
 def words16() -> Iterator[np.ndarray]:
-    audio = PiperSpeech().synthesize("Where are the toilets?", VoiceChoice(provider="openai", voice_id="joe"))
-    yield resample(np.asarray(audio.samples, dtype=np.int16), audio.sample_rate, RATE)
+    yield spoken_16k("Where are the toilets?")
 
 
 async def _turn_of(speech: np.ndarray, gap: float, first: str, second: str) -> str:
