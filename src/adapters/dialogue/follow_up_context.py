@@ -14,7 +14,7 @@ sentence than the one the reply said, which then gains nothing from the reply's 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from avatar_service.adapters.dialogue import answer_types
 from avatar_service.adapters.dialogue.answering import question_weights
@@ -117,7 +117,7 @@ def reply_terms(reply: str, known: Iterable[str]) -> tuple[dict[str, float], fro
 
 
 def borrowed_terms(text: str, more: bool, weights: dict[str, float], topic: Sequence[str], reply: str,
-                   known: Sequence[str]) -> tuple[dict[str, float], frozenset[str], frozenset[str]]:
+                   known: Callable[[], Iterable[str]]) -> tuple[dict[str, float], frozenset[str], frozenset[str]]:
     """The terms a follow-up borrows and their weights (before the follow-up's scaling): the previous user
     turn's, those of the turns before it in a chain of follow-ups (`topic`, from `topic_turns`), and, when it
     points back ("who does that?"), those of what the last reply said. With them, for `ranking.Query`, the terms
@@ -133,7 +133,7 @@ def borrowed_terms(text: str, more: bool, weights: dict[str, float], topic: Sequ
     from_reply: frozenset[str] = frozenset()
     echoed: frozenset[str] = frozenset()
     if not more and (points_back(text, weights) or kind_only(text, weights, answer_types.wanted(text))):
-        subject, said = reply_terms(reply, known)
+        subject, said = reply_terms(reply, known())  # every sentence known: only for a turn that points back
         if asks_another(text):
             from_reply, echoed = frozenset(subject.keys() - out.keys()), said
         for t, w in subject.items():

@@ -253,9 +253,8 @@ class _Reply(SmallTalk):
         if context:
             for t in pointing_nouns(text) & weights.keys():  # "at that hour?" names no new topic
                 weights[t] = min(weights[t], 0.3)
-            known = [c.text for c in self.candidates()]
-            borrowed, self.from_reply, self.echoed = borrowed_terms(text, more, weights, self.topic,
-                                                                    self.previous_reply, known)
+            borrowed, self.from_reply, self.echoed = borrowed_terms(  # the known sentences: read only if needed
+                text, more, weights, self.topic, self.previous_reply, lambda: [c.text for c in self.candidates()])
             # the turn's own words say what is new ("and on Saturday?"): the earlier ones together count at
             # most half as much as they do, however many there are; but a turn that asks another kind of answer
             # with no main word of its own ("how long does it take?", "which days is she in?") asks it of what
