@@ -60,7 +60,8 @@ _WANTS = [
     # "how much notice/clay/time" asks for an amount of something else; "per month" asks what it costs a month
     ("price", re.compile(rf"\bhow much\b(?!\s+(?!{_PRICE_NOUNS}\b)[a-z]+\s+(?:do|does|did|is|are|will|would|can|"
                          r"should|must|have|has|of|in|to)\b)|\b(?:cost|costs|price|prices|fee|fees|charge|charges|"
-                         r"pay|cheaper|cheapest|pricier|expensive)\b", re.I)),
+                         r"pay|cheaper|cheapest|pricier|expensive)\b|"
+                         r"\bset(?:s|ting)? (?:me|us|you|him|her|them) back\b", re.I)),
     ("clock", re.compile(r"\bwhat time\b|\buntil when\b|\bwhat (?:are )?(?:your |the )?(?:opening )?"
                          r"hours\b|\bopening hours\b|\bwhat times\b", re.I)),
     ("time", re.compile(r"\bwhen\b|\bwhat time\b|\bhow (?:late|early)\b|\buntil when\b|\bwhat hours\b|"
@@ -69,7 +70,9 @@ _WANTS = [
     ("place", re.compile(r"\bwhere\b|\baddress\b|\blocated\b|\bbased\b|\bsituated\b", re.I)),
     ("person", re.compile(r"\bwho\b|\bwhose\b", re.I)),
     ("age", re.compile(r"\bhow old\b|\bwhat age\b|\bminimum age\b|\bage limit\b", re.I)),
-    ("duration", re.compile(r"\bhow long\b|\bfor how many (?:days|weeks|months|hours)\b", re.I)),
+    # ("how quickly can someone get to me?" / "within 45 minutes")
+    ("duration", re.compile(r"\bhow (?:long|quickly|soon|fast)\b|\bfor how many (?:days|weeks|months|hours)\b",
+                            re.I)),
     ("number", re.compile(r"\bhow (?:many|far|big|tall|often|much)\b", re.I)),
     ("name", re.compile(r"\bname\b|\bcalled\b", re.I)),
     ("occupation", re.compile(r"\bfor a living\b|\bmy (?:job|occupation|profession|line of work)\b|"

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from avatar_service.adapters.dialogue import answer_types
 from avatar_service.adapters.dialogue.ranking import Ranking, Scored
-from avatar_service.adapters.dialogue.terms import GENERIC_TERMS, RELATED, terms
+from avatar_service.adapters.dialogue.terms import GENERIC_TERMS, RELATED, is_common, terms
 from avatar_service.core.text.lexicon import words_of
 
 _NEGATIVE = re.compile(r"\b(not|no|never|closed|cannot|can't|don't|doesn't|isn't|aren't|won't)\b", re.I)
@@ -234,7 +234,7 @@ def unknown_topic(text: str, ranking: Ranking) -> str | None:
     spans: list[list[str]] = [[]]
     for word in re.findall(r"[A-Za-z][\w'-]*", text):
         stems = terms(word)
-        if stems and ranking.main and stems[0] not in ranking.main:
+        if stems and ((ranking.main and stems[0] not in ranking.main) or is_common(word.lower())):
             if spans[-1]:  # "email address" goes on; "how long", "what time" (the kind asked for) start nothing
                 spans[-1].append(word)
             continue

@@ -80,6 +80,7 @@ flip flips somersault somersaults backflip backflips
 accompany accompanied supervise supervised supervision
 form forms waiver waivers paperwork
 busy crowded full packed
+whole full entire complete
 normal usual usually regular regularly
 hairdresser hairdressers stylist stylists barber barbers
 easy easier gentle gentler beginner beginners
@@ -119,6 +120,7 @@ PHRASES = [
      r"(?:tues|wednes|thurs|fri)day\b", r"\g<0> weekday"),
     (r"\bhang(?:s|ing)? on to\b|\bhold(?:s|ing)? on to\b|\bhang(?:s|ing)? onto\b", "keep"),
     (r"\bput(?:ting)? down\b", "deposit"),
+    (r"\bsets? (?:me|us|you|him|her|them) back\b|\bsetting (?:me|us|you|him|her|them) back\b", "cost"),
     (r"\bbecom(?:e|es|ing) an? member\b", "join membership"),
     (r"\bfirst (?:meeting|appointment|session|chat)\b", "first consultation"),
     (r"\blook(?:s|ed|ing)? after\b|\bdeal(?:s|t|ing)? with\b|\btake(?:s)? care of\b", "handle"),
@@ -142,6 +144,8 @@ PHRASES = [
     (r"\bgrown[- ]?ups?\b", "adult"),
     (r"\btry(?:ing)? (?:it |us |things )?out\b|\bhave a go\b|\bgive it a (?:go|try)\b", "trial"),
     (r"\bstay(?:ing)? with\b", "supervise"),
+    # "can he come on his own?" asks whether he must be supervised
+    (r"\bon (?:my|his|her|their|our|your) own\b|\bunaccompanied\b|\bunsupervised\b", "supervise"),
     (r"\bsells? out\b|\bsold out\b|\bselling out\b", "full"),
     (r"\bspare time\b|\bfree time\b|\bfor fun\b", "hobby"),
     (r"\b(?:\d+%|\d+(?:[.,]\d\d)? (?:pounds?|euros?|dollars?)|half) off\b", r"\g<0> discount"),

@@ -45,7 +45,7 @@ from avatar_service.adapters.dialogue.ranking import (
 )
 from avatar_service.adapters.dialogue.small_talk import SmallTalk
 from avatar_service.adapters.dialogue.style import Style
-from avatar_service.adapters.dialogue.terms import RELATED, is_question, terms, words
+from avatar_service.adapters.dialogue.terms import RELATED, common_terms, is_question, terms, words
 from avatar_service.adapters.dialogue.user_facts import (
     about_user,
     addresses_the_place,
@@ -287,8 +287,9 @@ class _Reply(SmallTalk):
         mine = max(about_user(asked), 0.6 * about_user(context) if context else 0.0)
         to_place = addresses_the_place(asked)
         itself = set(terms(self.request.persona.description))
+        common = common_terms(text)
         if {"place", "time"} & set(kinds) and not mentions_user(text) and weights and \
-                not {t for t, w in weights.items() if w >= 1.0} - itself - _OPENING:
+                not {t for t, w in weights.items() if w >= 1.0} - itself - _OPENING - common:
             # "where is the cinema?" of "... an independent cinema": the place itself, as "where are you?"
             weights = {t: w for t, w in weights.items() if t not in itself}
             to_place = True
@@ -297,7 +298,7 @@ class _Reply(SmallTalk):
                      place_names=place_names(self.request.persona.description), own=frozenset(terms(text)),
                      mentions_user=mentions_user(asked) or (bool(context) and mentions_user(context)),
                      child=answer_types.mentions_child(text) or bool(asked_ages), said=said,
-                     case=case, from_reply=self.from_reply, echoed=self.echoed)
+                     case=case, from_reply=self.from_reply, echoed=self.echoed, common=common)
 
     def ages_of_relatives(self, text: str) -> list[int]:
         """"a ticket for my son": his age, when a memory gives it ("... a son named Tom who is 12")."""

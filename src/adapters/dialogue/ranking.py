@@ -62,6 +62,7 @@ class Query:
     # and the sentences that reply said: they find another sentence about its subject, not the same one again
     from_reply: frozenset[str] = frozenset()
     echoed: frozenset[str] = frozenset()
+    common: frozenset[str] = frozenset()  # the turn's terms that are words of everyday English (terms.common_terms)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +91,6 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
     n = len(candidates)
     df = {t: sum(1 for s in term_sets if t in s) for t in weights}
     idf = {t: math.log(1.0 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in weights}
-    total = sum(idf[t] * w for t, w in weights.items()) or 1.0
     average = sum(len(s) for s in term_sets) / n if n else 1.0
     ages = [_age(query, c.text) for c in candidates]
     related = _related_in(weights, set().union(*term_sets))
@@ -98,6 +98,12 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
     reachable = {t for t in weights if df[t] or any(related[t] & s for s in term_sets)}
     if any(a > 0 for a in ages):  # "my son" is covered by "visitors under 18"
         reachable |= {t for t in weights if answer_types.mentions_child(t)}
+    total = sum(idf[t] * w for t, w in weights.items()) or 1.0
+    # a word of everyday English that nothing known holds ("per head", "you guys", "at least") is how the question
+    # is said, not what it asks about: it is left out, never what makes the question unanswerable (though the
+    # shares of the question's weight below still count it, so the other words weigh no more for its absence)
+    if query.common & (weights.keys() - reachable):
+        weights = {t: w for t, w in weights.items() if t in reachable or t not in query.common}
     # only the question's own main words make it unanswerable when nothing holds them
     unmatched = sum(idf[t] * w for t, w in weights.items() if t not in reachable and w >= 1.0) / total
     # "can I pay in instalments?" asks whether, so the kind its words suggest (a price) matters less

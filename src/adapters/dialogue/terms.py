@@ -6,6 +6,7 @@ import functools
 import re
 
 import snowballstemmer
+from wordfreq import zipf_frequency  # (0.2 s to import: when the answerer is built, not on its first turn)
 
 from avatar_service.adapters.dialogue.everyday_words import EVERYDAY_GROUPS, PHRASES
 from avatar_service.core.text.lexicon import GENERIC, QUESTION_OPENERS, RELATED_GROUPS, STOPWORDS, words_of
@@ -113,6 +114,30 @@ RELATED = _related()
 GENERIC_TERMS = frozenset(stem(w) for w in GENERIC | words_of(
     "done doing happening stuff round around today tonight now currently first offer offers provide provides "
     "instead otherwise"))
+
+
+# Words of everyday English by their frequency in general text, on wordfreq's Zipf scale (log10 of uses per
+# billion words): 5.3 is about once in 200,000 words ("head", "back", "guys", "someone", "least", "hard"), above
+# the words a question that nothing answers hinges on ("student" 5.0, "parking" 4.5, "wifi" 3.9).
+COMMON_ZIPF = 5.3
+
+
+@functools.lru_cache(maxsize=65536)
+def is_common(word: str) -> bool:
+    return bool(zipf_frequency(word, "en", wordlist="small") >= COMMON_ZIPF)
+
+
+def common_terms(text: str) -> frozenset[str]:
+    """The stems of the text's words of everyday English (`is_common`)."""
+    # (not the parts of a compound: "long-stay parking" is not "long"; nor a letter: "3D" is not "d"; nor a number)
+    text = _COMPOUND.sub(" ", text)
+    return frozenset(stem(w) for w in words(text)
+                     if len(w) > 2 and not w[:1].isdigit() and w not in _NUMBERS and is_common(w))
+
+
+_COMPOUND = re.compile(r"\w+(?:-\w+)+")
+_NUMBERS = words_of("""one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty hundred
+    thousand first second third half dozen""")
 
 
 def is_question(text: str) -> bool:
