@@ -148,6 +148,16 @@ def create_app(container: punq.Container, *, run_worker: bool | None = None) -> 
         instance = container.resolve(kind)
         return Provide(lambda: instance, use_cache=True, sync_to_thread=False)
 
+    avatar_ids = [avatar.id for avatar in container.resolve(AvatarRenderer).list_avatars()]
+
+    async def before_schema_request(request: Request[Any, Any, Any]) -> Response[Any] | None:
+        # The OpenAPI document is generated and completed (openapi_doc.py) on its first request rather than with
+        # every app: generating it costs about 0.3 s, which every test and every CLI-started app paid.
+        if not request.app.state.get("documented"):
+            document(request.app, avatar_ids)
+            request.app.state.documented = True
+        return await before_request(request)  # a router's hook replaces the app's: run it too
+
     v1 = Router(
         "/v1", before_request=before_api_request,
         route_handlers=[api_keys.router, personalities.router, knowledge.router,
@@ -168,6 +178,8 @@ def create_app(container: punq.Container, *, run_worker: bool | None = None) -> 
         request_max_body_size=settings.max_body_bytes,
         openapi_config=OpenAPIConfig(
             title="avatar_service", version=__version__, path="/schema",
+            openapi_router=Router("/schema", route_handlers=[], include_in_schema=False,
+                                  before_request=before_schema_request),
             render_plugins=[docs_ui()],
             components=Components(security_schemes={"bearer": SecurityScheme(type="http", scheme="bearer")}),
             security=[{"bearer": []}],
@@ -183,7 +195,6 @@ def create_app(container: punq.Container, *, run_worker: bool | None = None) -> 
                                                           settings.max_model_in_flight)
     app.asgi_handler = RequestIdMiddleware(metrics.HttpMetricsMiddleware(admission))
     resolve_in_order(app)
-    document(app, [avatar.id for avatar in container.resolve(AvatarRenderer).list_avatars()])
     app.state.api_keys = container.resolve(ApiKeys)
     app.state.engines = engines(container)
     app.state.container = container
