@@ -76,19 +76,26 @@ _SLOTS: list[tuple[str, re.Pattern[str]]] = [
     (name, re.compile(_SUBJECT + pattern, re.I))
     for name, pattern in [
         ("name", r"name is (?P<v>.+)"),
-        ("diet", r"is (?P<v>(?:no longer |not |now )?(?:an? )?(?:vegetarian|veggie|vegan|pescatarian))\b.*"),
+        ("diet", r"is (?P<v>(?:no longer |not |now )?(?:an? )?(?:(?:fully|completely|strictly|totally|mostly) )?"
+                 r"(?:vegetarian|veggie|vegan|pescatarian))\b.*"),
         ("nickname", r"likes to be called (?P<v>.+)"),
         ("age", r"is (?P<v>\d+) years old"),
         ("birthday", r"birthday is (?P<v>.+)"),
-        ("home", r"(?:currently |now )?lives (?:in|near|close to|outside|just outside|by) (?P<v>.+)"),
+        # "lives with her parents in Croydon" says where as much as "lives in Croydon"
+        ("home", r"(?:currently |now )?lives (?:with (?:[\w'’-]+ ){1,4}?)?(?:in|near|close to|outside|just outside|by) "
+                 r"(?P<v>.+)"),
         ("home", r"(?:just |recently )?(?:moved|relocated) to (?P<v>.+)"),
-        ("home", rf"(?:bought|rented|found|got) (?:an?|their) (?:[\w-]+ ){{0,2}}?(?:{HOMES}) in (?P<v>.+)"),
+        ("home", r"(?:has )?(?:bought|rented|found|got|moved into|(?:got|picked up|collected) the keys (?:to|for)) "
+                 rf"(?:an?|their) (?:[\w-]+ ){{0,2}}?(?:{HOMES}) in (?P<v>.+)"),
         ("origin", r"is (?:originally )?from (?P<v>.+)"),
         ("hometown", r"hometown is (?P<v>.+)"),
         ("base", r"is based in (?P<v>.+)"),
         ("job", r"works (?:from home |remotely |part[- ]time |full[- ]time |freelance |nights |shifts )?as an? "
                 r"(?P<v>.+)"),
         ("job", r"(?:got |was |has been )?promoted to (?:an? )?(?P<v>.+?)(?: (?:last|this) \w+)?"),
+        # a job about to start is the job from now on: "starts as a trainee electrician on Monday"
+        ("job", r"(?:starts|is starting|will start|has started|started) (?:work |a new job )?as an? (?P<v>.+?)"
+                r"(?: (?:on|next|this|in|from|tomorrow)\b.*)?(?:, having .*)?$"),
         ("employer", r"works (?:at|for) (?P<v>.+)"),
         ("job", rf"is (?:now )?an? (?P<v>(?:[\w-]+ ){{0,3}}?(?:{OCCUPATIONS}))(?: (?:at|in|for) [^,]+)?"
                 r"(?:, having .*)?$"),

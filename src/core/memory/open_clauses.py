@@ -88,6 +88,11 @@ _TASTE = re.compile(r"\b(?:like|likes|love|loves|enjoy|enjoys|prefer|prefers|hat
 _WHERE = re.compile(r"^(?:i )?(?:live|lived|moved|grew up|was born|am from|'m from|come from)\b", re.I)
 _LIVES_AT = re.compile(r"\b(?:tenant|resident|neighbou?r|living) (?:at|in|on) ", re.I)  # "the new tenant at number 12"
 _ONGOING = re.compile(r"^(?:i(?:'m|’m| am)|i(?:'ve|’ve| have) been) \w+ing\b", re.I)
+# "more nervous than they are", "busier than ever", "less fit than I was": how the user compares with someone else
+# or with before, a remark of the moment; "more than 10 years" and "rather than" are no comparison
+_COMPARED = re.compile(r"\b(?:more|less|\w{3,}er) (?:\w+ )?than (?!\d|a |an |one |two |three |four |five |ten |"
+                       r"twenty |half |a few |a dozen |a couple )", re.I)
+_NOT_COMPARATIVES = word_set("rather other never ever over under after either neither whether together summer winter")
 _SUBJECT_WORDS = {"i'm": "User is", "i’m": "User is", "i am": "User is", "i've": "User has", "i’ve": "User has",
                   "i have": "User has", "i was": "User was", "i": "User"}
 
@@ -148,6 +153,8 @@ def open_fact(clause: str) -> tuple[str, str, float] | None:
         return None  # "I booked a table", "I lost my keys": events; "I turned forty in May" stays
     if _NOW.search(rest) and not _PLAN.match(text):
         return None  # "I have a headache today"
+    if _compares(rest):
+        return None  # "I'm more nervous than they are"
     if m.group("rel"):
         content = f"User and their {_relation_words(m.group('rel'))} {third_person(rest)}"
     elif subject in ("i've", "i have") and words[0] in ("a", "an", "two", "three"):
@@ -159,6 +166,10 @@ def open_fact(clause: str) -> tuple[str, str, float] | None:
     else:
         content = f"{_SUBJECT_WORDS[subject]} {third_person(rest)}"
     return content, _category(text, bool(m.group("rel"))), 0.6
+
+
+def _compares(said: str) -> bool:
+    return any(m.group().split()[0].lower() not in _NOT_COMPARATIVES for m in _COMPARED.finditer(said))
 
 
 def _relation_words(said: str) -> str:
@@ -224,6 +235,8 @@ def relative_fact(clause: str) -> tuple[str, str, float] | None:
     visit = re.match(r"\s*(?:coming|going|flying|moving|travell?ing)\b", after) and _AHEAD.search(rest)
     if verb.group("verb").lower() in ("is", "are", "was", "were") and _THEIR_MOMENT.match(after) and not visit:
         return None
+    if _compares(rest):
+        return None  # "my son is more excited than I am"
     if re.match(r"\s*(?:it|that|this|them|those|these|one)\b", after, re.I):
         return None  # "my kids loved it last time": about what was said before
     if verb.group("verb").lower() == "will" and not re.match(r"\s*be\b", after):

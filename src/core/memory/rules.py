@@ -198,9 +198,9 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     ),
     (r"^i (?:can't|cannot|can not) (?P<verb>eat|drink|have) (?!(?:the|this|that|these|those|it|your)\b)(?P<v>"
      r"[^,;!?]+?)(?= or | because | otherwise |$)", _phrase("User cannot {verb} {v}", "personal", 0.85, 5)),
-    (  # a home got in a place is where the user lives now: "got a little flat in Cardiff Bay" (dedup.py's "home")
-        r"^(?:i|we) (?:just |recently |finally )?(?P<verb>bought|rented|found|got) (?P<art>an?|our|my) "
-        r"(?P<adj>(?:[\w-]+ ){0,2}?)"
+    (  # a home got in a place is where the user lives now: "got a little flat in Cardiff Bay", "got the keys to..."
+        r"^(?:i|we) (?:just |recently |finally )?(?P<verb>bought|rented|found|got|moved into|"
+        r"(?:got|picked up|collected) the keys (?:to|for)) (?P<art>an?|our|my) (?P<adj>(?:[\w-]+ ){0,2}?)"
         rf"(?P<what>{HOMES}) in {V}",
         _phrase("User {verb} {art} {adj}{what} in {v}", "location", 0.85, 6, places=True),
     ),
