@@ -264,6 +264,11 @@ _BARE_RELATION = re.compile(rf"^(?:my|our) {_REL}s?(?: {_NAMES})?$", re.I)
 _OWN_CLAUSE = re.compile(r"^(?:[\w'’-]+ ){1,4}?(?:is|are|was|were|works|suits|would|will|can|could|should|might|"
                          r"must)\b", re.I)
 
+# a thing that does something, after a comma: "I live near Hexham, the bus only comes twice a day" (an aside about
+# the place, not the user's habit); "I like cats, the dogs too" names a second object and goes on
+_THING_DOES = re.compile(r"^(?:the|this|that|there|it) (?:[\w'’-]+ ){0,2}?(?:(?:only|just|never|always|usually|"
+                         r"still|also|often|rarely|hardly) )?(?-i:[a-z]{2,}[^s\W'’]s) (?!too\b|and\b|or\b|as well\b)\w",
+                         re.I)
 # "so wednesdays and fridays suit me best"
 _SUITS = re.compile(r"^(?:[\w'’-]+ ){1,3}?(?:suit|suits|work|works) (?:for )?me\b", re.I)
 _ONLY_WHEN = re.compile(r"^(?:only |just )(?P<when>(?:after|before|from|between|on|at) [^,;]+?)(?: for me)?"
@@ -288,7 +293,8 @@ def _next_clause(left: str, rest: str, word: str, subject: str, comma: bool) -> 
         return restored  # "my dad's 75 and has a bad hip, do you...": a statement, not a question
     if re.match(rf"^{_SUBJECT_START}\b", bare, re.I) or _QUESTION.match(bare):
         return rest
-    if ((comma or word in _CLAUSE_CONJUNCTIONS) and (_OWN_CLAUSE.match(bare) or _SUITS.match(bare))) or \
+    if ((comma or word in _CLAUSE_CONJUNCTIONS) and (_OWN_CLAUSE.match(bare) or _SUITS.match(bare)
+                                                      or _THING_DOES.match(bare))) or \
             (word == "and" and len(left.split()) > 3 and _SHORT_OWN_CLAUSE.match(bare)):
         return rest  # "..., summer is my favourite season", "... and thursdays are rehearsal"
     if word == "and" and (_SHARED_AUX.search(left) or len(left.split()) - len(subject.split()) < 2) \

@@ -166,7 +166,8 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     ),
     # where
     (
-        rf"^(?:i|we) (?:currently |now |still )?live (?P<prep>in|near|close to|outside|just outside|by) {V}",
+        r"^(?:i|we) (?:currently |now |still )?live (?:out |over |down |up )?"
+        rf"(?P<prep>in|near|close to|outside|just outside|by) {V}",
         _phrase("User lives {prep} {v}", "location", 0.9, 10, places=True),
     ),
     (rf"^i{S} (?:originally )?from {V}", _phrase("User is from {v}", "location", 0.9, 6, places=True)),
@@ -204,10 +205,7 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
         rf"(?P<what>{HOMES}) in {V}",
         _phrase("User {verb} {art} {adj}{what} in {v}", "location", 0.85, 6, places=True),
     ),
-    (
-        rf"^i{S} (?:turning|going to be) (?P<v>\d{{1,3}}[^,;!?]*)",
-        _phrase("User turns {v}", "personal", 0.8, 6),
-    ),
+    (rf"^i{S} (?:turning|going to be) (?P<v>\d{{1,3}}[^,;!?]*)", _phrase("User turns {v}", "personal", 0.8, 6)),
     (
         rf"^i{S} (?P<verb>visiting|seeing|meeting) (?P<who>[^,;!?]+?) in "
         rf"(?P<place>(?-i:[A-Z])[\w'’-]*(?: (?-i:[A-Z])[\w'’-]*)*) (?P<when>{PLAN_WHEN})$",

@@ -51,3 +51,12 @@ def test_the_new_home_job_or_diet_revises_the_old(new: str, old: str) -> None:
 
 def test_a_job_about_to_start_is_the_job_slot_without_its_date() -> None:
     assert slot_of("User starts as a trainee electrician on Monday") == ("job", "trainee electrician")
+
+
+@pytest.mark.parametrize(("said", "expected"), [
+    ("we live down near Falmouth, the ferry only runs in summer", ("User lives near Falmouth", "location")),
+    ("I live in a flat above a chip shop, the smell never goes away",
+     ("User lives in a flat above a chip shop", "location")),
+])
+def test_an_aside_about_a_thing_after_a_comma_is_cut_off(said: str, expected: tuple[str, str]) -> None:
+    assert facts(said) == [expected]
