@@ -5,13 +5,13 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 import msgspec
-from sqlalchemy import delete, func, insert, or_, select, update
+from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from avatar_service.adapters.sqlalchemy import tables as t
 from avatar_service.adapters.sqlalchemy.connection import LazyConnection
-from avatar_service.adapters.sqlalchemy.repository import SqlRepository, to_row
+from avatar_service.adapters.sqlalchemy.repository import SqlRepository, insert_into, to_row
 from avatar_service.core.model import ApiKeyRecord, Event, Job, TranscriptItem
 from avatar_service.core.model.jobs import JobKind
 
@@ -29,7 +29,7 @@ class SqlTranscripts:
     async def append(self, conversation_id: str, items: Sequence[TranscriptItem]) -> None:
         if items:
             rows = [{"conversation_id": conversation_id, **msgspec.structs.asdict(i)} for i in items]
-            await self.conn.insert(insert(t.transcript_items), rows)
+            await self.conn.insert(insert_into(t.transcript_items), rows)
 
     async def for_conversation(self, conversation_id: str) -> list[TranscriptItem]:
         c = t.transcript_items.c
@@ -73,7 +73,7 @@ class SqlJobs:
         self.repo = SqlRepository(conn, t.jobs, Job, None)
 
     async def add(self, job: Job) -> None:
-        await self.conn.insert(insert(t.jobs), [to_row(t.jobs, job)])
+        await self.conn.insert(insert_into(t.jobs), [to_row(t.jobs, job)])
 
     async def claim(self, now: datetime, lock_seconds: float, limit: int, kinds: Sequence[JobKind]) -> list[Job]:
         c = t.jobs.c
@@ -117,7 +117,7 @@ class SqlVectorVersions:
                                                  set_={"version": c.version + 1}).returning(c.version, c.log_floor)
         version, floor = (await self.conn.execute(statement)).one()
         if changed:
-            await self.conn.execute(insert(t.vector_changes), [
+            await self.conn.execute(insert_into(t.vector_changes), [
                 {"namespace": namespace, "version": version, "vector_id": ident} for ident in dict.fromkeys(changed)])
         if version - floor > 2 * self.KEEP:
             floor = version - self.KEEP

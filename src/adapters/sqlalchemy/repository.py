@@ -32,6 +32,13 @@ def select_by_id(table: Table, scoped: bool) -> Any:
     return select(table).where(*clauses)
 
 
+@functools.cache
+def insert_into(table: Table) -> Any:
+    """The insert of whole rows, built once per table: a statement object made anew each time was built, then
+    had its cache key computed for the compiled cache, on every write; a kept one memoizes its key."""
+    return insert(table)
+
+
 def to_row(table: Table, record: msgspec.Struct) -> dict[str, Any]:
     data = msgspec.to_builtins(record, builtin_types=_BUILTINS)
     return {name: data[name] for name in table.c.keys() if name in data}  # noqa: SIM118
@@ -75,11 +82,11 @@ class SqlRepository(Generic[R]):
             raise conflict(error) from error
 
     async def add(self, record: R) -> None:
-        await self.conn.insert(insert(self.table), [to_row(self.table, record)])
+        await self.conn.insert(insert_into(self.table), [to_row(self.table, record)])
 
     async def add_many(self, records: Sequence[R]) -> None:
         if records:
-            await self.conn.insert(insert(self.table), [to_row(self.table, r) for r in records])
+            await self.conn.insert(insert_into(self.table), [to_row(self.table, r) for r in records])
 
     async def get(self, ident: str) -> R | None:
         if self.cache is None:
