@@ -176,3 +176,29 @@ def for_minors(sentence: str) -> bool:
     """A limit that only minors meet ("visitors under 18", "children under 10")."""
     return any(m.group(1) and m.group(1).lower() in ("under", "below", "younger than") and int(m.group(2)) <= 18
                for m in _LIMIT.finditer(sentence))
+
+
+_WEEKDAYS = ("mon", "tues", "wednes", "thurs", "fri", "satur", "sun")
+_WEEKDAY = re.compile(rf"\b({'|'.join(_WEEKDAYS)})days?\b", re.I)
+_DAY_RANGE = re.compile(rf"\b({'|'.join(_WEEKDAYS)})days? ?(?:to|till|until|through|-|–) ?"
+                        rf"({'|'.join(_WEEKDAYS)})days?\b", re.I)
+
+
+def names_weekday(sentence: str) -> bool:
+    return bool(_WEEKDAY.search(sentence))
+
+
+def on_the_day(question: str, sentence: str) -> bool | None:
+    """Whether the one weekday a question names ("do you run games on a Tuesday?") is among the days the sentence
+    gives, one by one or as ranges ("from Wednesday to Sunday", ranges that wrap the week too): None when either
+    names none."""
+    asked = {m.group(1).lower() for m in _WEEKDAY.finditer(question)}
+    named = {m.group(1).lower() for m in _WEEKDAY.finditer(sentence)}
+    if len(asked) != 1 or not named:
+        return None
+    day = _WEEKDAYS.index(next(iter(asked)))
+    for first, last in _DAY_RANGE.findall(sentence):
+        start, end = _WEEKDAYS.index(first.lower()), _WEEKDAYS.index(last.lower())
+        if (day - start) % 7 <= (end - start) % 7:
+            return True
+    return asked <= named

@@ -185,6 +185,9 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
         return text
     if _NEGATIVE.search(question):
         return text  # "isn't it open?": a yes or no would be ambiguous
+    on_the_day = answer_types.on_the_day(question, text)
+    if on_the_day is not None and not _NEGATIVE.search(text):  # "on a Tuesday?" / "from Wednesday to Sunday"
+        return ("Yes, " if on_the_day else "No, ") + lower_first(text)
     asked = {t for t in terms(question) if t not in _LIGHT}
     # "Coffee and tea are free; lunch is not included": the part that holds what is asked says yes or no
     parts = [p for p in _PARTS.split(text) if p.strip()]

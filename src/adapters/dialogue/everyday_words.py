@@ -105,6 +105,8 @@ late lateness latecomer latecomers
 hour hours minute minutes
 weekday weekdays week
 handle handles handled handling
+id identification proof passport passports licence license
+burn burning bonfire bonfires fire fires
 """
 
 # Phrasal verbs and set phrases said for one word, on both sides (the question and the text): "turn up" is
@@ -120,6 +122,7 @@ PHRASES = [
      r"(?:tues|wednes|thurs|fri)day\b", r"\g<0> weekday"),
     (r"\bhang(?:s|ing)? on to\b|\bhold(?:s|ing)? on to\b|\bhang(?:s|ing)? onto\b", "keep"),
     (r"\bput(?:ting)? down\b", "deposit"),
+    (r"\bend(?:s|ed|ing)? up(?: being)?\b", "be"),  # "what if it ends up being just me?"
     (r"\bsets? (?:me|us|you|him|her|them) back\b|\bsetting (?:me|us|you|him|her|them) back\b", "cost"),
     (r"\bbecom(?:e|es|ing) an? member\b", "join membership"),
     (r"\bfirst (?:meeting|appointment|session|chat)\b", "first consultation"),
@@ -148,6 +151,10 @@ PHRASES = [
     (r"\bon (?:my|his|her|their|our|your) own\b|\bunaccompanied\b|\bunsupervised\b", "supervise"),
     (r"\bsells? out\b|\bsold out\b|\bselling out\b", "full"),
     (r"\bspare time\b|\bfree time\b|\bfor fun\b", "hobby"),
-    (r"\b(?:\d+%|\d+(?:[.,]\d\d)? (?:pounds?|euros?|dollars?)|half) off\b", r"\g<0> discount"),
+    (r"\b(?:\d+%|\d+(?:[.,]\d\d)? (?:pounds?|euros?|dollars?)|half|money|anything|something) off\b",
+     r"\g<0> discount"),
+    # "me and my mate", "just the two of us": a party of two
+    (r"\b(?:me|myself) and (?:my|a|one) (?:\w+ )?(?:mate|friend|partner|wife|husband|boyfriend|girlfriend|son|"
+     r"daughter|mum|dad|mother|father|brother|sister|colleague|pal|buddy|other half)\b|\bjust the two of us\b", "2"),
     (r"\bone[ -]to[ -]one\b|\b1[ -]to[ -]1\b", "private"),
 ]

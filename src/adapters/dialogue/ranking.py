@@ -98,6 +98,8 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
     reachable = {t for t in weights if df[t] or any(related[t] & s for s in term_sets)}
     if any(a > 0 for a in ages):  # "my son" is covered by "visitors under 18"
         reachable |= {t for t in weights if answer_types.mentions_child(t)}
+    if weights.keys() & _WEEKDAY_TERMS and any(answer_types.names_weekday(c.text) for c in candidates):
+        reachable |= weights.keys() & _WEEKDAY_TERMS  # "on Sundays?" is answered by the days it is open
     total = sum(idf[t] * w for t, w in weights.items()) or 1.0
     # a word of everyday English that nothing known holds ("per head", "you guys", "at least") is how the question
     # is said, not what it asks about: it is left out, never what makes the question unanswerable (though the
@@ -212,6 +214,7 @@ def _age(query: Query, text: str) -> float:
 
 
 NAMES_THE_PLACE, _PLACE_KINDS = 0.08, frozenset(("place", "time"))
+_WEEKDAY_TERMS = frozenset(terms("monday tuesday wednesday thursday friday saturday sunday"))
 # kinds of answer that an answer always states in so many words (a time may be "closed", a price "included")
 _LITERAL = frozenset(("name", "age", "contact"))
 _CAPITALISED = re.compile(r"\b[A-Z][\w'-]{3,}")

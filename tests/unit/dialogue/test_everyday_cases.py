@@ -88,3 +88,22 @@ def test_the_clause_asked_about_answers() -> None:
     assert "£36" in tart and "£18" not in tart, tart
     both = ask("How much are your tarts?")  # no clause holds more of the question: both are said
     assert "£18" in both and "£36" in both, both
+
+
+def test_a_weekday_outside_the_days_given_is_a_no() -> None:
+    from avatar_service.adapters.dialogue.answer_types import on_the_day
+
+    assert on_the_day("Do you run games on a Tuesday?", "We run games from Wednesday to Sunday.") is False
+    assert on_the_day("Open on a Monday?", "Open Friday to Monday.") is True  # a range may wrap the week
+    assert on_the_day("Are you open?", "Open Friday to Monday.") is None
+    assert ask("Are you open on Sundays?").startswith("No, ")
+    assert ask("Are you open on a Wednesday?").startswith("Yes, ")
+    assert ask("Are you open on Saturdays?").startswith("Yes, ")  # a day named on its own
+
+
+def test_everyday_phrasings_of_round_9() -> None:
+    assert "2" in terms("what if it ends up just being me and my mate?")  # a party of two
+    assert "discount" in terms("do I get any money off?")
+    assert stem("proof") in RELATED[stem("id")] and stem("bonfires") in RELATED[stem("burn")]
+    assert about_user("When am I allowed to light a bonfire?") == 0.0  # the place's rule, not about them
+    assert about_user("What am I allergic to?") == 1.0
