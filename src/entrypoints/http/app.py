@@ -30,7 +30,7 @@ from avatar_service.core.services.users import Users
 from avatar_service.core.services.videos import Videos
 from avatar_service.core.services.voices import Voices
 from avatar_service.core.services.webhooks import Webhooks
-from avatar_service.entrypoints.http import metrics, public, rooms
+from avatar_service.entrypoints.http import heap, metrics, public, rooms
 from avatar_service.entrypoints.http.admission import AdmissionMiddleware
 from avatar_service.entrypoints.http.auth import authenticate, current_caller
 from avatar_service.entrypoints.http.dependency_order import resolve_in_order
@@ -133,6 +133,7 @@ def create_app(container: punq.Container, *, run_worker: bool | None = None) -> 
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
+        heap.settle()  # what exists now lives as long as the process: out of the collector's way
         async with anyio.create_task_group() as group:
             if worker:
                 await jobs.recover()
