@@ -275,6 +275,14 @@ _ONLY_WHEN = re.compile(r"^(?:only |just )(?P<when>(?:after|before|from|between|
                         r"(?: (?:please|pls|thanks|if possible|ideally))?$", re.I)
 _SHORT_OWN_CLAUSE = re.compile(r"^(?:[\w'’-]+ ){1,2}?(?:is|are|was|were)\b", re.I)
 
+# a leg of a journey said without where to, after a trip to a place: "..., flying out on 12 March", "..., back on
+# the 20th", "..., we fly out on the 3rd"
+_LEG = re.compile(r"^(?:(?:i|we)(?:'m|’m| am|'re|’re| are)? )?(?:fly(?:ing)?|leav(?:e|ing)|set(?:ting)? off|"
+                  r"head(?:ing)? (?:off|out)|(?:coming|come|getting|get) back|back|return(?:ing)?|depart(?:ing)?|"
+                  r"driv(?:e|ing) (?:down|up))(?: out| back| home)? (?:on|next|this|in|at|the|from|of|tomorrow|"
+                  r"early|late)\b(?!.*\bto (?-i:[A-Z]))", re.I)
+_TRIP = re.compile(r"\b(?:going|off|heading|flying|travell?ing|driving|coming|over) to (?-i:[A-Z])", re.I)
+
 
 def _next_clause(left: str, rest: str, word: str, subject: str, comma: bool) -> str | None:
     """What follows a comma or conjunction as a clause of its own (its subject restored), or None when the
@@ -282,6 +290,8 @@ def _next_clause(left: str, rest: str, word: str, subject: str, comma: bool) -> 
     bare = _CONNECTIVE.sub("", rest)
     if not bare:
         return None
+    if comma and not word and _LEG.match(bare) and _TRIP.search(left):
+        return None  # "going to Lisbon for my 40th, flying out on 12 March": the trip's date, one plan
     if word == "so" and not comma and (_SO_BEFORE.search(left) or _SO_AFTER.match(bare)):
         return None
     if (word == "so" or comma) and (when := _ONLY_WHEN.match(bare)):  # "so only after 4 for me please"

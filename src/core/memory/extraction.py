@@ -25,6 +25,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from avatar_service.core.memory.asides import consequence, joined, leans_back
 from avatar_service.core.memory.background import BACKGROUND, EVENTS_WORDS, asked_facts
 from avatar_service.core.memory.clauses import LEADING, pieces, tidy
 from avatar_service.core.memory.entities import by_entity, who_of
@@ -147,7 +148,7 @@ def _name_the_last(facts: list[Fact], seen: set[str], relation: str, name: str, 
         facts.append(Fact(content, "relationship", 0.85, sentence))
 
 
-def _clause_facts(clause: str, sentence: str, greeting: bool) -> list[Fact]:
+def _clause_facts(clause: str, sentence: str, greeting: bool, kept_as_said: bool = True) -> list[Fact]:
     clause = LEADING.sub("", clause.strip())
     hedged = bool(_HEDGE.match(clause))
     clause = _LAUGH.sub("", _HEDGE.sub("", clause)).rstrip(" .!")
@@ -169,7 +170,7 @@ def _clause_facts(clause: str, sentence: str, greeting: bool) -> list[Fact]:
                 confidence -= 0.15
             return [Fact(proper(content[0].upper() + content[1:]), _timed(content, category),
                          round(min(confidence, 0.95), 2), sentence)]
-    for said in variants(clause) if not rejected else ():  # no rule reads it: kept as said, if it is about the user
+    for said in variants(clause) if kept_as_said and not rejected else ():  # kept as said, if it is about the user
         if made := open_fact(said) or relative_fact(said):
             content, category, confidence = made
             return [Fact(proper(content), _timed(content, category),
@@ -259,7 +260,9 @@ def extract_facts(user_turns: Sequence[str]) -> list[Fact]:
                 if part.kind == "statement":
                     had = len(facts)
                     for clause in _two_states(pointed(part.text, last_name)):
-                        _read(_by_name(clause, people), sentence, greeting, last_relation, facts, seen, add)
+                        if not _leaning(clause, sentence, greeting, facts, seen):  # "..., I listen on the train"
+                            _read(_by_name(clause, people), sentence, greeting, last_relation, facts, seen, add,
+                                  kept_as_said=not (part.after == "so" and consequence(clause)))
                     if part.after == "but" and len(facts) == had + 1 and had:
                         _qualify(facts, seen)
                 last_name = name_in(part.text) or last_name
@@ -276,6 +279,19 @@ def extract_facts(user_turns: Sequence[str]) -> list[Fact]:
     return by_entity(_without_subsumed(facts))
 
 
+def _leaning(clause: str, sentence: str, greeting: bool, facts: list[Fact], seen: set[str]) -> bool:
+    """Whether the clause leans on the fact the sentence made just before (asides.py) and was joined to it."""
+    if not facts or facts[-1].extracted_from != sentence or not leans_back(clause):
+        return False
+    made = _clause_facts(clause, sentence, greeting)
+    if not made or (both := joined(facts[-1], made[0])) is None:
+        return False
+    seen.discard(facts[-1].content.casefold())
+    facts[-1] = both
+    seen.add(both.content.casefold())
+    return True
+
+
 def _by_name(clause: str, people: dict[str, str]) -> str:
     """ "Zara's turning 7" after "my niece Zara": the clause about her, said the way the rules read it."""
     m = _OPENING_NAME.match(clause.strip())
@@ -285,7 +301,7 @@ def _by_name(clause: str, people: dict[str, str]) -> str:
 
 
 def _read(clause: str, sentence: str, greeting: bool, last_relation: str, facts: list[Fact], seen: set[str],
-          add: Callable[[Fact], None]) -> None:
+          add: Callable[[Fact], None], kept_as_said: bool = True) -> None:
     """The facts of one statement: a name for the one just mentioned, or what the clause says."""
     if one := _ONE_NAMED.search(clause.strip().rstrip(".!")):  # "we had our first baby, a little boy, Arlo"
         add(Fact(f"User's {one.group('rel').lower()} is named {one.group('name')}", "relationship", 0.8, sentence))
@@ -308,7 +324,7 @@ def _read(clause: str, sentence: str, greeting: bool, last_relation: str, facts:
         clause = re.sub(rf"^(my {re.escape(last_relation)})(?:'s|’s) ", r"\1 is ", clause)  # "he's" is never "his"
     elif last_relation and _PRONOUN_SUBJECT.match(clause.strip()):
         clause = _PRONOUN_SUBJECT.sub(f"my {last_relation}", clause.strip(), count=1)
-    made = _clause_facts(clause, sentence, greeting)
+    made = _clause_facts(clause, sentence, greeting, kept_as_said)
     for fact in made:
         add(fact)
     if names and made and made[-1].content.startswith("User has "):

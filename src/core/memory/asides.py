@@ -1,0 +1,62 @@
+"""Memory extraction, clauses that lean on the one before: a verb that leaves out what it is about.
+
+"i love a good true crime podcast, i listen on the train to work every day": what is listened to is the podcast
+said just before, so "User listens on the train to work every day" alone says nothing (and is no habit to keep);
+"I've booked a cottage in Skye for October, we're setting off on the 3rd": setting off for Skye. Such a clause
+joins the fact the same sentence made just before it: "User loves a good true crime podcast and listens on the
+train to work every day". Said alone ("I'm flying out on Friday"), it is read as it is. (A leg after a trip to a
+place, "going to Lisbon for my 40th, flying out on 12 march", is never cut from it: clauses.py.)
+
+What the user does as a consequence of what they just said ("I'm a nurse on nights so I sleep in the day") follows
+from that fact and is not one of its own: a rule may still read one there ("so I don't eat honey"), but it is not
+kept as said (open_clauses.py). A state is ("so pescatarian now", "so I'm off work"), and so is what someone else
+does ("so he can only come on Mondays").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from avatar_service.core.memory.facts import Fact
+
+_WHO = (r"^(?:i|we)(?:'m|’m| am|'re|’re| are|'ve been|’ve been| have been)? "
+        r"(?:(?:just|also|usually|always|mostly|only) )*")
+# "listen" needs "to" and what is listened to
+_LISTEN = re.compile(_WHO + r"listen(?:s|ed|ing)?\b(?! to\b| out\b| back\b)", re.I)
+# a verb said with when or where only: "I play every Sunday", "I read on the train", "I go most weeks"
+_WITHOUT_OBJECT = re.compile(
+    _WHO + r"(?:watch|read|play|go|do)(?:es|s|ing)? (?:every|each|most|twice|once|daily|weekly|whenever|together|"
+    r"on (?:\w+days?\b|the (?:train|bus|tube|way|commute)|my (?:commute|way))|in (?:the car|bed)|"
+    r"at (?:weekends|the weekend|night))\b", re.I)
+# a leg of a journey without where to: "flying out on 12 March", "back on the 20th", "setting off at 6"
+_LEG = re.compile(
+    _WHO + r"(?:fly|flying|leave|leaving|set(?:ting)? off|head(?:ing)? (?:off|out)|coming back|back|getting back|"
+    r"returning|depart(?:ing)?|driving (?:down|up)|arriving|landing)(?: out| back| home)? "
+    r"(?:on|next|this|in|at|the|from|of|tomorrow|early|late)\b(?!.*\bto (?-i:[A-Z]))", re.I)
+
+
+def leans_back(clause: str) -> bool:
+    """Whether the clause's verb leaves what it is about to the clause before (see the module docstring)."""
+    text = clause.strip()
+    return bool(_LISTEN.match(text) or _WITHOUT_OBJECT.match(text) or _LEG.match(text))
+
+
+# the user doing something: "I sleep in the day", "we eat late"; not "I'm", "I've", "I was"
+_DOING = re.compile(r"^(?:i|we) (?!(?:am|was|were|are|have|had|'m|’m|'ve|’ve)\b)(?:(?:just|usually|always|mostly|"
+                    r"only|never|often) )*[a-z]+\b", re.I)
+
+
+def consequence(clause: str) -> bool:
+    """Whether a clause said after "so" is the user doing what follows from the fact before (module docstring)."""
+    return bool(_DOING.match(clause.strip()))
+
+
+def joined(before: Fact, after: Fact) -> Fact | None:
+    """ "User loves podcasts" and "User listens on the train" -> "User loves podcasts and listens on the train",
+    or None when either is not the user's own fact."""
+    if not before.content.startswith("User ") or not after.content.startswith("User "):
+        return None
+    return replace(before, content=f"{before.content} and {after.content[5:]}")
