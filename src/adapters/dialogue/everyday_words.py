@@ -73,7 +73,7 @@ cake cakes pastry pastries
 gluten coeliac celiac
 nut nuts peanut peanuts
 dairy lactose milk
-alcohol alcoholic booze
+alcohol alcoholic booze wine wines beer beers spirits
 wrong bad problem problems issue issues trouble
 watch watching spectator spectators audience
 flip flips somersault somersaults backflip backflips
@@ -107,6 +107,8 @@ weekday weekdays week
 handle handles handled handling
 id identification proof passport passports licence license
 burn burning bonfire bonfires fire fires
+urgent urgently rush hurry express asap
+bill bills billing billed invoice invoices invoiced
 """
 
 # Phrasal verbs and set phrases said for one word, on both sides (the question and the text): "turn up" is
@@ -122,6 +124,8 @@ PHRASES = [
      r"(?:tues|wednes|thurs|fri)day\b", r"\g<0> weekday"),
     (r"\bhang(?:s|ing)? on to\b|\bhold(?:s|ing)? on to\b|\bhang(?:s|ing)? onto\b", "keep"),
     (r"\bput(?:ting)? down\b", "deposit"),
+    (r"\bget (?:a|an|the|someone|somebody|one of you|you) (?:\w+ )?out\b", "call out"),  # "get a plumber out"
+    (r"\bring(?:ing)? (?:you|us|them|him|her)\b|\bnumber to ring\b|\bgive (?:you|us) a ring\b", "call"),
     (r"\bend(?:s|ed|ing)? up(?: being)?\b", "be"),  # "what if it ends up being just me?"
     (r"\bsets? (?:me|us|you|him|her|them) back\b|\bsetting (?:me|us|you|him|her|them) back\b", "cost"),
     (r"\bbecom(?:e|es|ing) an? member\b", "join membership"),

@@ -7,7 +7,7 @@ import dataclasses
 import random
 import re
 import zlib
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 
 from anyio.lowlevel import checkpoint
 
@@ -298,7 +298,8 @@ class _Reply(SmallTalk):
                      place_names=place_names(self.request.persona.description), own=frozenset(terms(text)),
                      mentions_user=mentions_user(asked) or (bool(context) and mentions_user(context)),
                      child=answer_types.mentions_child(text) or bool(asked_ages), said=said,
-                     case=case, from_reply=self.from_reply, echoed=self.echoed, common=common)
+                     case=case, from_reply=self.from_reply, echoed=self.echoed,
+                     incidental=common | _of_the_family(weights.keys(), itself))
 
     def ages_of_relatives(self, text: str) -> list[int]:
         """"a ticket for my son": his age, when a memory gives it ("... a son named Tom who is 12")."""
@@ -375,6 +376,12 @@ class _Reply(SmallTalk):
         if topics:
             listed = topics[0] if len(topics) == 1 else ", ".join(topics[:-1]) + " and " + topics[-1]
             self.say(P.I_KNOW_ABOUT, topics=listed)
+
+
+def _of_the_family(asked: Iterable[str], own: set[str]) -> frozenset[str]:
+    """The asked terms that are the personality's own words or of their family ("plumber" of "a plumbing firm")."""
+    return frozenset(t for t in asked if t in own or any(
+        min(len(t), len(o)) >= 5 and (t.startswith(o) or o.startswith(t)) for o in own))
 
 
 def _name_in_history(history: Sequence[Turn]) -> str | None:

@@ -62,7 +62,9 @@ class Query:
     # and the sentences that reply said: they find another sentence about its subject, not the same one again
     from_reply: frozenset[str] = frozenset()
     echoed: frozenset[str] = frozenset()
-    common: frozenset[str] = frozenset()  # the turn's terms that are words of everyday English (terms.common_terms)
+    # the turn's terms that say how it is asked rather than what about: words of everyday English
+    # (terms.common_terms) and the personality's own ("how much to get a plumber out?" of a plumber)
+    incidental: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,10 +104,11 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
         reachable |= weights.keys() & _WEEKDAY_TERMS  # "on Sundays?" is answered by the days it is open
     total = sum(idf[t] * w for t, w in weights.items()) or 1.0
     # a word of everyday English that nothing known holds ("per head", "you guys", "at least") is how the question
-    # is said, not what it asks about: it is left out, never what makes the question unanswerable (though the
-    # shares of the question's weight below still count it, so the other words weigh no more for its absence)
-    if query.common & (weights.keys() - reachable):
-        weights = {t: w for t, w in weights.items() if t in reachable or t not in query.common}
+    # is said, not what it asks about, as is the place's own trade: it is left out, never what makes the question
+    # unanswerable (though the shares of the question's weight below still count it, so the other words weigh no
+    # more for its absence)
+    if query.incidental & (weights.keys() - reachable):
+        weights = {t: w for t, w in weights.items() if t in reachable or t not in query.incidental}
     # only the question's own main words make it unanswerable when nothing holds them
     unmatched = sum(idf[t] * w for t, w in weights.items() if t not in reachable and w >= 1.0) / total
     # "can I pay in instalments?" asks whether, so the kind its words suggest (a price) matters less

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from avatar_service.adapters.dialogue import OfflineGroundedDialogue
 from avatar_service.adapters.dialogue.answer_types import wanted
-from avatar_service.adapters.dialogue.terms import common_terms, terms
+from avatar_service.adapters.dialogue.terms import RELATED, common_terms, stem, terms
 from avatar_service.ports.dialogue import DialogueRequest, Persona, Turn
 
 PUZZLE_ROOMS = [
@@ -55,3 +55,17 @@ def test_a_rarer_word_nothing_holds_is_still_unknown() -> None:
     reply = ask("Do you sell skateboards?")
     assert "not know" in reply or "not sure" in reply
     assert "skateboards" in reply
+
+
+def test_the_places_own_trade_is_no_unknown_topic() -> None:
+    persona = Persona("Jo", "", "The office manager of Tapwell Plumbing, a family plumbing firm.", {"verbosity": 0.3})
+    knowledge = ["A call-out during working hours costs £65.", "Our office is open Monday to Friday."]
+    reply = engine.compose(DialogueRequest(persona, [Turn("user", "How much is it to get a plumber out?")],
+                                           knowledge=knowledge, memories=[]))
+    assert "£65" in reply
+
+
+def test_everyday_words_for_calling_and_hurrying() -> None:
+    assert "call" in terms("What's the best number to ring you on?")
+    assert "contact" in wanted("What's the best number to ring you on?")
+    assert stem("express") in RELATED[stem("urgent")] and stem("invoice") in RELATED[stem("billing")]
