@@ -94,10 +94,11 @@ _SLOTS: list[tuple[str, re.Pattern[str]]] = [
                 r"(?P<v>.+)"),
         ("job", r"(?:got |was |has been )?promoted to (?:an? )?(?P<v>.+?)(?: (?:last|this) \w+)?"),
         # a job about to start is the job from now on: "starts as a trainee electrician on Monday"
-        ("job", r"(?:starts|is starting|will start|has started|started) (?:work |a new job )?as an? (?P<v>.+?)"
-                r"(?: (?:on|next|this|in|from|tomorrow)\b.*)?(?:, having .*)?$"),
+        ("job", r"(?:starts|is starting|will start|has started|started) (?:work |(?:a|their) new job )?as (?:an? )?"
+                r"(?P<v>.+?)(?: (?:on|next|this|in|from|tomorrow)\b.*)?(?:, having .*)?$"),
         ("employer", r"works (?:at|for) (?P<v>.+)"),
-        ("job", rf"is (?:now )?an? (?P<v>(?:[\w-]+ ){{0,3}}?(?:{OCCUPATIONS}))(?: (?:at|in|for) [^,]+)?"
+        ("job", rf"(?:is|has become|became|is becoming) (?:now )?an? (?P<v>(?:[\w-]+ ){{0,3}}?(?:{OCCUPATIONS}))"
+                r"(?: (?:at|in|for) [^,]+)?"
                 r"(?:, having .*)?$"),
         ("car", r"(?:now )?drives an? (?P<v>.+)"),
         ("marital", r"(?:is|got|just got|recently got) (?P<v>married|engaged|single|divorced|widowed)\b.*"),
@@ -145,14 +146,14 @@ def taste_of(content: str) -> tuple[str, str] | None:
 # a fact that says what the user left behind: "now prefers green tea to coffee", "stopped eating meat"
 # ("left Bristol" takes back "lives in Bristol", "left KPMG" takes back "works at KPMG")
 _GIVEN_UP = re.compile(_SUBJECT + r"(?:now prefers .+? to|switched from|stopped|gave up|no longer \w+|moved (?:away )?"
-                       r"from|(?:has )?(?:left|moved out of)) (?P<old>.+?)"
+                       r"from|(?:has )?(?:left|moved out of|handed in their notice at)) (?P<old>.+?)"
                        r"(?: to .+)?$", re.I)
 
 # what the user has, rides or works at: a thing they can sell, leave or give up
 _HOLDS = re.compile(_SUBJECT + r"(?:drives|rides|owns|has|works (?:at|for|in))\b", re.I)
 # "User is now a photographer, having left KPMG in May"
 _HAVING = re.compile(r", (?:having (?:left|sold|quit|given up|stopped|retired from|moved (?:away )?from|moved out of|"
-                     r"switched from|gone off)|no longer) (?P<old>.+?)$", re.I)
+                     r"switched from|gone off|handed in their notice at)|no longer) (?P<old>.+?)$", re.I)
 
 
 def given_up(content: str) -> set[str] | None:

@@ -12,7 +12,8 @@ A move is said the same way, often a turn apart: "we've left Bristol / got a lit
 revises the old one, dedup.py) instead of one that says only where it is not.
 
 A change is said as what was left and what is now: "i left KPMG in May, i'm a freelance photographer now"
--> "User left KPMG in May and is now a freelance photographer"; "mornings don't suit me anymore, evenings are
+-> "User left KPMG in May and is now a freelance photographer" (and "handed in my notice at Marlow's / I start as
+head chef on Monday", a turn apart, is the new job's memory); "mornings don't suit me anymore, evenings are
 way better" -> "User now prefers evenings to mornings". Kept apart, the first half would be a memory that
 says only what is gone.
 """
@@ -141,19 +142,22 @@ def by_entity(facts: list[Fact]) -> list[Fact]:
             out.append(replace(first, content=slot.content(), category="relationship",
                                confidence=max(f.confidence for f in slot.facts), extracted_from=sources))
     # "I'm allergic" with nothing it reacts to said beside it says too little to keep
-    return [f for f in _moved(_changes(out)) if f.content not in ("User is allergic", "User is intolerant")]
+    return [f for f in _moved(_job_left(_changes(out))) if f.content not in ("User is allergic", "User is intolerant")]
 
 
 # what the user left behind or took up, said before what they are or do now
 _CHANGE = re.compile(r"^User (?:has )?(?:(?:actually|just|recently|finally|also) )*(?P<verb>left|sold|quit|gave up|"
-                     r"stopped|retired from|moved out of|started|began|switched from|gone off|went off)\b(?P<rest>.*)$")
+                     r"stopped|retired from|moved out of|started|began|switched from|gone off|went off|"
+                     r"handed in their notice at)\b(?P<rest>.*)$")
 _PARTICIPLE = {"gave up": "given up", "began": "begun", "went off": "gone off"}
 # "codeine makes me sick, I'm allergic", "milk doesn't agree with me, I'm lactose intolerant": one condition
 _NO_LONGER = re.compile(r"^User is no longer (?P<what>.+)$")
 _REACTS = re.compile(r"^User (?:gets .+? from|can't tolerate|does not eat|does not drink|cannot eat|cannot have) "
                      r"(?:anything (?:with|containing) )?(?P<what>.+)$")
 _CONDITION = re.compile(r"^User is (?:\w+ )?(?P<cond>allergic|[\w-]+ intolerant|coeliac|celiac|sensitive)(?P<rest>.*)$")
-_NOW = re.compile(r"^User (?P<aux>is|has|was) (?!now |no |not )|^User (?!now |no |not |is |has |was |\w+ed\b)")
+# (a job about to start is not "now": "User starts as an electrician on Monday, having handed in their notice")
+_NOW = re.compile(r"^User (?P<aux>is|has|was) (?!now |no |not |starting )|"
+                  r"^User (?!now |no |not |is |has |was |starts |will |\w+ed\b)")
 # "i got a new job at Lidl, i start on Monday": when the new job starts is part of it
 _JOB = re.compile(r"^User (?:now )?(?:works|is an? )")
 _STARTS = re.compile(r"^User (?:starts|will start|is starting) (?P<when>(?:on|next|in|this|tomorrow|after)\b.*)$")
@@ -194,6 +198,25 @@ def _changes(facts: list[Fact]) -> list[Fact]:
         else:
             out.append(fact)
     return _switched_times(out)
+
+
+# a job left, said a turn before the new one: "handed in my notice at Marlow's / I start as head chef on Monday"
+_NOTICE = re.compile(r"^User handed in their notice at (?P<place>.+)$")
+_NEW_JOB = re.compile(r"^User (?:now )?(?:starts|is starting|will start|works as|is an? )")
+
+
+def _job_left(facts: list[Fact]) -> list[Fact]:
+    """ "User handed in their notice at X" and the new job said after it: one memory of the new job, "..., having
+    handed in their notice at X", which revises the old job (dedup.py)."""
+    gone = next((f for f in facts if _NOTICE.match(f.content)), None)
+    new = next((f for f in facts[facts.index(gone) + 1:] if _NEW_JOB.match(f.content) and ", having " not in f.content),
+               None) if gone else None
+    if gone is None or new is None:
+        return facts
+    said = f"{new.content}, having {gone.content[5:]}"
+    sources = " ".join(dict.fromkeys([gone.extracted_from, new.extracted_from]))
+    merged = replace(new, content=said, extracted_from=sources, confidence=max(new.confidence, gone.confidence))
+    return [merged if f is new else f for f in facts if f is not gone]
 
 
 def _switched_times(facts: list[Fact]) -> list[Fact]:

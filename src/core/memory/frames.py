@@ -243,6 +243,9 @@ FRAME_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
      _text("User now prefers {v} to {old}", "preference", 0.85, 5)),
     (r"^i (?:just |recently |now )?(?:switched|changed|moved) (?:over )?to (?P<v>(?:the |a |an )[^,;!?]+|"
      r"(?!the\b)[a-z][^,;!?]*)$", _text("User switched to {v}", "personal", 0.8, 8)),
+    # a job left: "handed my notice in at Tesco", "I resigned from the council" (revises "works at Tesco", dedup.py)
+    (r"^i (?:(?:just|finally|actually) )?(?:handed (?:in )?(?:my|in my) notice(?: in)?|resigned|quit my job|"
+     r"left my job) (?:at|from|with) (?P<v>[^,;!?]+)", _text("User handed in their notice at {v}", "personal", 0.8, 5)),
     # a new job said as starting one: "I started a new job at Halden Logistics"
     (r"^i (?:just |recently |finally )?(?:(?:started|got|began|landed|took) (?:a |my |the )?(?:new )?job|"
      r"started working|began working) (?P<prep>at|with|in|for) (?P<v>[^,;!?]+)",

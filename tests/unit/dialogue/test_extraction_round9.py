@@ -107,3 +107,23 @@ def test_what_the_user_does_as_a_consequence_is_not_kept_as_said(said: str, expe
 def test_a_state_or_someone_else_after_so_is_still_a_fact() -> None:
     assert facts("my wife's a midwife so she only works nights") != [("User's wife is a midwife", "relationship")]
     assert facts("I've stopped eating meat so vegetarian now")[0][0].startswith("User is now vegetarian")
+
+
+@pytest.mark.parametrize(("turns", "expected"), [
+    (["resigned from Boots, I start as a trainee paramedic in March"],
+     "User starts as a trainee paramedic in March, having handed in their notice at Boots"),
+    (["I've finally handed my notice in at the council", "I start as a park ranger next month"],
+     "User starts as a park ranger next month, having handed in their notice at the council"),
+])
+def test_a_job_left_and_the_one_starting_are_one_memory(turns: list[str], expected: str) -> None:
+    assert [content for content, _ in facts(*turns)] == [expected]
+
+
+@pytest.mark.parametrize("new", [
+    "User starts as a trainee paramedic in March, having handed in their notice at Boots",
+    "User has become a teacher",
+    "User starts their new job as a sous chef on Monday",
+    "User handed in their notice at Boots",
+])
+def test_a_new_job_or_notice_handed_in_revises_the_old_job(new: str) -> None:
+    assert decide(new, [Candidate("m1", "User works as a pharmacist at Boots", 0.4)]).action == "update"
