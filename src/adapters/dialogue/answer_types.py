@@ -30,7 +30,10 @@ HOLDS = {
                         r"\b(?:street|road|lane|avenue|square|piazza|row|yard|quay|"
                         r"via|plaza|floor|station|next to|behind|opposite|in front of|located|corner|above|below|"
                         r"beside)\b|\b\d+[a-z]? (?-i:[A-Z])[a-z]+ (?-i:[A-Z])[a-z]+", re.I),
-    "person": re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Prof)\.? (?-i:[A-Z])|(?<!^)(?<![.!?] )\b(?-i:[A-Z][a-z]+) "
+    "person": re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Prof)\.? (?-i:[A-Z])|"
+                         r"\b(?:wife|husband|partner|son|daughter|sister|brother|mum|mother|dad|father|friend|"
+                         r"colleague|boss|grandson|granddaughter|niece|nephew|aunt|uncle|cousin|fianc[eé]e?|boyfriend|"
+                         r"girlfriend) (?-i:[A-Z])[a-z]+|(?<!^)(?<![.!?] )\b(?-i:[A-Z][a-z]+) "
                          r"(?-i:[A-Z][a-z]+)|\b(?:chef|manager|curator|mechanic|surgeon|owner|director|doctor|vet|"
                          r"nurse) (?-i:[A-Z])"),
     "number": re.compile(rf"\b\d+(?:[.,]\d+)?\b|\b{_NUMBER_WORD}\b", re.I),
@@ -45,10 +48,10 @@ HOLDS = {
                            r"years?|metres?|meters?|km|kilometres?|miles?|feet|foot|yards?)\b", re.I),
     "contact": re.compile(r"\+?\d[\d ()-]{6,}\d|\b[\w.+-]+@[\w-]+\.[\w.]+", re.I),
     "name": re.compile(r"(?<!^)\b(?-i:[A-Z])[a-z]+"),
-    # a job: "works as a nurse", "you are a freelance illustrator", "a teacher at..."
+    # a job: "works as a nurse", "you are a freelance illustrator", "a teacher at..." (a name is none: "is a Vaillant")
     "occupation": re.compile(r"\b(?:work|works|worked|working|job)\b[\w ]{0,20}? as an? \w+|"
-                             r"\b(?:am|are|is|was|were) an? (?:[\w-]+ ){0,2}\w+(?:er|or|ist|ian|ant|ent|eon|ic|man|"
-                             r"woman|nurse|chef|doctor|lawyer|pilot|clerk|engineer|medic)\b|"
+                             r"\b(?:am|are|is|was|were) (?:an?|the) (?:[\w-]+ ){0,2}(?-i:[a-z])\w*(?:er|or|ist|ian|ant|"
+                             r"ent|eon|ic|man|woman|nurse|chef|doctor|lawyer|pilot|clerk|engineer|medic)\b|"
                              r"\b(?:teach|teaches|taught|run|runs|own|owns) (?:an? |the |their |your )?\w+", re.I),
     # an enumeration of three or more short items: "small city cars, estate cars, vans and electric cars"
     "list": re.compile(r"\b(?:[\w-]+ ){0,2}[\w-]+, (?:[\w-]+ ){0,2}[\w-]+,? (?:and|or) [\w-]+", re.I),
@@ -64,7 +67,11 @@ _WANTS = [
                          r"\bset(?:s|ting)? (?:me|us|you|him|her|them) back\b", re.I)),
     ("clock", re.compile(r"\bwhat time\b|\buntil when\b|\bwhat (?:are )?(?:your |the )?(?:opening )?"
                          r"hours\b|\bopening hours\b|\bwhat times\b", re.I)),
-    ("time", re.compile(r"\bwhen\b|\bwhat time\b|\bhow (?:late|early)\b|\buntil when\b|\bwhat hours\b|"
+    # ("when" opens the question or a clause of it, or asks indirectly: "do you know when..."; "how do I like to be
+    # told when he's ready?" asks how, "when he's ready" only says in which case)
+    ("time", re.compile(r"(?:^\W*|[,;:.!?]\s*|\b(?:and|so|but|then|okay|ok|right|know|tell me|remind me|idea|sure|"
+                        r"say|said|ask|wondering|wonder|find out|check)\s+)when\b|\bwhat time\b|"
+                        r"\bhow (?:late|early)\b|\buntil when\b|\bwhat hours\b|"
                         r"\bopening hours\b|\b(?:open|close|closes|opens)\b|"
                         r"\b(?:what|which) (?:days?|dates?|months?|nights?|evenings?|mornings?)\b", re.I)),
     ("place", re.compile(r"\bwhere\b|\baddress\b|\blocated\b|\bbased\b|\bsituated\b", re.I)),

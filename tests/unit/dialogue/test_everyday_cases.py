@@ -107,3 +107,19 @@ def test_everyday_phrasings_of_round_9() -> None:
     assert stem("proof") in RELATED[stem("id")] and stem("bonfires") in RELATED[stem("burn")]
     assert about_user("When am I allowed to light a bonfire?") == 0.0  # the place's rule, not about them
     assert about_user("What am I allergic to?") == 1.0
+
+
+def test_when_inside_a_question_only_says_in_which_case() -> None:
+    from avatar_service.adapters.dialogue.answer_types import wanted
+
+    assert wanted("How do I like to be told when he's ready?") == []
+    assert "time" in wanted("When do you open?") and "time" in wanted("Do you know when the museum opens?")
+    assert "time" in wanted("I need my bike back, when can I collect it?")
+
+
+def test_kinds_a_sentence_holds_read_people_and_jobs() -> None:
+    from avatar_service.adapters.dialogue.answer_types import holds
+
+    assert holds("You run the shop with your sister Kirsty.", ["person"])  # a relation and a name
+    assert holds("You are the headteacher of a primary school.", ["occupation"])
+    assert not holds("Your boiler is a Vaillant that is 12 years old.", ["occupation"])  # a name is no job
