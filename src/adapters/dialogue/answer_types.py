@@ -64,7 +64,7 @@ _WANTS = [
     ("price", re.compile(rf"\bhow much\b(?!\s+(?!{_PRICE_NOUNS}\b)[a-z]+\s+(?:do|does|did|is|are|will|would|can|"
                          r"should|must|have|has|of|in|to)\b)|\b(?:cost|costs|price|prices|fee|fees|charge|charges|"
                          r"pay|cheaper|cheapest|pricier|expensive)\b|"
-                         r"\bset(?:s|ting)? (?:me|us|you|him|her|them) back\b", re.I)),
+                         r"\bset(?:s|ting)? (?:me|us|you|him|her|them) back\b|\bwhat'?s the damage\b", re.I)),
     ("clock", re.compile(r"\bwhat time\b|\buntil when\b|\bwhat (?:are )?(?:your |the )?(?:opening )?"
                          r"hours\b|\bopening hours\b|\bwhat times\b", re.I)),
     # ("when" opens the question or a clause of it, or asks indirectly: "do you know when..."; "how do I like to be

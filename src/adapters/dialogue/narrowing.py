@@ -78,8 +78,10 @@ def narrowed(sentence: str, question: str) -> str:
     return _RESPECTIVELY.sub("", "".join([*out, sentence[last:]]))
 
 
-# where one clause ends and the next begins: ", and a 9-inch cake...", " and the seeded rye..."
-_CLAUSES = re.compile(r",?\s+(?:and|while|whereas)\s+(?=(?:the|a|an|our|each|every|all)\b)|;\s+", re.I)
+# where one clause ends and the next begins: ", and a 9-inch cake...", " and the seeded rye...", ", and lined
+# curtains cost...", ", or £18 for jeans" (a comma before the conjunction ends a clause whatever follows)
+_CLAUSES = re.compile(r",\s+(?:and|or|while|whereas)\s+|"
+                      r"\s+(?:and|while|whereas)\s+(?=(?:the|a|an|our|each|every|all)\b)|;\s+", re.I)
 
 
 def one_clause(sentence: str, question: str, kinds: Sequence[str]) -> str:
@@ -88,14 +90,29 @@ def one_clause(sentence: str, question: str, kinds: Sequence[str]) -> str:
     if not kinds or not question_terms:
         return sentence
     clauses = [c.strip() for c in _CLAUSES.split(sentence.rstrip(".!?")) if c.strip()]
-    if len(clauses) < 2 or not all(len(c.split()) >= 3 and holds(c, kinds) for c in clauses):
+    if len(clauses) < 2 or not all(len(c.split()) >= 3 and _states(c, kinds) for c in clauses):
         return sentence
-    shared = [len(question_terms & set(terms(c))) for c in clauses]
+    # a case said without its verb ("..., or £18 for jeans") shares what the first clause says: it is the answer
+    # when the question names it, and only then
+    named = [c for c in clauses[1:] if c[:1] in "£$€" and question_terms & set(terms(c))]
+    if len(named) == 1:
+        return f"It's {named[0]}."
+    whole = [c for c in clauses if c[:1] not in "£$€"]
+    shared = [len(question_terms & set(terms(c))) for c in whole]
     best = max(shared)
     if best == 0 or shared.count(best) > 1:
         return sentence
-    chosen = clauses[shared.index(best)]
+    chosen = whole[shared.index(best)]
     return chosen[:1].upper() + chosen[1:] + "."
+
+
+# a figure said as a threshold ("on orders over £25") is a condition, not what something costs
+_THRESHOLD = re.compile(r"\b(?:over|under|above|below|up to|more than|less than|at least)\s+[£$€]?\s?\d", re.I)
+
+
+def _states(clause: str, kinds: Sequence[str]) -> bool:
+    """The clause states the kind asked for, beyond a threshold ("delivery costs £4", not "orders over £25")."""
+    return holds(_THRESHOLD.sub(" ", clause), kinds)
 
 
 # A sentence of parallel cases, each with its own figure: "A full groom for a small dog costs £38, for a medium

@@ -123,3 +123,18 @@ def test_kinds_a_sentence_holds_read_people_and_jobs() -> None:
     assert holds("You run the shop with your sister Kirsty.", ["person"])  # a relation and a name
     assert holds("You are the headteacher of a primary school.", ["occupation"])
     assert not holds("Your boiler is a Vaillant that is 12 years old.", ["occupation"])  # a name is no job
+
+
+def test_one_clause_of_two_that_each_state_a_price() -> None:
+    from avatar_service.adapters.dialogue.answer_types import wanted
+    from avatar_service.adapters.dialogue.narrowing import one_clause
+
+    hems = "Taking up trousers costs £14, or £18 for jeans if you want to keep the worn hem."
+    assert one_clause(hems, "what do you charge to take trousers up?", ["price"]) == "Taking up trousers costs £14."
+    assert one_clause(hems, "and for jeans?", ["price"]) == "It's £18 for jeans if you want to keep the worn hem."
+    curtains = "Unlined curtains cost £20 a panel, and lined curtains cost £30 a panel."
+    assert one_clause(curtains, "how much for lined curtains?", ["price"]) == "Lined curtains cost £30 a panel."
+    # a threshold is a condition, not the price asked for: the sentence stays whole
+    delivery = "We deliver on orders over £25, and delivery costs £4."
+    assert one_clause(delivery, "How much do you charge to deliver an order?", ["price"]) == delivery
+    assert "price" in wanted("what's the damage for a 5 year old?")
