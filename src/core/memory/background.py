@@ -131,7 +131,8 @@ BACKGROUND_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     # a break-up: "we split up", "my boyfriend and I broke up"
     (r"^(?:we|i|my [\w ]{2,25}? and i) (?:just |recently |finally )?(?:split up|broke up|separated|got divorced|"
      r"called it off)\b(?P<v>[^,;!?]*)$",
-     lambda m: (f"User split up with their partner{' ' + clean(m.group('v')) if clean(m.group('v')) else ''}",
+     lambda m: (re.sub(r"^User split up with their partner with ", "User split up with ",  # "... with Sam": who
+                       f"User split up with their partner{' ' + clean(m.group('v')) if clean(m.group('v')) else ''}"),
                 "relationship", 0.75)),
     # a change of diet: "gone vegan since new year", "I've turned vegetarian"
     (r"^i(?:'ve|’ve| have)? (?:gone|went|turned|become|became) (?P<v>(?:fully |completely )?(?:vegan|vegetarian|veggie|"

@@ -85,8 +85,8 @@ _SLOTS: list[tuple[str, re.Pattern[str]]] = [
         ("home", r"(?:currently |now )?lives (?:with (?:[\w'’-]+ ){1,4}?)?(?:in|near|close to|outside|just outside|by) "
                  r"(?P<v>.+)"),
         ("home", r"(?:just |recently )?(?:moved|relocated) to (?P<v>.+)"),
-        ("home", r"(?:has )?(?:bought|rented|found|got|moved into|(?:got|picked up|collected) the keys (?:to|for)) "
-                 rf"(?:an?|their) (?:[\w-]+ ){{0,2}}?(?:{HOMES}) in (?P<v>.+)"),
+        ("home", r"(?:has )?(?:bought|rented|is renting|found|got|moved into|(?:got|picked up|collected) the keys "
+                 rf"(?:to|for)) (?:an?|their) (?:[\w-]+ ){{0,2}}?(?:{HOMES}) (?:in|near|(?:just )?outside) (?P<v>.+)"),
         ("origin", r"is (?:originally )?from (?P<v>.+)"),
         ("hometown", r"hometown is (?P<v>.+)"),
         ("base", r"is based in (?P<v>.+)"),

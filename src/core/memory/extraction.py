@@ -32,6 +32,7 @@ from avatar_service.core.memory.entities import by_entity, who_of
 from avatar_service.core.memory.everyday import EVERYDAY
 from avatar_service.core.memory.facts import Fact
 from avatar_service.core.memory.frames import ELDEST, FRAMES, NAMING_FRAGMENT, variants
+from avatar_service.core.memory.idioms import IDIOMS
 from avatar_service.core.memory.mentions import mentioned
 from avatar_service.core.memory.normalise import normalise, proper, sentences_of
 from avatar_service.core.memory.open_clauses import open_fact, relative_fact
@@ -154,7 +155,7 @@ def _clause_facts(clause: str, sentence: str, greeting: bool, kept_as_said: bool
     clause = _LAUGH.sub("", _HEDGE.sub("", clause)).rstrip(" .!")
     if not clause or _NOT_A_STATEMENT.match(clause):
         return []
-    candidates = [*RULES, *FRAMES, *BACKGROUND, *EVERYDAY]
+    candidates = [*RULES, *FRAMES, *BACKGROUND, *EVERYDAY, *IDIOMS]
     if greeting:
         candidates.insert(0, introduction())
     rejected = False  # a rule read the clause's shape and found its object junk ("I live in fear")

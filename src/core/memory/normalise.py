@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from avatar_service.core.memory.idioms import rewrite
 from avatar_service.core.memory.vocabulary import LANGUAGES, RELATIONS
 from avatar_service.core.text.lexicon import ABBREVIATIONS
 
@@ -97,7 +98,7 @@ def normalise(sentence: str) -> str:
     text = _SOFT_NOT.sub(lambda m: f"{m.group('not')} {m.group('verb')}", text)
     text = _PROPER.sub(lambda m: m.group()[:1].upper() + m.group()[1:], text)
     text = _MAY.sub(lambda m: f"{m.group('before')} May", text)
-    return _SPACES.sub(" ", text).strip()
+    return rewrite(_SPACES.sub(" ", text).strip())
 
 
 # a sentence that ends and the next that starts in lower case: "i cycle everywhere now. do you sell panniers?"

@@ -1,0 +1,153 @@
+"""Memory extraction, everyday idioms: the ways people say a change in their life that the rules' textbook shapes
+miss, put in the words the rules read, and names and places typed in lower case where the words around them say
+one is there.
+
+Rewritten before the rules read a sentence (normalise.py calls `rewrite`):
+
+- a name typed in lower case before who they are in brackets: "freya (my eldest)" -> "Freya (my eldest)";
+- a couple said as "X and I": "jamie and i broke up" -> "I broke up with Jamie";
+- a new partner said as who one is seeing: "been seeing a guy called Mateo" -> "my boyfriend is called Mateo";
+- a job or habit given up in slang: "packed in teaching", "jacked in my job" -> "quit ...";
+- a pet brought home: "picked up a beagle puppy called Pip" -> "got a beagle puppy called Pip";
+- what was just learnt, said as news: "found out this week my son is allergic to sesame" -> "my son is ...";
+- a love said as a verdict: "nothing beats a Sunday roast" -> "I love a Sunday roast";
+- a trip with friends: "me and 3 of the girls have booked" -> "we have booked";
+- a place in lower case after a word that says a place follows: "left manchester!", "a cottage just outside
+  ludlow", "a week in crete". The word after must not be an everyday word ("left work", "a week in bed").
+
+Rules for what these become (tried after all the others, before a clause is kept as said): a break-up
+(dedup.py takes back the partner), a home rented somewhere (where the user lives: dedup.py), a job at a place
+said with what one does there ("on the phones at a call centre"), a trip booked to a place with its first leg, and
+an activity taken up with the days it is done ("started bouldering, going Tuesdays and Thursdays").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from avatar_service.core.memory.people import Made
+from avatar_service.core.memory.vocabulary import HOMES, NOT_NAMES, PETS, TRAILING_TIME, WHEN
+from avatar_service.core.memory.wording import clean, third_person, word_set
+
+# words that follow "left", "outside" or "a week in" and are no place ("left work", "a week in bed")
+_NOT_A_PLACE = word_set(
+    """work|school|home|uni|university|college|town|it|them|him|her|me|us|you|early|late|the|a|an|my|our|your|his|
+their|this|that|there|here|hospital|church|prison|office|nursery|bed|advance|total|all|now|today|tonight|
+yesterday|after|before|with|for|on|at|in|to|and|but|so|because|just|job|jobs|everything|nothing|something|
+behind|again|too|alone|together|paradise|heaven|hell|lockdown|isolation|quarantine|rehab|bits|pieces|ages|
+months|weeks|years|days|hours|mind|sight|view|line|charge|touch|love|time|one|two|three|four|five|six|seven|
+eight|nine|ten|general|particular|a|half|only|first|last|next|bad|good|work's|tears|shock|pain|hand|shape""",
+    "|",
+)
+_PLACE_SHAPE = r"[a-z][a-z'’-]{2,}(?: (?:upon|on|under|le|in|by|de|del|la) [a-z][a-z'’-]+)?"
+_PLACE_WORD = rf"(?P<place>{_PLACE_SHAPE})"
+# what says a place follows: a place left, a home just outside one, so long spent in one
+_PLACE_CUES = (
+    rf"(?:\b(?:we|i|we've|i've|have|finally|just|recently) (?:left|moved away from|moved out of) (?={_PLACE_SHAPE}"
+    r"(?:$|[!.,;]| and\b| for\b| after\b| last\b| in \d)))|"
+    rf"(?:\b(?:{HOMES}) (?:just |right )?(?:outside|near|on the edge of|on the outskirts of) )|"
+    r"(?:\b(?:a|an|the|our) (?:week|fortnight|weekend|long weekend|holiday|few days|couple of weeks|\d+ nights?|"
+    r"girls' trip|lads' trip|trip|break) (?:away )?in )"
+)
+_CUED_PLACE = re.compile(rf"(?P<cue>{_PLACE_CUES}){_PLACE_WORD}\b", re.I)
+_NAME = r"(?P<name>[a-z][a-z'’-]{1,20})"
+_PRONOUNS = word_set("i me you he she it we they him her us them his its our their this that")
+_BRACKETED = re.compile(rf"(?:^|(?<=\s)){_NAME} (?=\((?:my|our) [a-z ]{{2,20}}\))")
+_COUPLE = re.compile(rf"^{_NAME} and (?:i|me) (?P<verb>broke up|split up|split|separated|divorced|called it quits)\b",
+                     re.I)
+_SEEING = re.compile(r"^(?:(?:i've|i’ve|i have|we've|i'm|i’m|i am) )?(?:been |started )?"
+                     r"(?:seeing|dating|going out with) (?:a|this|some) "
+                     r"(?P<who>guy|man|bloke|lad|boy|girl|woman|lady|lass|person|someone) (?:called|named) "
+                     r"(?P<name>[A-Za-z][\w'’-]+)(?: for [^,;!?]+?)?(?=$|[,;!?])", re.I)
+_PARTNERS = {"guy": "boyfriend", "man": "boyfriend", "bloke": "boyfriend", "lad": "boyfriend", "boy": "boyfriend",
+             "girl": "girlfriend", "woman": "girlfriend", "lady": "girlfriend", "lass": "girlfriend"}
+_PACKED_IN = re.compile(r"\b(?:packed in|jacked in|chucked in|packed up|jacked)(?= (?:my|the|\w+ing)\b)", re.I)
+_PETS = rf"(?:[\w-]+ ){{0,2}}(?:pupp(?:y|ies)|kittens?|dogs?|cats?|rabbits?|(?:{PETS}))"
+_PICKED_UP = re.compile(rf"\b(?:picked up|brought home|collected|took home|welcomed)(?= (?:an?|our|two|\d) {_PETS}\b)",
+                        re.I)
+_FOUND_OUT = re.compile(r"^(?:(?:i|we) )?(?:just |only |recently )?(?:found out|learned|learnt|discovered|heard)"
+                        r"(?: (?:this|last) \w+| today| yesterday| recently)?(?: that)? "
+                        r"(?=(?:my|our) (?:[\w'’-]+ ){1,3}?(?:is|are|has|have|was|were|had|needs|can't)\b|"
+                        r"i(?:'m|’m| am|'ve|’ve| have)\b)",
+                        re.I)
+_NOTHING_BEATS = re.compile(r"^(?:nothing beats|nothing quite beats|you can't beat|you can’t beat|can't beat|"
+                            r"can’t beat|there's nothing like|there’s nothing like|nothing like) (?=an?\b|the\b|my\b|"
+                            r"\w)", re.I)
+# "me and 3 of the girls have booked", "me and a few mates are going": the user is one of them
+_ME_AND_FRIENDS = re.compile(r"^(?:me|myself) and (?:(?:\d+|two|three|four|five|six|a few|some|a couple) of )?"
+                             r"(?:the|my) (?:girls|lads|boys|mates|friends|pals|gang|crew|team)"
+                             r"(?= (?:(?:have |'ve |’ve )?(?:just )?booked|(?:are|'re|’re) (?:going|off|flying) to)\b)",
+                             re.I)
+# "tues and thurs" are days it happens on; "Tues to Fri" is a span, read as said elsewhere
+_SHORT_DAYS = re.compile(r"(?<!to )(?<!till )(?<!-)\b(?:tues|thurs)\b(?!\s*(?:to|till|until|-|–)(?:\s|$))", re.I)
+
+
+def _capitalised(m: re.Match[str], group: str) -> str:
+    return m.group(group)[:1].upper() + m.group(group)[1:]
+
+
+def _place(m: re.Match[str]) -> str:
+    words = m.group("place").split()
+    if words[0].lower() in _NOT_A_PLACE:
+        return m.group()
+    return m.group("cue") + " ".join(w if w in ("upon", "on", "under", "in", "by") else w.capitalize() for w in words)
+
+
+def rewrite(text: str) -> str:
+    """The sentence with the idioms of the module docstring put the way the rules read them."""
+    text = _BRACKETED.sub(lambda m: m.group() if m.group("name").lower() in NOT_NAMES | _NOT_A_PLACE | _PRONOUNS
+                          else _capitalised(m, "name"), text)
+    text = _COUPLE.sub(lambda m: f"I {m.group('verb').lower()} with {_capitalised(m, 'name')}"
+                       if m.group("name").lower() not in NOT_NAMES | _NOT_A_PLACE | _PRONOUNS else m.group(), text)
+    text = _SEEING.sub(lambda m: f"my {_PARTNERS.get(m.group('who').lower(), 'partner')} is called "
+                                 f"{_capitalised(m, 'name')}", text)
+    text = _PACKED_IN.sub("quit", text)
+    text = _PICKED_UP.sub("got", text)
+    text = _FOUND_OUT.sub("", text)
+    text = _NOTHING_BEATS.sub("I love ", text)
+    text = _ME_AND_FRIENDS.sub("we", text)
+    text = _SHORT_DAYS.sub(lambda m: {"tues": "Tuesdays", "thurs": "Thursdays"}[m.group().lower()], text)
+    return _CUED_PLACE.sub(_place, text)
+
+
+def _said(template: str, category: str, confidence: float) -> Callable[[re.Match[str]], Made]:
+    def make(m: re.Match[str]) -> Made:
+        groups = {k: third_person(clean(v)) if v else "" for k, v in m.groupdict().items()}
+        return template.format(**groups), category, confidence
+    return make
+
+
+_I = r"(?:i|we)"
+IDIOM_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
+    # a break-up is about the partner (dedup.py takes the partner's memory back): "I split up with Sam last week"
+    (rf"^{_I} (?:just |recently |finally )?(?:broke up|split up|split|separated|called it quits) (?:with|from) "
+     r"(?P<v>(?:my |our )?[\w'’-]+(?: (?-i:[A-Z])[\w'’-]+)?)(?P<rest>[^;!?]*)$",
+     lambda m: (f"User broke up with {third_person(clean(m.group('v')))} {clean(m.group('rest'))}".rstrip(),
+                "relationship", 0.8)),
+    # a home rented somewhere is where the user lives: "we're renting a flat near Didsbury now"
+    (rf"^(?:{_I}(?:'re|’re|'m|’m| are| am)? )?(?:now |currently )?renting (?P<art>an?|our|my) "
+     rf"(?P<adj>(?:[\w-]+ ){{0,2}}?)(?P<what>{HOMES}) (?P<prep>(?:just |right )?(?:in|outside|near|on the edge of)) "
+     r"(?P<v>[^,;!?]+?)"
+     r"(?: now)?$",
+     lambda m: (f"User is renting {m.group('art').lower()} {m.group('adj')}{m.group('what')} {m.group('prep')} "
+                f"{TRAILING_TIME.sub('', clean(m.group('v')))}", "location", 0.85)),
+    # a job at a place, said with what one does there: "I work on the phones at a call centre"
+    (r"^i (?:mostly |mainly )?work (?P<what>on (?:the )?(?:phones|tills?|checkouts?|reception|the desk|the wards?|"
+     r"the floor|the line|the counter|the bar|the door|site)) (?P<prep>at|in|for) (?P<v>[^,;!?]+?)"
+     r"(?:, (?:mostly|usually|normally) [^,;!?]+)?$",
+     _said("User works {what} {prep} {v}", "personal", 0.8)),
+    # a trip booked to a place, with when: "we've booked a week in Crete, flying out 3rd July"
+    (rf"^{_I}(?:'ve|’ve| have)? (?:just |finally )?booked (?P<v>(?:a|an) (?:[\w-]+ ){{0,2}}in (?-i:[A-Z])[\w'’-]+"
+     r"(?: [A-Z][\w'’-]+)*)(?P<when>(?: for| in| on| from)? [^,;!?]+)?(?P<leg>, (?:flying|leaving|going|setting off|"
+     r"travelling) (?:out )?[^,;!?]+)?$",
+     lambda m: (f"User has booked {clean(m.group('v'))}{(m.group('when') or '').rstrip()}"
+                f"{', ' + clean(m.group('leg')) if m.group('leg') else ''}", "schedule", 0.8)),
+    # an activity taken up, with when it is done after a comma: "took up swimming, going on Mondays before work"
+    (r"^i (?:(?:only|just|recently|finally) )*(?:started|took up|taken up|began|got into) "
+     r"(?P<v>(?!work\b|my job\b|a job\b|eating\b|drinking\b|smoking\b)(?:[\w-]+ )?\w+ing(?: [^,;!?]+)?), "
+     rf"(?P<when>(?:(?:going|usually|mostly|normally) )?[^,;!?]*\b(?:{WHEN})[^,;!?]*)$",
+     lambda m: (f"User has taken up {third_person(clean(m.group('v')))}, {third_person(clean(m.group('when')))}",
+                "schedule", 0.75)),
+]
+IDIOMS = [(re.compile(pattern, re.I), make) for pattern, make in IDIOM_TEXTS]

@@ -1,0 +1,99 @@
+"""Memory extraction, round 10: everyday idioms put the way the rules read them (core/memory/idioms.py): a name in
+lower case before who they are in brackets, "X and I broke up", "been seeing a guy called X", "packed in" a job,
+a pet "picked up", news after "found out", "nothing beats X", a trip booked with friends, a job "on the tills at X",
+an activity taken up with its days, a home rented just outside a place typed in lower case."""
+
+from __future__ import annotations
+
+import pytest
+
+from avatar_service.core.memory.dedup import Candidate, decide
+from avatar_service.core.memory.extraction import extract_facts
+from avatar_service.core.memory.idioms import rewrite
+
+
+def facts(*turns: str) -> list[tuple[str, str]]:
+    return [(f.content, f.category) for f in extract_facts(turns)]
+
+
+@pytest.mark.parametrize(("said", "expected"), [
+    ("lily (my niece) is 6", ("User's niece Lily is 6 years old", "relationship")),
+    ("omar (my youngest) has just started nursery", ("User's youngest child Omar has just started nursery",
+                                                     "relationship")),
+])
+def test_a_lower_case_name_before_who_they_are_in_brackets_is_their_name(said: str, expected: tuple[str, str]) -> None:
+    assert expected in facts(said)
+
+
+def test_a_pronoun_before_brackets_is_no_name() -> None:
+    assert facts("she (my daughter) is 5") == [("User's daughter is 5 years old", "relationship")]
+
+
+@pytest.mark.parametrize(("said", "expected"), [
+    ("sam and i split up", ("User split up with Sam", "relationship")),
+    ("priya and i broke up in march, 3 years together",
+     ("User broke up with Priya in March, 3 years together", "relationship")),
+])
+def test_a_couple_said_as_x_and_i_breaking_up_keeps_the_partners_name(said: str, expected: tuple[str, str]) -> None:
+    assert facts(said) == [expected]
+
+
+def test_a_break_up_takes_back_the_partners_name() -> None:
+    decision = decide("User broke up with Priya in March", [Candidate("m1", "User's girlfriend is called Priya", 0.4)])
+    assert decision.action == "update"
+
+
+def test_someone_being_seen_is_a_partner_and_what_follows_is_about_them() -> None:
+    assert facts("been dating a girl called Niamh for a few weeks, she's a nurse at the royal") == [
+        ("User's girlfriend Niamh is a nurse at the royal", "relationship")]
+
+
+@pytest.mark.parametrize(("said", "expected"), [
+    ("packed in my job at the bank", "quit my job at the bank"),
+    ("jacked in nursing last year", "quit nursing last year"),
+    ("we brought home a rescue greyhound called Dot", "we got a rescue greyhound called Dot"),
+    ("found out today my dad is diabetic", "my dad is diabetic"),
+    ("nothing beats a cold pint after a long walk", "I love a cold pint after a long walk"),
+    ("going tues and thurs", "going Tuesdays and Thursdays"),
+])
+def test_idioms_are_put_in_the_words_the_rules_read(said: str, expected: str) -> None:
+    assert rewrite(said) == expected
+
+
+@pytest.mark.parametrize("said", ["picked up a cold off the kids", "me and the girls are going out tonight",
+                                  "I left work early", "spent a week in bed with flu", "found out my results"])
+def test_everyday_words_after_the_cues_stay_as_they_are(said: str) -> None:
+    assert rewrite(said) == said
+
+
+@pytest.mark.parametrize(("said", "place"), [
+    ("we finally left leeds!", "Leeds"),
+    ("renting a flat just outside york", "York"),
+    ("booked a long weekend in lisbon", "Lisbon"),
+])
+def test_a_lower_case_place_after_a_word_that_says_a_place_follows_is_capitalised(said: str, place: str) -> None:
+    assert place in rewrite(said)
+
+
+def test_a_home_rented_near_a_place_after_leaving_another_is_one_move() -> None:
+    assert facts("we left leeds in march", "renting a flat near york now") == [
+        ("User is renting a flat near York, having left Leeds in March", "location")]
+
+
+def test_a_home_rented_revises_where_the_user_lived() -> None:
+    assert decide("User is renting a flat near York", [Candidate("m1", "User lives in Leeds", 0.4)]).action == "update"
+
+
+def test_a_trip_booked_with_friends_is_the_users_plan_with_its_date() -> None:
+    assert facts("me and 2 of my mates have booked a week in ibiza, flying out 9th august") == [
+        ("User has booked a week in Ibiza, flying out 9th August", "schedule")]
+
+
+def test_a_job_said_with_what_one_does_there_is_the_users_job() -> None:
+    assert facts("i work on the tills at a garden centre, mostly weekends") == [
+        ("User works on the tills at a garden centre", "personal")]
+
+
+def test_an_activity_taken_up_with_its_days_is_on_the_schedule() -> None:
+    assert facts("took up swimming at the leisure centre, going mondays before work") == [
+        ("User has taken up swimming at the leisure centre, going Mondays before work", "schedule")]
