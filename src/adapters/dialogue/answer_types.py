@@ -74,7 +74,7 @@ _WANTS = [
                         r"\bhow (?:late|early)\b|\buntil when\b|\bwhat hours\b|"
                         r"\bopening hours\b|\b(?:open|close|closes|opens)\b|"
                         r"\b(?:what|which) (?:days?|dates?|months?|nights?|evenings?|mornings?)\b", re.I)),
-    ("place", re.compile(r"\bwhere\b|\baddress\b|\blocated\b|\bbased\b|\bsituated\b", re.I)),
+    ("place", re.compile(r"\bwhere(?:abouts)?\b|\baddress\b|\blocated\b|\bbased\b|\bsituated\b", re.I)),
     ("person", re.compile(r"\bwho\b|\bwhose\b", re.I)),
     ("age", re.compile(r"\bhow old\b|\bwhat age\b|\bminimum age\b|\bage limit\b", re.I)),
     # ("how quickly can someone get to me?" / "within 45 minutes")

@@ -124,6 +124,8 @@ PHRASES = [
      r"(?:tues|wednes|thurs|fri)day\b", r"\g<0> weekday"),
     (r"\bhang(?:s|ing)? on to\b|\bhold(?:s|ing)? on to\b|\bhang(?:s|ing)? onto\b", "keep"),
     (r"\bput(?:ting)? down\b", "deposit"),
+    (r"\bkick(?:s|ed|ing)? off\b", "start"),
+    (r"\bwhereabouts\b", "where"),
     (r"\bget (?:a|an|the|someone|somebody|one of you|you) (?:\w+ )?out\b", "call out"),  # "get a plumber out"
     (r"\bring(?:ing)? (?:you|us|them|him|her)\b|\bnumber to ring\b|\bgive (?:you|us) a ring\b", "call"),
     (r"\bend(?:s|ed|ing)? up(?: being)?\b", "be"),  # "what if it ends up being just me?"

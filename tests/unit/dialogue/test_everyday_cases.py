@@ -138,3 +138,10 @@ def test_one_clause_of_two_that_each_state_a_price() -> None:
     delivery = "We deliver on orders over £25, and delivery costs £4."
     assert one_clause(delivery, "How much do you charge to deliver an order?", ["price"]) == delivery
     assert "price" in wanted("what's the damage for a 5 year old?")
+
+
+def test_whereabouts_and_kick_off() -> None:
+    from avatar_service.adapters.dialogue.answer_types import wanted
+
+    assert terms("whereabouts is the club?") == ["club"] and "place" in wanted("whereabouts is the club?")
+    assert "start" in terms("what time do the races kick off?")
