@@ -255,6 +255,11 @@ def _stem(word: str) -> str:
     return word
 
 
+def _doing(word: str) -> str:
+    """A doing and its doer as one word: "teaching" given up takes back "works as a teacher" ("nursing", "nurse")."""
+    return re.sub(r"(?:ing|er|e)$", "", word) if len(word) >= 5 else word
+
+
 def _content_words(text: str) -> set[str]:
     return {_stem(w) for w in _WORD.findall(text.casefold()) if w not in _STOP}
 
@@ -282,7 +287,7 @@ def decide(new_content: str, candidates: Sequence[Candidate], thresholds: Thresh
 
     if (old := given_up(new_content)) is not None:  # "now prefers green tea to coffee" revises "loves coffee"
         for candidate in ranked:
-            if old <= _content_words(candidate.content) and (
+            if {_doing(w) for w in old} <= {_doing(w) for w in _content_words(candidate.content)} and (
                     taste_of(candidate.content) is not None or slot_of(candidate.content) is not None
                     or _HOLDS.match(candidate.content)):
                 return Decision("update", candidate.memory_id, candidate.similarity)

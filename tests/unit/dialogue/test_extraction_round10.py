@@ -97,3 +97,11 @@ def test_a_job_said_with_what_one_does_there_is_the_users_job() -> None:
 def test_an_activity_taken_up_with_its_days_is_on_the_schedule() -> None:
     assert facts("took up swimming at the leisure centre, going mondays before work") == [
         ("User has taken up swimming at the leisure centre, going Mondays before work", "schedule")]
+
+
+@pytest.mark.parametrize(("new", "old"), [
+    ("User is now a postwoman, having given up nursing in June", "User is a nurse"),
+    ("User is now a baker, having quit teaching", "User works as a secondary school teacher"),
+])
+def test_a_doing_given_up_takes_back_the_job_of_its_doer(new: str, old: str) -> None:
+    assert decide(new, [Candidate("m1", old, 0.3)]).action == "update"
