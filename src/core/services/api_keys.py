@@ -40,7 +40,8 @@ def hash_secret(secret: str) -> str:
 class ApiKeys:
     def __init__(self, deps: Deps) -> None:
         self.deps = deps
-        self._cache: dict[str, tuple[float, ApiKeyRecord]] = {}
+        # secret hash -> (verified at, the key, its Caller): the Caller is made once per read, not per request
+        self._cache: dict[str, tuple[float, ApiKeyRecord, Caller]] = {}
         self._lookups: dict[str, asyncio.Future[ApiKeyRecord | None]] = {}
 
     async def create(self, organization_id: str, data: ApiKeyCreate) -> ApiKeyWithSecret:
@@ -103,12 +104,13 @@ class ApiKeys:
         digest = hash_secret(secret)
         now = self.deps.clock.now()
         cached = self._cache.get(digest)
-        record = cached[1] if cached and now.timestamp() - cached[0] < CACHE_SECONDS else None
-        if record is None:
-            record = await self._look_up(digest)
-            if record is None or not hmac.compare_digest(record.secret_hash, digest):
+        if cached is None or now.timestamp() - cached[0] >= CACHE_SECONDS:
+            found = await self._look_up(digest)
+            if found is None or not hmac.compare_digest(found.secret_hash, digest):
                 raise Unauthenticated("Invalid API key")
-            self._cache[digest] = (now.timestamp(), record)
+            caller = Caller(found.organization_id, frozenset(found.scopes), found.id, found.rate_limit_per_minute)
+            cached = self._cache[digest] = (now.timestamp(), found, caller)
+        _, record, caller = cached
         if record.revoked_at is not None:
             raise Unauthenticated("This API key has been revoked")
         if record.last_used_at is None or now - record.last_used_at >= TOUCH_EVERY:
@@ -116,7 +118,7 @@ class ApiKeys:
             async with self.deps.storage(record.organization_id) as uow:
                 await uow.api_keys.set(record.id, last_used_at=now)
                 await uow.commit()
-        return Caller(record.organization_id, frozenset(record.scopes), record.id, record.rate_limit_per_minute)
+        return caller
 
     async def _look_up(self, digest: str) -> ApiKeyRecord | None:
         """One read for all the requests that miss the cache at once: when a busy key's entry expires, dozens of

@@ -13,6 +13,9 @@ from avatar_service.core.errors import Unauthenticated
 from avatar_service.core.scopes import require
 from avatar_service.core.services.api_keys import ApiKeys, Caller
 
+# Where a middleware that verified the request's key (rate_limit.py) leaves the caller for the authentication hook
+VERIFIED = "verified_caller"
+
 
 def scopes(*needed: str) -> dict[str, Any]:
     """Route `opt` naming the scopes an operation needs."""
@@ -35,8 +38,10 @@ async def authenticate(request: Request[Any, Any, Any]) -> None:
     secret = bearer_secret(request.scope)
     if secret is None:
         raise Unauthenticated("Missing API key: send 'Authorization: Bearer sk_...'")
-    keys: ApiKeys = request.app.state.api_keys
-    caller = await keys.authenticate(secret)
+    caller = request.scope["state"].pop(VERIFIED, None)  # verified moments ago, for this request
+    if caller is None:
+        keys: ApiKeys = request.app.state.api_keys
+        caller = await keys.authenticate(secret)
     require(caller.scopes, *request.route_handler.opt.get("scopes", ()))
     request.scope["state"]["caller"] = caller  # what `request.state` holds, without building its wrapper twice
 

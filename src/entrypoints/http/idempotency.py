@@ -16,8 +16,8 @@ from typing import Any
 from litestar.types import ASGIApp, Message, Receive, ReceiveMessage, Scope, Send
 
 from avatar_service.core.errors import AvatarError
-from avatar_service.core.services.api_keys import ApiKeys
-from avatar_service.entrypoints.http.auth import bearer_secret
+from avatar_service.core.services.api_keys import ApiKeys, Caller
+from avatar_service.entrypoints.http.auth import VERIFIED, bearer_secret
 from avatar_service.entrypoints.http.errors import asgi_envelope
 from avatar_service.ports.clock import Clock
 from avatar_service.ports.request_guards import IdempotencyStore
@@ -71,6 +71,9 @@ class IdempotencyMiddleware:
         secret = bearer_secret(scope)
         if secret is None:
             return None
+        verified: Caller | None = scope.get("state", {}).get(VERIFIED)  # by the rate limiter, for this request
+        if verified is not None:
+            return verified.organization_id
         try:
             caller = await self.api_keys.authenticate(secret)
         except AvatarError:

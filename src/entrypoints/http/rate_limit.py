@@ -13,7 +13,7 @@ from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from avatar_service.core.errors import AvatarError
 from avatar_service.core.services.api_keys import ApiKeys
-from avatar_service.entrypoints.http.auth import bearer_secret
+from avatar_service.entrypoints.http.auth import VERIFIED, bearer_secret
 from avatar_service.entrypoints.http.errors import asgi_envelope
 from avatar_service.ports.clock import Clock
 from avatar_service.ports.request_guards import RateLimiter
@@ -43,6 +43,8 @@ class RateLimitMiddleware:
             caller = await self.api_keys.authenticate(secret)
         except AvatarError:
             return self.limit
+        # The authentication that follows (auth.py) takes this caller instead of verifying the key again.
+        scope.setdefault("state", {})[VERIFIED] = caller
         return self.limit if caller.rate_limit_per_minute is None else caller.rate_limit_per_minute
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
