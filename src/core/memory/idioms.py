@@ -12,6 +12,7 @@ Rewritten before the rules read a sentence (normalise.py calls `rewrite`):
 - what was just learnt, said as news: "found out this week my son is allergic to sesame" -> "my son is ...";
 - a love said as a verdict: "nothing beats a Sunday roast" -> "I love a Sunday roast";
 - a trip with friends: "me and 3 of the girls have booked" -> "we have booked";
+- a pet named by one of the family: "the kids named him Marmalade" -> "we named him Marmalade";
 - a place in lower case after a word that says a place follows: "left manchester!", "a cottage just outside
   ludlow", "a week in crete". The word after must not be an everyday word ("left work", "a week in bed").
 
@@ -27,7 +28,7 @@ import re
 from collections.abc import Callable
 
 from avatar_service.core.memory.people import Made
-from avatar_service.core.memory.vocabulary import HOMES, NOT_NAMES, PETS, TRAILING_TIME, WHEN
+from avatar_service.core.memory.vocabulary import HOMES, NOT_NAMES, PETS, RELATIONS, TRAILING_TIME, WHEN
 from avatar_service.core.memory.wording import clean, third_person, word_set
 
 # words that follow "left", "outside" or "a week in" and are no place ("left work", "a week in bed")
@@ -80,6 +81,10 @@ _ME_AND_FRIENDS = re.compile(r"^(?:me|myself) and (?:(?:\d+|two|three|four|five|
                              r"(?= (?:(?:have |'ve |’ve )?(?:just )?booked|(?:are|'re|’re) (?:going|off|flying) to)\b)",
                              re.I)
 # "tues and thurs" are days it happens on; "Tues to Fri" is a span, read as said elsewhere
+# "the kids named him Marmalade": the name of the one just brought home, whoever gave it (normalise.py has already
+# read "kids named" as "kid's named", an apostrophe left out)
+_NAMED_BY = re.compile(rf"^(?:my|our) (?:[\w-]+ )?(?:{RELATIONS})(?:s|'s|’s)?(?: (?-i:[A-Z])[\w'’-]+)? "
+                       r"(?:named|called) (?=(?:him|her|it) (?-i:[A-Z])[\w'’-]+$)", re.I)
 _SHORT_DAYS = re.compile(r"(?<!to )(?<!till )(?<!-)\b(?:tues|thurs)\b(?!\s*(?:to|till|until|-|–)(?:\s|$))", re.I)
 
 
@@ -107,6 +112,7 @@ def rewrite(text: str) -> str:
     text = _FOUND_OUT.sub("", text)
     text = _NOTHING_BEATS.sub("I love ", text)
     text = _ME_AND_FRIENDS.sub("we", text)
+    text = ", ".join(_NAMED_BY.sub("we named ", clause) for clause in text.split(", "))
     text = _SHORT_DAYS.sub(lambda m: {"tues": "Tuesdays", "thurs": "Thursdays"}[m.group().lower()], text)
     return _CUED_PLACE.sub(_place, text)
 

@@ -231,7 +231,7 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     ),
     (
         r"^(?:i|we) (?:just |recently |finally )?(?:adopted|got|bought|rescued|have) "
-        r"(?P<art>an?|a new|two|three|four|five|\d) (?P<what>(?:[\w-]+ )?(?:pupp(?:y|ies)|kittens?|dogs?|cats?|"
+        r"(?P<art>an?|a new|two|three|four|five|\d) (?P<what>(?:[\w-]+ ){0,2}?(?:pupp(?:y|ies)|kittens?|dogs?|cats?|"
         r"parrots?|hamsters?|rabbits?|bunn(?:y|ies)|horses?|turtles?|tortoises?|fish|guinea pigs?|birds?|budgies?|"
         r"ferrets?|"
         rf"geckos?|snakes?|pon(?:y|ies)|chickens?|(?:{PETS})s?))(?! {_PET_THINGS})"

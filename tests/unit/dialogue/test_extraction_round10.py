@@ -105,3 +105,12 @@ def test_an_activity_taken_up_with_its_days_is_on_the_schedule() -> None:
 ])
 def test_a_doing_given_up_takes_back_the_job_of_its_doer(new: str, old: str) -> None:
     assert decide(new, [Candidate("m1", old, 0.3)]).action == "update"
+
+
+@pytest.mark.parametrize(("said", "expected"), [
+    ("we rescued a scruffy little terrier last week, my daughter named her Moss",
+     ("User has a scruffy little terrier named Moss", "relationship")),
+    ("we got a puppy, the kids called him Biscuit", ("User has a puppy named Biscuit", "relationship")),
+])
+def test_a_pet_named_by_one_of_the_family_is_named_not_the_namer(said: str, expected: tuple[str, str]) -> None:
+    assert facts(said) == [expected]
