@@ -41,12 +41,13 @@ months|weeks|years|days|hours|mind|sight|view|line|charge|touch|love|time|one|tw
 eight|nine|ten|general|particular|a|half|only|first|last|next|bad|good|work's|tears|shock|pain|hand|shape""",
     "|",
 )
-_PLACE_SHAPE = r"[a-z][a-z'’-]{2,}(?: (?:upon|on|under|le|in|by|de|del|la) [a-z][a-z'’-]+)?"
+# typed in lower case only: a place the user wrote with capitals ("KPMG", "St Ives") is left as written
+_PLACE_SHAPE = r"(?-i:[a-z][a-z'’-]{2,}(?: (?:upon|on|under|le|in|by|de|del|la) [a-z][a-z'’-]+)?)(?![\w'’-])"
 _PLACE_WORD = rf"(?P<place>{_PLACE_SHAPE})"
 # what says a place follows: a place left, a home just outside one, so long spent in one
 _PLACE_CUES = (
     rf"(?:\b(?:we|i|we've|i've|have|finally|just|recently) (?:left|moved away from|moved out of) (?={_PLACE_SHAPE}"
-    r"(?:$|[!.,;]| and\b| for\b| after\b| last\b| in \d)))|"
+    r"(?:$|[!.,;)]| (?:and|for|after|last|this|in|on|to|when|because|so|but|back|behind|years|months|weeks)\b)))|"
     rf"(?:\b(?:{HOMES}) (?:just |right )?(?:outside|near|on the edge of|on the outskirts of) )|"
     r"(?:\b(?:a|an|the|our) (?:week|fortnight|weekend|long weekend|holiday|few days|couple of weeks|\d+ nights?|"
     r"girls' trip|lads' trip|trip|break) (?:away )?in )"
@@ -54,7 +55,7 @@ _PLACE_CUES = (
 _CUED_PLACE = re.compile(rf"(?P<cue>{_PLACE_CUES}){_PLACE_WORD}\b", re.I)
 _NAME = r"(?P<name>[a-z][a-z'’-]{1,20})"
 _PRONOUNS = word_set("i me you he she it we they him her us them his its our their this that")
-_BRACKETED = re.compile(rf"(?:^|(?<=\s)){_NAME} (?=\((?:my|our) [a-z ]{{2,20}}\))")
+_BRACKETED = re.compile(rf"(?:^|(?<=\s)){_NAME}(?= \((?:my|our) [a-z ]{{2,20}}\))")
 _COUPLE = re.compile(rf"^{_NAME} and (?:i|me) (?P<verb>broke up|split up|split|separated|divorced|called it quits)\b",
                      re.I)
 _SEEING = re.compile(r"^(?:(?:i've|i’ve|i have|we've|i'm|i’m|i am) )?(?:been |started )?"
@@ -94,8 +95,8 @@ def _capitalised(m: re.Match[str], group: str) -> str:
 
 def _place(m: re.Match[str]) -> str:
     words = m.group("place").split()
-    if words[0].lower() in _NOT_A_PLACE:
-        return m.group()
+    if words[0].lower() in _NOT_A_PLACE or re.search(r"(?:ing|ly|ed)$", words[0]):
+        return m.group()  # "left feeling sick", "left quickly", "left disappointed": how, not where
     return m.group("cue") + " ".join(w if w in ("upon", "on", "under", "in", "by") else w.capitalize() for w in words)
 
 
@@ -110,7 +111,8 @@ def rewrite(text: str) -> str:
     text = _PACKED_IN.sub("quit", text)
     text = _PICKED_UP.sub("got", text)
     text = _FOUND_OUT.sub("", text)
-    text = _NOTHING_BEATS.sub("I love ", text)
+    if _NOTHING_BEATS.match(text):  # "nothing beats a good thriller for me": "for me" is who says it, the user
+        text = re.sub(r",? for me(?=[.!]*$)", "", _NOTHING_BEATS.sub("I love ", text))
     text = _ME_AND_FRIENDS.sub("we", text)
     text = ", ".join(_NAMED_BY.sub("we named ", clause) for clause in text.split(", "))
     text = _SHORT_DAYS.sub(lambda m: {"tues": "Tuesdays", "thurs": "Thursdays"}[m.group().lower()], text)

@@ -114,3 +114,18 @@ def test_a_doing_given_up_takes_back_the_job_of_its_doer(new: str, old: str) -> 
 ])
 def test_a_pet_named_by_one_of_the_family_is_named_not_the_namer(said: str, expected: tuple[str, str]) -> None:
     assert facts(said) == [expected]
+
+
+def test_a_name_or_place_written_with_capitals_is_left_as_written() -> None:
+    assert rewrite("i left KPMG in may") == "i left KPMG in may"
+    assert rewrite("ana (my sister) lives in Leeds") == "Ana (my sister) lives in Leeds"
+
+
+def test_nothing_beats_for_me_is_the_users_own_taste() -> None:
+    assert facts("nothing beats a bacon sandwich for me") == [("User loves a bacon sandwich", "preference")]
+
+
+@pytest.mark.parametrize("said", ["i left feeling sick", "we left quickly", "I left school when I was 16",
+                                  "we left it to the last minute"])
+def test_how_or_what_was_left_is_no_place(said: str) -> None:
+    assert rewrite(said) == said
