@@ -47,9 +47,9 @@ HOLDS = {
                            r"hours?|days?|weeks?|months?|"
                            r"years?|metres?|meters?|km|kilometres?|miles?|feet|foot|yards?)\b", re.I),
     "contact": re.compile(r"\+?\d[\d ()-]{6,}\d|\b[\w.+-]+@[\w-]+\.[\w.]+", re.I),
-    "name": re.compile(r"(?<!^)\b(?-i:[A-Z])[a-z]+"),
+    "name": re.compile(rf"(?<!^)\b(?!{_DAY}\b|{_MONTH}\b)(?-i:[A-Z])[a-z]+", re.I),  # (a day or a month is no name)
     # a job: "works as a nurse", "you are a freelance illustrator", "a teacher at..." (a name is none: "is a Vaillant")
-    "occupation": re.compile(r"\b(?:work|works|worked|working|job)\b[\w ]{0,20}? as an? \w+|"
+    "occupation": re.compile(r"\b(?:work|works|worked|working|job)\b[\w -]{0,20}? as an? \w+|"
                              r"\b(?:am|are|is|was|were) (?:an?|the) (?:[\w-]+ ){0,2}(?-i:[a-z])\w*(?:er|or|ist|ian|ant|"
                              r"ent|eon|ic|man|woman|nurse|chef|doctor|lawyer|pilot|clerk|engineer|medic)\b|"
                              r"\b(?:teach|teaches|taught|run|runs|own|owns) (?:an? |the |their |your )?\w+", re.I),

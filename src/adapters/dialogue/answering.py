@@ -24,12 +24,6 @@ _LOWER_STARTERS = words_of("""The A An It This That These Those There In On At F
 # phrasings whose words mislead a word match: "for a living" is about work, not where one lives
 _PHRASES = [(re.compile(r"\bfor a living\b", re.I), "for work"), (re.compile(r"\b(?:is|are) called\b", re.I), "name"),
             (re.compile(r"\b(do|did) (i|we) (?:like|love|enjoy)\b", re.I), r"\1 \2 love"),
-            # the fixed holidays are dates ("are you open on Boxing Day?" / "closed on 25 and 26 December")
-            *((re.compile(rf"\b{day}\b", re.I), date) for day, date in (
-                (r"christmas eve", "24 December"), (r"christmas(?: day)?", "25 December"),
-                (r"boxing day", "26 December"), (r"new year'?s eve", "31 December"),
-                (r"new year'?s(?: day)?", "1 January"), (r"valentine'?s day", "14 February"),
-                (r"halloween", "31 October"))),
             # "how much is one lesson?" asks about a single one ("a single lesson costs..."), not "two-hour lessons"
             (re.compile(r"\b(?:just |only )?one (?!of\b|or\b|and\b|more\b|another\b|other\b)(?=[a-z])", re.I),
              "single ")]

@@ -6,7 +6,7 @@ thing that exclude each other go in terms.EXCLUSIVE)."""
 from __future__ import annotations
 
 EVERYDAY_GROUPS = """
-boat boats ship ships ferry ferries vessel vessels
+boat boats ship ships ferry ferries vessel vessels dinghy dinghies yacht yachts
 board aboard onboard deck
 storm storms stormy wind winds windy gale gales
 rain rainy raining rainfall
@@ -107,7 +107,7 @@ weekday weekdays week
 handle handles handled handling
 id identification proof passport passports licence license
 burn burning bonfire bonfires fire fires
-urgent urgently rush hurry express asap
+urgent urgently rush hurry express asap quicker faster sooner
 bill bills billing billed invoice invoices invoiced
 """
 
@@ -124,6 +124,13 @@ PHRASES = [
      r"(?:tues|wednes|thurs|fri)day\b", r"\g<0> weekday"),
     (r"\bhang(?:s|ing)? on to\b|\bhold(?:s|ing)? on to\b|\bhang(?:s|ing)? onto\b", "keep"),
     (r"\bput(?:ting)? down\b", "deposit"),
+    # the fixed holidays are dates, on both sides ("open on Boxing Day?" / "closed on 25 and 26 December")
+    (r"\bchristmas eve\b", "24 december"), (r"\bchristmas(?: day)?\b", "25 december"),
+    (r"\bboxing day\b", "26 december"), (r"\bnew year'?s eve\b", "31 december"),
+    (r"\bnew year'?s(?: day)?\b", "1 january"), (r"\bvalentine'?s day\b", "14 february"),
+    (r"\bhalloween\b", "31 october"),
+    (r"\bwhat'?s the damage\b", "cost"),
+    (r"\b(?:till|til|'til)\b", "until"),
     (r"\bkick(?:s|ed|ing)? off\b", "start"),
     (r"\bwhereabouts\b", "where"),
     (r"\bget (?:a|an|the|someone|somebody|one of you|you) (?:\w+ )?out\b", "call out"),  # "get a plumber out"

@@ -284,6 +284,12 @@ class _Reply(SmallTalk):
         said = said_sentences(self.previous_reply) if context and not more and pointing and \
             not _CONNECTIVE.match(text) else frozenset()
         asked = asked_part(text)  # routing reads the question asked, the ranking every word said
+        # what the user told before asking is the case of a question with words of its own ("my friend's boy hates
+        # loud noise, is there a good time to bring him?"): it ranks, never refuses; "..., is that a problem?" is
+        # about what was told
+        if asked != text and {t for t in terms(asked) if weights.get(t, 0.0) >= 1.0} - common_terms(asked):
+            for t in (set(terms(text)) - set(terms(asked))) & weights.keys():
+                weights[t] = min(weights[t], CATEGORY_WEIGHT)
         mine = max(about_user(asked), 0.6 * about_user(context) if context else 0.0)
         to_place = addresses_the_place(asked)
         itself = set(terms(self.request.persona.description))

@@ -145,3 +145,27 @@ def test_whereabouts_and_kick_off() -> None:
 
     assert terms("whereabouts is the club?") == ["club"] and "place" in wanted("whereabouts is the club?")
     assert "start" in terms("what time do the races kick off?")
+
+
+def test_holidays_are_dates_on_both_sides() -> None:
+    assert {"26", "decemb"} <= set(terms("Are you open on Boxing Day?"))
+    assert {"26", "decemb"} <= set(terms("We are closed only on Christmas Day and Boxing Day."))
+    assert "until" not in terms("till what time?")  # "till" is "until", a word of asking
+
+
+def test_a_day_or_a_month_is_no_name_and_a_part_time_job_is_a_job() -> None:
+    from avatar_service.adapters.dialogue.answer_types import holds
+
+    assert not holds("You are on safety boat duty on Sunday 8 June.", ["name"])
+    assert holds("You have a dinghy called Blue Heron.", ["name"])
+    assert holds("Amira works part-time as a pharmacist", ["occupation"])
+    assert stem("dinghy") in RELATED[stem("boat")]
+    assert about_user("Am I ok to bring them both?") == 0.0
+
+
+def test_what_the_user_tells_before_asking_is_the_case() -> None:
+    knowledge = ["A session costs £8.", "There is a separate toddler area for under-4s."]
+    persona = Persona("Jo", "", "Works at a soft-play centre.", {"verbosity": 0.3})
+    turn = "my nephew is obsessed with tractors and dinosaurs, do you have a toddler area?"
+    reply = engine.compose(DialogueRequest(persona, [Turn("user", turn)], knowledge=knowledge, memories=[]))
+    assert "toddler area" in reply
