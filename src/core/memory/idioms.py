@@ -5,8 +5,9 @@ one is there.
 Rewritten before the rules read a sentence (normalise.py calls `rewrite`):
 
 - a name typed in lower case before who they are in brackets: "freya (my eldest)" -> "Freya (my eldest)";
-- a couple said as "X and I": "jamie and i broke up" -> "I broke up with Jamie";
-- a new partner said as who one is seeing: "been seeing a guy called Mateo" -> "my boyfriend is called Mateo";
+- a couple said as "X and I" or "me and X": "jamie and i broke up" -> "I broke up with Jamie";
+- a new partner said as who one is seeing: "been seeing a guy called Mateo" -> "my boyfriend is called Mateo",
+  "I'm seeing someone new, her name's Ines" -> "I have a new partner, her name's Ines";
 - a job or habit given up in slang: "packed in teaching", "jacked in my job" -> "quit ...";
 - a pet brought home: "picked up a beagle puppy called Pip" -> "got a beagle puppy called Pip";
 - what was just learnt, said as news: "found out this week my son is allergic to sesame" -> "my son is ...";
@@ -56,12 +57,16 @@ _CUED_PLACE = re.compile(rf"(?P<cue>{_PLACE_CUES}){_PLACE_WORD}\b", re.I)
 _NAME = r"(?P<name>[a-z][a-z'’-]{1,20})"
 _PRONOUNS = word_set("i me you he she it we they him her us them his its our their this that")
 _BRACKETED = re.compile(rf"(?:^|(?<=\s)){_NAME}(?= \((?:my|our) [a-z ]{{2,20}}\))")
-_COUPLE = re.compile(rf"^{_NAME} and (?:i|me) (?P<verb>broke up|split up|split|separated|divorced|called it quits)\b",
+_COUPLE = re.compile(rf"^(?:{_NAME} and (?:i|me)|me and {_NAME.replace('name>', 'name2>')}) "
+                     r"(?P<verb>broke up|split up|split|separated|divorced|called it quits)\b",
                      re.I)
 _SEEING = re.compile(r"^(?:(?:i've|i’ve|i have|we've|i'm|i’m|i am) )?(?:been |started )?"
                      r"(?:seeing|dating|going out with) (?:a|this|some) "
                      r"(?P<who>guy|man|bloke|lad|boy|girl|woman|lady|lass|person|someone) (?:called|named) "
                      r"(?P<name>[A-Za-z][\w'’-]+)(?: for [^,;!?]+?)?(?=$|[,;!?])", re.I)
+# "I'm seeing someone new now, her name's Ines": a new partner, named next ("seeing someone about my knee" is not)
+_SOMEONE_NEW = re.compile(r"^(?:i'm|i’m|i am|i've been|i’ve been|been) (?:now )?seeing someone(?: new)?(?: now)?"
+                          r"(?=$|,)", re.I)
 _PARTNERS = {"guy": "boyfriend", "man": "boyfriend", "bloke": "boyfriend", "lad": "boyfriend", "boy": "boyfriend",
              "girl": "girlfriend", "woman": "girlfriend", "lady": "girlfriend", "lass": "girlfriend"}
 _PACKED_IN = re.compile(r"\b(?:packed in|jacked in|chucked in|packed up|jacked)(?= (?:my|the|\w+ing)\b)", re.I)
@@ -100,14 +105,21 @@ def _place(m: re.Match[str]) -> str:
     return m.group("cue") + " ".join(w if w in ("upon", "on", "under", "in", "by") else w.capitalize() for w in words)
 
 
+def _couple(m: re.Match[str]) -> str:
+    name = m.group("name") or m.group("name2")
+    if name.lower() in NOT_NAMES | _NOT_A_PLACE | _PRONOUNS:
+        return m.group()
+    return f"I {m.group('verb').lower()} with {name[:1].upper()}{name[1:]}"
+
+
 def rewrite(text: str) -> str:
     """The sentence with the idioms of the module docstring put the way the rules read them."""
     text = _BRACKETED.sub(lambda m: m.group() if m.group("name").lower() in NOT_NAMES | _NOT_A_PLACE | _PRONOUNS
                           else _capitalised(m, "name"), text)
-    text = _COUPLE.sub(lambda m: f"I {m.group('verb').lower()} with {_capitalised(m, 'name')}"
-                       if m.group("name").lower() not in NOT_NAMES | _NOT_A_PLACE | _PRONOUNS else m.group(), text)
+    text = _COUPLE.sub(_couple, text)
     text = _SEEING.sub(lambda m: f"my {_PARTNERS.get(m.group('who').lower(), 'partner')} is called "
                                  f"{_capitalised(m, 'name')}", text)
+    text = _SOMEONE_NEW.sub("I have a new partner", text)
     text = _PACKED_IN.sub("quit", text)
     text = _PICKED_UP.sub("got", text)
     text = _FOUND_OUT.sub("", text)

@@ -13,7 +13,7 @@ NOT_NAMES = word_set(
     """not a an the secret private unknown none nothing irrelevant too so very here there back fine
 good ok okay sorry tired just going trying really also still sure glad happy new from in at on
 with called named what whatever anything something nobody when if later tomorrow anytime maybe
-whenever now soon again please"""
+whenever now soon again please someone somebody anyone anybody everyone everybody"""
 )
 # a pet called by its breed or kind: "our beagle, Biscuit", "my ragdoll is 14" (not "lab" or "boxer": they are
 # more often something else)

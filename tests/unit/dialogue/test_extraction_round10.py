@@ -129,3 +129,17 @@ def test_nothing_beats_for_me_is_the_users_own_taste() -> None:
                                   "we left it to the last minute"])
 def test_how_or_what_was_left_is_no_place(said: str) -> None:
     assert rewrite(said) == said
+
+
+def test_a_couple_split_up_said_as_me_and_x_names_the_partner() -> None:
+    assert facts("me and Callum split up in the spring") == [
+        ("User split up with Callum in the spring", "relationship")]
+
+
+def test_someone_new_being_seen_is_a_new_partner_named_next() -> None:
+    assert facts("I'm seeing someone new, his name's Ravi and he's a pharmacist") == [
+        ("User's new partner Ravi is a pharmacist", "relationship")]
+
+
+def test_seeing_someone_about_something_is_no_partner() -> None:
+    assert facts("I'm seeing someone about my back") == []
