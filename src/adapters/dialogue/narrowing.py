@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from avatar_service.adapters.dialogue.answer_types import HOLDS, holds
+from avatar_service.adapters.dialogue.answer_types import HOLDS, age_fit, ages, holds
 from avatar_service.adapters.dialogue.terms import RELATED, terms
 from avatar_service.core.text.lexicon import STOPWORDS
 
@@ -80,7 +80,7 @@ def narrowed(sentence: str, question: str) -> str:
 
 # where one clause ends and the next begins: ", and a 9-inch cake...", " and the seeded rye...", ", and lined
 # curtains cost...", ", or £18 for jeans" (a comma before the conjunction ends a clause whatever follows)
-_CLAUSES = re.compile(r",\s+(?:and|or|while|whereas)\s+|"
+_CLAUSES = re.compile(r",\s+(?:and|or|while|whereas)\s+|\s+and\s+(?=[£$€]\s?\d)|"
                       r"\s+(?:and|while|whereas)\s+(?=(?:the|a|an|our|each|every|all)\b)|;\s+", re.I)
 
 
@@ -92,11 +92,21 @@ def one_clause(sentence: str, question: str, kinds: Sequence[str]) -> str:
     clauses = [c.strip() for c in _CLAUSES.split(sentence.rstrip(".!?")) if c.strip()]
     if len(clauses) < 2 or not all(len(c.split()) >= 3 and _states(c, kinds) for c in clauses):
         return sentence
+    # an age asked about picks the clause whose ages include it ("£8.50 for children aged 4 to 11 and £6 for children
+    # aged 1 to 3" for "a 5 year old"); a toddler is about 2
+    asked_ages = ages(question) or ([2] if _TODDLER.search(question) else [])
+    fitting = [c for c in clauses if asked_ages and age_fit(c, asked_ages) > 0]
     # a case said without its verb ("..., or £18 for jeans") shares what the first clause says: it is the answer
     # when the question names it, and only then
-    named = [c for c in clauses[1:] if c[:1] in "£$€" and question_terms & set(terms(c))]
+    named = fitting if len(fitting) == 1 else \
+        [c for c in clauses[1:] if c[:1] in "£$€" and question_terms & set(terms(c))]
+    if named and named[0] is clauses[0]:
+        return named[0][:1].upper() + named[0][1:] + "."
     if len(named) == 1:
         return f"It's {named[0]}."
+    price = _PRICE.search(clauses[0])
+    if any(c[:1] in "£$€" for c in clauses[1:]) and price and terms(clauses[0][price.end():]):
+        return sentence  # "costs £8.50 for children aged 4 to 11 and £6 for ...": cases after the price, none asked
     whole = [c for c in clauses if c[:1] not in "£$€"]
     shared = [len(question_terms & set(terms(c))) for c in whole]
     best = max(shared)
@@ -104,6 +114,10 @@ def one_clause(sentence: str, question: str, kinds: Sequence[str]) -> str:
         return sentence
     chosen = whole[shared.index(best)]
     return chosen[:1].upper() + chosen[1:] + "."
+
+
+_TODDLER = re.compile(r"\btoddlers?\b", re.I)
+_PRICE = re.compile(r"[£$€]\s?\d+(?:[.,]\d+)*")
 
 
 # a figure said as a threshold ("on orders over £25") is a condition, not what something costs

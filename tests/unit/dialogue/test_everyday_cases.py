@@ -169,3 +169,13 @@ def test_what_the_user_tells_before_asking_is_the_case() -> None:
     turn = "my nephew is obsessed with tractors and dinosaurs, do you have a toddler area?"
     reply = engine.compose(DialogueRequest(persona, [Turn("user", turn)], knowledge=knowledge, memories=[]))
     assert "toddler area" in reply
+
+
+def test_an_age_picks_the_priced_case_that_includes_it() -> None:
+    from avatar_service.adapters.dialogue.narrowing import one_clause
+
+    play = "A session costs £8.50 for children aged 4 to 11 and £6 for children aged 1 to 3."
+    five = one_clause(play, "how much for a 5 year old?", ["price"])
+    assert five == "A session costs £8.50 for children aged 4 to 11."
+    assert one_clause(play, "and for a toddler?", ["price"]) == "It's £6 for children aged 1 to 3."
+    assert one_clause(play, "how much is a session?", ["price"]) == play  # no case asked: both are the answer
