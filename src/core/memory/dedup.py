@@ -146,11 +146,12 @@ def taste_of(content: str) -> tuple[str, str] | None:
 # a fact that says what the user left behind: "now prefers green tea to coffee", "stopped eating meat"
 # ("left Bristol" takes back "lives in Bristol", "left KPMG" takes back "works at KPMG")
 _GIVEN_UP = re.compile(_SUBJECT + r"(?:now prefers .+? to|switched from|stopped|gave up|no longer \w+|moved (?:away )?"
-                       r"from|(?:has )?(?:left|moved out of|handed in their notice at)) (?P<old>.+?)"
+                       r"from|(?:has )?(?:left|quit|moved out of|handed in their notice at)) (?P<old>.+?)"
                        r"(?: to .+)?$", re.I)
 
-# what the user has, rides or works at: a thing they can sell, leave or give up
-_HOLDS = re.compile(_SUBJECT + r"(?:drives|rides|owns|has|works (?:at|for|in))\b", re.I)
+# what the user has, rides, works at or plays: a thing they can sell, leave or give up ("quit tennis" takes back
+# "plays tennis every Saturday")
+_HOLDS = re.compile(_SUBJECT + r"(?:drives|rides|owns|has|works (?:at|for|in)|plays|goes to)\b", re.I)
 # "User is now a photographer, having left KPMG in May"
 _HAVING = re.compile(r", (?:having (?:left|sold|quit|given up|stopped|retired from|moved (?:away )?from|moved out of|"
                      r"switched from|gone off|handed in their notice at)|no longer) (?P<old>.+?)$", re.I)

@@ -29,7 +29,7 @@ import re
 from collections.abc import Callable
 
 from avatar_service.core.memory.people import Made
-from avatar_service.core.memory.vocabulary import HOMES, NOT_NAMES, PETS, RELATIONS, TRAILING_TIME, WHEN
+from avatar_service.core.memory.vocabulary import DAYS, HOMES, NOT_NAMES, PETS, RELATIONS, TRAILING_TIME, WHEN
 from avatar_service.core.memory.wording import clean, third_person, word_set
 
 # words that follow "left", "outside" or "a week in" and are no place ("left work", "a week in bed")
@@ -69,7 +69,10 @@ _SOMEONE_NEW = re.compile(r"^(?:i'm|i’m|i am|i've been|i’ve been|been) (?:no
                           r"(?=$|,)", re.I)
 _PARTNERS = {"guy": "boyfriend", "man": "boyfriend", "bloke": "boyfriend", "lad": "boyfriend", "boy": "boyfriend",
              "girl": "girlfriend", "woman": "girlfriend", "lady": "girlfriend", "lass": "girlfriend"}
-_PACKED_IN = re.compile(r"\b(?:packed in|jacked in|chucked in|packed up|jacked)(?= (?:my|the|\w+ing)\b)", re.I)
+# "packed in" is "quit" before what one did ("packed in tennis", "packed in my job"), but not when things are packed
+# into somewhere ("we were packed in like sardines", "packed in a hurry")
+_PACKED_IN = re.compile(r"\b(?:packed in|jacked in|chucked in|packed up|jacked)(?= (?:my|the|(?!(?:like|to|with|tight|"
+                        r"together|a|an|there|here|too|so|and|for|at|in|on|by|boxes|bags)\b)[a-z]\w+)\b)", re.I)
 _PETS = rf"(?:[\w-]+ ){{0,2}}(?:pupp(?:y|ies)|kittens?|dogs?|cats?|rabbits?|(?:{PETS}))"
 _PICKED_UP = re.compile(rf"\b(?:picked up|brought home|collected|took home|welcomed)(?= (?:an?|our|two|\d) {_PETS}\b)",
                         re.I)
@@ -138,6 +141,11 @@ def _said(template: str, category: str, confidence: float) -> Callable[[re.Match
     return make
 
 
+def _taken_up(m: re.Match[str]) -> Made:
+    what = re.sub(r" (?:instead|too|as well)$", "", clean(m.group("doing") or m.group("thing")))  # "padel instead"
+    return f"User has taken up {third_person(what)}, {third_person(clean(m.group('when')))}", "schedule", 0.75
+
+
 _I = r"(?:i|we)"
 IDIOM_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     # a break-up is about the partner (dedup.py takes the partner's memory back): "I split up with Sam last week"
@@ -163,11 +171,13 @@ IDIOM_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
      r"travelling) (?:out )?[^,;!?]+)?$",
      lambda m: (f"User has booked {clean(m.group('v'))}{(m.group('when') or '').rstrip()}"
                 f"{', ' + clean(m.group('leg')) if m.group('leg') else ''}", "schedule", 0.8)),
-    # an activity taken up, with when it is done after a comma: "took up swimming, going on Mondays before work"
-    (r"^i (?:(?:only|just|recently|finally) )*(?:started|took up|taken up|began|got into) "
-     r"(?P<v>(?!work\b|my job\b|a job\b|eating\b|drinking\b|smoking\b)(?:[\w-]+ )?\w+ing(?: [^,;!?]+)?), "
-     rf"(?P<when>(?:(?:going|usually|mostly|normally) )?[^,;!?]*\b(?:{WHEN})[^,;!?]*)$",
-     lambda m: (f"User has taken up {third_person(clean(m.group('v')))}, {third_person(clean(m.group('when')))}",
-                "schedule", 0.75)),
+    # an activity taken up, with when it is done after a comma: "took up swimming, going on Mondays before work",
+    # "took up padel instead, wednesday evenings" ("started" needs a doing after it: "started a new job" is none)
+    (r"^i (?:(?:only|just|recently|finally) )*(?:(?:started|began|got into) (?P<doing>(?!work\b|eating\b|drinking\b|"
+     r"smoking\b)(?:[\w-]+ )?\w+ing(?: [^,;!?]+?)?)|(?:took|taken) up (?P<thing>[\w-]+(?: [^,;!?]+?)?))"
+     r"(?: instead| too| as well)?, "
+     rf"(?P<when>(?:(?:going|usually|mostly|normally) )?[^,;!?]*\b(?:{WHEN}|(?:{DAYS})s?(?: (?:mornings?|afternoons?|"
+     r"evenings?|nights?))?)\b[^,;!?]*)$",
+     _taken_up),
 ]
 IDIOMS = [(re.compile(pattern, re.I), make) for pattern, make in IDIOM_TEXTS]

@@ -143,3 +143,24 @@ def test_someone_new_being_seen_is_a_new_partner_named_next() -> None:
 
 def test_seeing_someone_about_something_is_no_partner() -> None:
     assert facts("I'm seeing someone about my back") == []
+
+
+def test_something_taken_up_instead_with_its_days_is_on_the_schedule() -> None:
+    assert facts("took up pickleball instead, friday mornings at the sports hall") == [
+        ("User has taken up pickleball, Friday mornings at the sports hall", "schedule")]
+
+
+@pytest.mark.parametrize(("said", "expected"), [
+    ("I've packed in golf, my back can't take it", "I've quit golf, my back can't take it"),
+    ("we were packed in like sardines", "we were packed in like sardines"),
+])
+def test_packed_in_before_what_one_did_is_quit(said: str, expected: str) -> None:
+    assert rewrite(said) == expected
+
+
+@pytest.mark.parametrize(("new", "old"), [
+    ("User has quit golf", "User plays golf every Sunday"),
+    ("User gave up the gym", "User goes to the gym on Mondays"),
+])
+def test_a_pastime_quit_takes_back_the_habit(new: str, old: str) -> None:
+    assert decide(new, [Candidate("m1", old, 0.3)]).action == "update"
