@@ -18,9 +18,10 @@ in domains never used before: a plumber, a bakery, a piano teacher; measured onc
 (written blind on 2026-11-28, after round 7, in domains never used before: a pet groomer, an optician, a bike courier
 service; measured once, untuned, on 2026-11-29: 61.0%), heldout13 (written blind on 2026-11-29, after round 8, in
 domains never used before: an escape-room venue, a locksmith, an allotment society; measured once, untuned, on
-2026-11-29: 69.2%, memory questions 100%), heldout14 (written blind on 2026-11-29, after round 9, in domains never
-used before: a tailoring and alterations shop, a children's soft-play centre, a sailing club; measured once,
-untuned, on 2026-11-29: 53.8%, memory questions 81.8%, follow-ups 11 of 29).
+2026-11-29: 69.2%, memory questions 100%; then tuned on in round 9), heldout14 (written blind on 2026-11-29, after
+round 9, in domains never used before: a tailoring and alterations shop, a children's soft-play centre, a sailing
+club; measured once, untuned, on 2026-11-29: 53.8%, memory questions 81.8%, follow-ups 11 of 29; then tuned on in
+round 10).
 
     .venv/bin/python bench/dialogue_eval.py [--split dev|heldout1|...|heldout14|all]
                                             [--embedder auto|lexical] [--show wrong|all|none]

@@ -21,8 +21,9 @@ untuned; measured 2026-11-28: 72.4% recall, 73.3% precision), heldout12 (written
 with the dialogue split of that name; everyday topics, not tied to its domains; measured once, untuned, on
 2026-11-29: 58.6% recall, 75.0% precision), heldout13 (written blind on 2026-11-29, after round 8, with the dialogue
 split of that name; everyday topics, not tied to its domains; measured once, untuned, on 2026-11-29: 88.0% recall,
-63.6% precision), heldout14 (written blind on 2026-11-29, after round 9, with the dialogue split of that name;
-everyday topics, not tied to its domains; measured once, untuned, on 2026-11-29: 36.4% recall, 63.6% precision).
+63.6% precision; then tuned on in round 9), heldout14 (written blind on 2026-11-29, after round 9, with the dialogue
+split of that name; everyday topics, not tied to its domains; measured once, untuned, on 2026-11-29: 36.4% recall,
+63.6% precision; then tuned on in round 10).
 
     .venv/bin/python bench/extraction_eval.py [--split dev|heldout1|...|heldout14|all]
                                               [--embedder auto|lexical] [--show wrong|all|none]
