@@ -99,6 +99,10 @@ class Transcripts(Protocol):
 
     async def for_conversation(self, conversation_id: str) -> list[TranscriptItem]: ...
 
+    async def recent(self, conversation_id: str, limit: int) -> list[TranscriptItem]:
+        """The last `limit` items, oldest first: what a turn reads, whatever the transcript's length."""
+        ...
+
     async def count(self, conversation_id: str) -> int: ...
 
 

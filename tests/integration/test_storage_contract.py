@@ -228,6 +228,10 @@ async def test_transcripts_in_order(storage: Storage) -> None:
         assert [i.content for i in items] == ["hi", "m0", "m1", "m2"]
         assert items[0] == TranscriptItem(role="assistant", content="hi", timestamp=0.0)
         assert await uow.transcripts.count("conv_1") == 4 and await uow.transcripts.count("conv_9") == 0
+        # the last ones, oldest first (what a turn reads of a long transcript)
+        assert [i.content for i in await uow.transcripts.recent("conv_1", 2)] == ["m1", "m2"]
+        assert [i.content for i in await uow.transcripts.recent("conv_1", 10)] == ["hi", "m0", "m1", "m2"]
+        assert await uow.transcripts.recent("conv_9", 5) == []
 
 
 async def test_outbox(storage: Storage) -> None:

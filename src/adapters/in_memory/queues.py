@@ -43,6 +43,9 @@ class MemoryTranscripts:
             if rows[seq]["conversation_id"] == conversation_id
         ]
 
+    async def recent(self, conversation_id: str, limit: int) -> list[TranscriptItem]:
+        return (await self.for_conversation(conversation_id))[-limit:] if limit > 0 else []
+
     async def count(self, conversation_id: str) -> int:
         return sum(
             1 for row in self.uow.read("transcripts").values() if row["conversation_id"] == conversation_id

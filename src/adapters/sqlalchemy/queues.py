@@ -39,6 +39,14 @@ class SqlTranscripts:
         return [TranscriptItem(role=r.role, content=r.content, timestamp=r.timestamp, interrupted=r.interrupted,
                                metrics=r.metrics) for r in rows]
 
+    async def recent(self, conversation_id: str, limit: int) -> list[TranscriptItem]:
+        c = t.transcript_items.c
+        rows = (await self.conn.execute(
+            select(c.role, c.content, c.timestamp, c.interrupted, c.metrics).where(c.conversation_id == conversation_id)
+            .order_by(c.seq.desc()).limit(limit))).all()
+        return [TranscriptItem(role=r.role, content=r.content, timestamp=r.timestamp, interrupted=r.interrupted,
+                               metrics=r.metrics) for r in reversed(rows)]
+
     async def count(self, conversation_id: str) -> int:
         c = t.transcript_items.c
         return (await self.conn.execute(select(func.count()).where(c.conversation_id == conversation_id))).scalar_one()

@@ -27,7 +27,7 @@ from avatar_service.core.services.knowledge import Knowledge
 from avatar_service.core.services.memories import Memories
 from avatar_service.core.services.text_turns import TextTurn
 from avatar_service.core.services.tool_calls import Toolbox, ToolRunner
-from avatar_service.core.services.turn_grounding import TurnGrounding
+from avatar_service.core.services.turn_grounding import HISTORY_TURNS, TurnGrounding
 from avatar_service.core.states import check_move, is_final
 from avatar_service.ports.dialogue import DialogueEngine, Persona
 from avatar_service.ports.jobs import JobQueue
@@ -232,8 +232,10 @@ class Conversations:
         async with self.deps.storage(organization_id, read_only=True) as uow:
             record = await fetch(uow.conversations, "conversation", conversation_id)
             self._open_for_turns(record)
-            history = await uow.transcripts.for_conversation(record.id)
-            if len(history) >= self.limits.max_transcript - 1:
+            # the turns the reply reads, not the whole transcript: a long conversation's turns cost a short one's
+            history = await uow.transcripts.recent(record.id, HISTORY_TURNS)
+            length = len(history) if len(history) < HISTORY_TURNS else await uow.transcripts.count(record.id)
+            if length >= self.limits.max_transcript - 1:
                 raise Conflict(f"The transcript is at its limit of {self.limits.max_transcript} turns",
                                code="transcript_full")
             personality = await fetch(uow.personalities, "personality", record.personality_id)
