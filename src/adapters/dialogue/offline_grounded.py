@@ -45,7 +45,7 @@ from avatar_service.adapters.dialogue.ranking import (
 )
 from avatar_service.adapters.dialogue.small_talk import SmallTalk
 from avatar_service.adapters.dialogue.style import Style
-from avatar_service.adapters.dialogue.terms import RELATED, common_terms, is_question, terms, words
+from avatar_service.adapters.dialogue.terms import RELATED, common_terms, is_question, same_family, terms, words
 from avatar_service.adapters.dialogue.user_facts import (
     about_user,
     addresses_the_place,
@@ -386,8 +386,7 @@ class _Reply(SmallTalk):
 
 def _of_the_family(asked: Iterable[str], own: set[str]) -> frozenset[str]:
     """The asked terms that are the personality's own words or of their family ("plumber" of "a plumbing firm")."""
-    return frozenset(t for t in asked if t in own or any(
-        min(len(t), len(o)) >= 5 and (t.startswith(o) or o.startswith(t)) for o in own))
+    return frozenset(t for t in asked if t in own or any(same_family(t, o) for o in own))
 
 
 def _name_in_history(history: Sequence[Turn]) -> str | None:

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from avatar_service.adapters.dialogue import answer_types
-from avatar_service.adapters.dialogue.terms import RELATED, terms
+from avatar_service.adapters.dialogue.terms import RELATED, same_family, terms
 
 AGE_COVERAGE = 0.5
 _K1, _B = 1.2, 0.25  # BM25: sentences are short, so length matters less than for documents
@@ -192,16 +192,11 @@ def _antecedents(candidates: Sequence[Candidate], term_sets: Sequence[set[str]])
     return out
 
 
-_SHARED_PREFIX = 5
-
-
 def _related_in(weights: dict[str, float], vocabulary: set[str]) -> dict[str, frozenset[str]]:
-    """Each question term's related stems: the table's, and the candidates' stems it begins or that begin it
-    ("membership" / "members", "teach" / "teacher": word families Snowball leaves apart), from 5 letters on."""
+    """Each question term's related stems: the table's, and the candidates' stems of its word family."""
     out = {}
     for t in weights:
-        family = frozenset(v for v in vocabulary if v != t and min(len(v), len(t)) >= _SHARED_PREFIX and
-                           not t[:1].isdigit() and (v.startswith(t) or t.startswith(v)))
+        family = frozenset(v for v in vocabulary if same_family(t, v))
         out[t] = RELATED.get(t, frozenset()) | family
     return out
 

@@ -116,6 +116,12 @@ GENERIC_TERMS = frozenset(stem(w) for w in GENERIC | words_of(
     "instead otherwise"))
 
 
+def same_family(a: str, b: str) -> bool:
+    """Two stems of one word family that Snowball leaves apart, one beginning the other from 5 letters on
+    ("membership" / "members", "teach" / "teacher", "plumber" / "plumbing")."""
+    return a != b and min(len(a), len(b)) >= 5 and not a[:1].isdigit() and (a.startswith(b) or b.startswith(a))
+
+
 # Words of everyday English by their frequency in general text, on wordfreq's Zipf scale (log10 of uses per
 # billion words): 5.3 is about once in 200,000 words ("head", "back", "guys", "someone", "least", "hard"), above
 # the words a question that nothing answers hinges on ("student" 5.0, "parking" 4.5, "wifi" 3.9).
