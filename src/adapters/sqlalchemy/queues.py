@@ -1,8 +1,9 @@
 """The few storage shapes that are not plain repositories: API keys by hash, transcripts, outbox, jobs,
 vector versions."""
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
+from typing import Any
 
 import msgspec
 from sqlalchemy import delete, func, or_, select, update
@@ -32,24 +33,25 @@ class SqlTranscripts:
             await self.conn.insert(insert_into(t.transcript_items), rows)
 
     async def for_conversation(self, conversation_id: str) -> list[TranscriptItem]:
-        c = t.transcript_items.c
-        rows = await self.conn.execute(
-            select(c.role, c.content, c.timestamp, c.interrupted, c.metrics).where(c.conversation_id == conversation_id)
-            .order_by(c.seq))
-        return [TranscriptItem(role=r.role, content=r.content, timestamp=r.timestamp, interrupted=r.interrupted,
-                               metrics=r.metrics) for r in rows]
+        return _items((await self.conn.execute(_items_of(conversation_id).order_by(t.transcript_items.c.seq))).all())
 
     async def recent(self, conversation_id: str, limit: int) -> list[TranscriptItem]:
-        c = t.transcript_items.c
-        rows = (await self.conn.execute(
-            select(c.role, c.content, c.timestamp, c.interrupted, c.metrics).where(c.conversation_id == conversation_id)
-            .order_by(c.seq.desc()).limit(limit))).all()
-        return [TranscriptItem(role=r.role, content=r.content, timestamp=r.timestamp, interrupted=r.interrupted,
-                               metrics=r.metrics) for r in reversed(rows)]
+        newest_first = _items_of(conversation_id).order_by(t.transcript_items.c.seq.desc()).limit(limit)
+        return _items(reversed((await self.conn.execute(newest_first)).all()))
 
     async def count(self, conversation_id: str) -> int:
         c = t.transcript_items.c
         return (await self.conn.execute(select(func.count()).where(c.conversation_id == conversation_id))).scalar_one()
+
+
+def _items_of(conversation_id: str) -> Any:
+    c = t.transcript_items.c
+    return select(c.role, c.content, c.timestamp, c.interrupted, c.metrics).where(c.conversation_id == conversation_id)
+
+
+def _items(rows: Iterable[Any]) -> list[TranscriptItem]:
+    return [TranscriptItem(role=r.role, content=r.content, timestamp=r.timestamp, interrupted=r.interrupted,
+                           metrics=r.metrics) for r in rows]
 
 
 class SqlOutbox:
