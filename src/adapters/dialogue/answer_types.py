@@ -8,7 +8,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-_DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
+from avatar_service.adapters.dialogue.everyday_words import COST_IDIOMS
+
+_WEEKDAYS = ("mon", "tues", "wednes", "thurs", "fri", "satur", "sun")
+_DAY = rf"(?:{'|'.join(_WEEKDAYS)})days?"
 _MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
 _NUMBER_WORD = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred)"
 
@@ -63,8 +66,7 @@ _WANTS = [
     # "how much notice/clay/time" asks for an amount of something else; "per month" asks what it costs a month
     ("price", re.compile(rf"\bhow much\b(?!\s+(?!{_PRICE_NOUNS}\b)[a-z]+\s+(?:do|does|did|is|are|will|would|can|"
                          r"should|must|have|has|of|in|to)\b)|\b(?:cost|costs|price|prices|fee|fees|charge|charges|"
-                         r"pay|cheaper|cheapest|pricier|expensive)\b|"
-                         r"\bset(?:s|ting)? (?:me|us|you|him|her|them) back\b|\bwhat'?s the damage\b", re.I)),
+                         rf"pay|cheaper|cheapest|pricier|expensive)\b|{COST_IDIOMS}", re.I)),
     ("clock", re.compile(r"\bwhat time\b|\buntil when\b|\bwhat (?:are )?(?:your |the )?(?:opening )?"
                          r"hours\b|\bopening hours\b|\bwhat times\b", re.I)),
     # ("when" opens the question or a clause of it, or asks indirectly: "do you know when..."; "how do I like to be
@@ -185,7 +187,6 @@ def for_minors(sentence: str) -> bool:
                for m in _LIMIT.finditer(sentence))
 
 
-_WEEKDAYS = ("mon", "tues", "wednes", "thurs", "fri", "satur", "sun")
 _WEEKDAY = re.compile(rf"\b({'|'.join(_WEEKDAYS)})days?\b", re.I)
 _DAY_RANGE = re.compile(rf"\b({'|'.join(_WEEKDAYS)})days? ?(?:to|till|until|through|-|–) ?"
                         rf"({'|'.join(_WEEKDAYS)})days?\b", re.I)

@@ -111,6 +111,9 @@ urgent urgently rush hurry express asap quicker faster sooner
 bill bills billing billed invoice invoices invoiced
 """
 
+# what an amount costs, said the everyday way (a price asked, answer_types.wanted, and the word "cost")
+COST_IDIOMS = r"\bset(?:s|ting)? (?:me|us|you|him|her|them) back\b|\bwhat'?s the damage\b"
+
 # Phrasal verbs and set phrases said for one word, on both sides (the question and the text): "turn up" is
 # "arrive", "sign up" is "join", "20% off" is a discount. Replaced before the words are stemmed.
 PHRASES = [
@@ -129,14 +132,13 @@ PHRASES = [
     (r"\bboxing day\b", "26 december"), (r"\bnew year'?s eve\b", "31 december"),
     (r"\bnew year'?s(?: day)?\b", "1 january"), (r"\bvalentine'?s day\b", "14 february"),
     (r"\bhalloween\b", "31 october"),
-    (r"\bwhat'?s the damage\b", "cost"),
     (r"\b(?:till|til|'til)\b", "until"),
     (r"\bkick(?:s|ed|ing)? off\b", "start"),
     (r"\bwhereabouts\b", "where"),
     (r"\bget (?:a|an|the|someone|somebody|one of you|you) (?:\w+ )?out\b", "call out"),  # "get a plumber out"
     (r"\bring(?:ing)? (?:you|us|them|him|her)\b|\bnumber to ring\b|\bgive (?:you|us) a ring\b", "call"),
     (r"\bend(?:s|ed|ing)? up(?: being)?\b", "be"),  # "what if it ends up being just me?"
-    (r"\bsets? (?:me|us|you|him|her|them) back\b|\bsetting (?:me|us|you|him|her|them) back\b", "cost"),
+    (COST_IDIOMS, "cost"),
     (r"\bbecom(?:e|es|ing) an? member\b", "join membership"),
     (r"\bfirst (?:meeting|appointment|session|chat)\b", "first consultation"),
     (r"\blook(?:s|ed|ing)? after\b|\bdeal(?:s|t|ing)? with\b|\btake(?:s)? care of\b", "handle"),
