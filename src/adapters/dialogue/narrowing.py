@@ -99,21 +99,26 @@ def one_clause(sentence: str, question: str, kinds: Sequence[str]) -> str:
     # a case said without its verb ("..., or £18 for jeans") shares what the first clause says: it is the answer
     # when the question names it, and only then
     named = fitting if len(fitting) == 1 else \
-        [c for c in clauses[1:] if c[:1] in "£$€" and question_terms & set(terms(c))]
+        [c for c in clauses[1:] if _verbless(c) and question_terms & set(terms(c))]
     if named and named[0] is clauses[0]:
         return named[0][:1].upper() + named[0][1:] + "."
     if len(named) == 1:
         return f"It's {named[0]}."
     price = _PRICE.search(clauses[0])
-    if any(c[:1] in "£$€" for c in clauses[1:]) and price and terms(clauses[0][price.end():]):
+    if any(map(_verbless, clauses[1:])) and price and terms(clauses[0][price.end():]):
         return sentence  # "costs £8.50 for children aged 4 to 11 and £6 for ...": cases after the price, none asked
-    whole = [c for c in clauses if c[:1] not in "£$€"]
+    whole = [c for c in clauses if not _verbless(c)]
     shared = [len(question_terms & set(terms(c))) for c in whole]
     best = max(shared)
     if best == 0 or shared.count(best) > 1:
         return sentence
     chosen = whole[shared.index(best)]
     return chosen[:1].upper() + chosen[1:] + "."
+
+
+def _verbless(clause: str) -> bool:
+    """A case said by its price alone, without the verb of the clause before it ("£18 for jeans")."""
+    return clause[:1] in "£$€"
 
 
 _TODDLER = re.compile(r"\btoddlers?\b", re.I)
