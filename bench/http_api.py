@@ -2,7 +2,9 @@
 
 Starts both with uvicorn (one process each, same settings) and loads them from a separate process with
 wrk (Debian package `wrk`). Prints requests/s, p50 and p99 for an authenticated GET of a personality and a
-POST /v1/users, next to the bare app's GET of a constant.
+POST /v1/users, next to the bare app's GET of a constant, and the server's own CPU per request served (user +
+system time of its process from /proc, over the run, divided by the requests wrk counted): on a shared machine
+req/s follows the CPU the server was given, while CPU per request compares across runs and trees.
 
     .venv/bin/python bench/http_api.py [--seconds 10] [--connections 32] [--postgres URL | --database-url URL]
 
@@ -55,15 +57,25 @@ def wait_up(url: str, timeout: float = 60) -> None:
     raise SystemExit(f"server at {url} did not start")
 
 
-def wrk(url: str, seconds: int, connections: int, key: str | None, script: str) -> tuple[float, float, float, int]:
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time the process has used (Linux /proc; fields 14 and 15 of its stat, in clock ticks)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def wrk(url: str, seconds: int, connections: int, key: str | None, script: str, pid: int
+        ) -> tuple[float, float, float, int, float]:
+    """req/s, p50 and p99 in ms, non-2xx answers, and the server's CPU µs per request served."""
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as handle:
         handle.write(script + LATENCY_LUA)
     command = ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "-s", handle.name, url]
     if key:
         command[1:1] = ["-H", f"Authorization: Bearer {key}"]
+    before = cpu_seconds(pid)
     out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
-    rps, p50, p99, errors, _total = re.search(r"RESULT (\S+) (\S+) (\S+) (\d+) (\d+)", out).groups()  # type: ignore[union-attr]
-    return float(rps), float(p50), float(p99), int(errors)
+    used = cpu_seconds(pid) - before
+    rps, p50, p99, errors, total = re.search(r"RESULT (\S+) (\S+) (\S+) (\d+) (\d+)", out).groups()  # type: ignore[union-attr]
+    return float(rps), float(p50), float(p99), int(errors), 1e6 * used / max(1, int(total))
 
 
 def start(args: list[str], env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
@@ -112,10 +124,12 @@ def run(opts: argparse.Namespace, work: Path, database_url: str) -> None:
         base = "http://127.0.0.1:8011/v1"
         created = httpx.post(f"{base}/personalities", json={"name": "Bench"},
                              headers={"Authorization": f"Bearer {key}"}).json()
-        wrk(f"{base}/personalities/{created['id']}", 2, opts.connections, key, "")  # warm-up
+        pid = server.pid
+        wrk(f"{base}/personalities/{created['id']}", 2, opts.connections, key, "", pid)  # warm-up
+        wrk(f"{base}/users", 2, opts.connections, key, POST_LUA, pid)
         rows.append(("GET /v1/personalities/{id}", *wrk(f"{base}/personalities/{created['id']}", opts.seconds,
-                                                        opts.connections, key, "")))
-        rows.append(("POST /v1/users", *wrk(f"{base}/users", opts.seconds, opts.connections, key, POST_LUA)))
+                                                        opts.connections, key, "", pid)))
+        rows.append(("POST /v1/users", *wrk(f"{base}/users", opts.seconds, opts.connections, key, POST_LUA, pid)))
     finally:
         server.terminate()
         server.wait()
@@ -123,14 +137,14 @@ def run(opts: argparse.Namespace, work: Path, database_url: str) -> None:
                   "--log-level", "warning"], env, 8012)
     try:
         url = "http://127.0.0.1:8012/v1/personalities/x"
-        wrk(url, 2, opts.connections, None, "")
-        rows.append(("bare Litestar constant GET", *wrk(url, opts.seconds, opts.connections, None, "")))
+        wrk(url, 2, opts.connections, None, "", bare.pid)
+        rows.append(("bare Litestar constant GET", *wrk(url, opts.seconds, opts.connections, None, "", bare.pid)))
     finally:
         bare.terminate()
         bare.wait()
-    print(f"{'endpoint':32} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'non-2xx':>8}")
-    for name, rps, p50, p99, errors in rows:
-        print(f"{name:32} {rps:9.0f} {p50:8.2f} {p99:8.2f} {errors:8d}")
+    print(f"{'endpoint':32} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'non-2xx':>8} {'CPU µs/req':>11}")
+    for name, rps, p50, p99, errors, cpu in rows:
+        print(f"{name:32} {rps:9.0f} {p50:8.2f} {p99:8.2f} {errors:8d} {cpu:11.0f}")
     print(f"authenticated GET at {100 * rows[0][1] / rows[2][1]:.0f}% of the bare app's requests/s "
           f"({opts.connections} connections, {opts.seconds} s, one uvicorn process each, "
           f"{database_url.split(':', 1)[0]}); load average {os.getloadavg()[0]:.2f} after")
