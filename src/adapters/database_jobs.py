@@ -6,12 +6,12 @@ runs, so a worker that dies (even SIGKILL) lets the job run again elsewhere one 
 render that is alive is never taken from it.
 
 Idle workers wake at once after a commit that wrote jobs or outbox events, instead of at their next poll:
-in-process through SQLAlchemy's pool events, across processes through PostgreSQL `NOTIFY avatar_work`
-(a statement trigger on `jobs` and `outbox`, migration 0003) that every worker `LISTEN`s to.
+in-process through the storage's `work_listeners` (its units of work know when they added some), across
+processes through PostgreSQL `NOTIFY avatar_work` (a statement trigger on `jobs` and `outbox`, migration 0003)
+that every worker `LISTEN`s to.
 """
 
 import asyncio
-import contextlib
 import logging
 import math
 import threading
@@ -22,7 +22,7 @@ from datetime import datetime, timedelta
 from typing import Any, get_args
 
 import anyio
-from sqlalchemy import and_, event, func, not_, select, update
+from sqlalchemy import and_, func, not_, select, update
 
 from avatar_service.adapters.prometheus_metrics import observe_job
 from avatar_service.core.model import Job
@@ -35,7 +35,6 @@ from avatar_service.ports.storage import Storage, UnitOfWork
 log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 5
 CHANNEL = "avatar_work"
-_WAKING_TABLES = ("INSERT INTO jobs", "INSERT INTO outbox", 'INSERT INTO "jobs"', 'INSERT INTO "outbox"')
 
 
 @dataclass(slots=True)
@@ -63,11 +62,11 @@ class DatabaseJobQueue:
         self.kinds: dict[JobKind, _Kind] = {}
         self.periodic: list[_Periodic] = []
         self._wake: anyio.Event | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None  # run()'s loop, to wake it from pool events
+        self._loop: asyncio.AbstractEventLoop | None = None  # run()'s loop, to wake it from any thread
         self._loop_thread = 0
-        engine = getattr(storage, "engine", None)
-        if engine is not None:
-            self._watch_commits(engine)
+        listeners = getattr(storage, "work_listeners", None)  # SqlStorage's; the in-memory one runs jobs itself
+        if listeners is not None:
+            listeners.append(self._wake_from_anywhere)
 
     async def enqueue(self, uow: UnitOfWork, kind: JobKind, payload: dict[str, Any], *,
                       run_at: datetime | None = None) -> None:
@@ -94,34 +93,8 @@ class DatabaseJobQueue:
             return
         if threading.get_ident() == self._loop_thread:
             self.wake()
-        else:  # a pool event on a driver's thread
+        else:  # a unit of work of another thread's loop (the CLI, tests)
             loop.call_soon_threadsafe(self.wake)
-
-    def _watch_commits(self, engine: Any) -> None:
-        """Wakes this process's worker after a commit that wrote jobs or events (the pool hands the
-        connection back only once its transaction is over, so the worker's next read sees the rows)."""
-
-        @event.listens_for(engine.sync_engine, "after_cursor_execute")
-        def _written(conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-            if statement.startswith(_WAKING_TABLES):
-                conn.info["avatar_wrote_work"] = True
-
-        @event.listens_for(engine.sync_engine, "commit")
-        def _commit(conn: Any) -> None:
-            if conn.info.pop("avatar_wrote_work", False):
-                conn.info["avatar_committed_work"] = True
-
-        @event.listens_for(engine.sync_engine, "rollback")
-        def _rollback(conn: Any) -> None:
-            # A statement cancelled mid-flight leaves the connection invalidated; its `info` then raises,
-            # and raising here would stop the rollback that must end the transaction.
-            with contextlib.suppress(Exception):
-                conn.info.pop("avatar_wrote_work", None)
-
-        @event.listens_for(engine.sync_engine.pool, "checkin")
-        def _checkin(_dbapi: Any, record: Any) -> None:
-            if record is not None and record.info.pop("avatar_committed_work", False):
-                self._wake_from_anywhere()
 
     async def prepare(self) -> None:
         """Nothing to do: the jobs table is one of the service's own (migrations)."""

@@ -32,7 +32,7 @@ class LazyConnection:
     each that was 5% of a POST's CPU.
     """
 
-    __slots__ = ("begun", "deferring", "engine", "held", "opened", "options")
+    __slots__ = ("begun", "deferring", "engine", "held", "opened", "options", "wrote_work")
 
     def __init__(self, engine: AsyncEngine, options: dict[str, Any] | None = None, *, deferring: bool = False) -> None:
         """`options`: execution options set before the first statement (a reader's: no transaction)."""
@@ -40,6 +40,7 @@ class LazyConnection:
         self.opened: AsyncConnection | None = None
         self.begun = False
         self.held: list[tuple[Any, Any]] = []
+        self.wrote_work = False  # a job or an outbox event was added: a worker wakes once it is committed
 
     @property
     def dialect(self) -> Dialect:

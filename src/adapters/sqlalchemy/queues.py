@@ -61,6 +61,7 @@ class SqlOutbox:
 
     async def add(self, event: Event) -> None:
         await self.repo.add(event)
+        self.conn.wrote_work = True
 
     async def pending(self, limit: int) -> list[Event]:
         c = t.outbox.c
@@ -84,6 +85,7 @@ class SqlJobs:
 
     async def add(self, job: Job) -> None:
         await self.conn.insert(insert_into(t.jobs), [to_row(t.jobs, job)])
+        self.conn.wrote_work = True
 
     async def claim(self, now: datetime, lock_seconds: float, limit: int, kinds: Sequence[JobKind]) -> list[Job]:
         c = t.jobs.c
