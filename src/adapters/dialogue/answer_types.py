@@ -126,13 +126,21 @@ _AGE = re.compile(r"\b(\d{1,3})[ -]years?[ -]old\b|\b(?:aged?|age of) (\d{1,3})\
 # an age limit: a number that is not a time, a price or a count of something else
 # ("under 18", "under-18s")
 _LIMIT = re.compile(r"\b(under|below|younger than|over|above|older than)[\s-](\d{1,3})s?\b(?![.:]?\d|\s?(?:am|pm|"
-                    r"euros?|guests|people|persons|minutes|hours|km|kg|%))|\b(\d{1,3})\s(?:and|or)\s(over|under|older|"
+                    r"euros?|guests|people|persons|minutes|hours|weeks|months|km|kg|%))|\b(\d{1,3})\s(?:and|or)\s(over|under|older|"
                     r"younger)\b", re.I)
 _CHILD = re.compile(r"\b(?:son|daughter|kid|kids|child|children|baby|toddler|boy|girl)\b", re.I)
 
 
 def ages(text: str) -> list[int]:
     return [int(next(g for g in m.groups() if g)) for m in _AGE.finditer(text)]
+
+
+TODDLER_AGE, _TODDLER = 2, re.compile(r"\btoddlers?\b", re.I)
+
+
+def ages_meant(text: str) -> list[int]:
+    """The ages a question says, or means: a toddler is about 2."""
+    return ages(text) or ([TODDLER_AGE] if _TODDLER.search(text) else [])
 
 
 # an age range: "children aged 4 to 15", "ages 8 to 14", "for 5-11 year olds"

@@ -128,7 +128,8 @@ def best_answer(ranking: Ranking, more: bool, asking: bool, about_user: float, t
     # Wi-Fi..."), or one that holds the kind asked for ("what time can we arrive?" / "Check-in is from 2pm")
     unsure = ranking.focus_unknown and best.candidate.kind == "knowledge" and not best.fits
     near = best.candidate.relevance >= sure and not unsure
-    if best.candidate.own and (near or _clearly_closest(best, ranked)):
+    # ("are there showers in the changing rooms?" is not answered by what else is in the changing rooms)
+    if best.candidate.own and (near or (_clearly_closest(best, ranked) and not (unsure and ranking.where_named))):
         return best  # it says what was asked in other words ("hire a van" / "a van costs 89 euros per day")
     # by the words: the best, or one nearly level with it that holds them ("what if my dog gets sick at night?":
     # "for emergencies outside these hours..." came just behind "bring your pet's vaccination booklet")

@@ -14,10 +14,11 @@ sourdough loaf?" -> "our white sourdough loaf costs £4.20"); a tie keeps both.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 
-from avatar_service.adapters.dialogue.answer_types import HOLDS, age_fit, ages, holds
+from avatar_service.adapters.dialogue.answer_types import HOLDS, age_fit, ages_meant, holds
 from avatar_service.adapters.dialogue.terms import RELATED, terms
 from avatar_service.core.text.lexicon import STOPWORDS
 
@@ -94,7 +95,7 @@ def one_clause(sentence: str, question: str, kinds: Sequence[str]) -> str:
         return sentence
     # an age asked about picks the clause whose ages include it ("£8.50 for children aged 4 to 11 and £6 for children
     # aged 1 to 3" for "a 5 year old"); a toddler is about 2
-    asked_ages = ages(question) or ([2] if _TODDLER.search(question) else [])
+    asked_ages = ages_meant(question)
     fitting = [c for c in clauses if asked_ages and age_fit(c, asked_ages) > 0]
     # a case said without its verb ("..., or £18 for jeans") shares what the first clause says: it is the answer
     # when the question names it, and only then
@@ -121,7 +122,6 @@ def _verbless(clause: str) -> bool:
     return clause[:1] in "£$€"
 
 
-_TODDLER = re.compile(r"\btoddlers?\b", re.I)
 _PRICE = re.compile(r"[£$€]\s?\d+(?:[.,]\d+)*")
 
 
@@ -165,9 +165,11 @@ def _pick(pieces: Sequence[str], asked: set[str]) -> int:
     return counts.index(best) if best and counts.count(best) == 1 else -1
 
 
-def one_case(sentence: str, own: set[str], borrowed: set[str], kinds: Sequence[str]) -> str:
+def one_case(sentence: str, own: set[str], borrowed: set[str], kinds: Sequence[str],
+             pointed: set[str] | frozenset[str] = frozenset()) -> str:
     """`sentence` cut to the one case that the question's own terms name ("a big dog" is the large one's), or,
-    when they name none, the case its context named ("what time do you close that day?" after Saturdays)."""
+    when they name none, the case its context named ("what time do you close that day?" after Saturdays), or
+    else the one the last reply named (`pointed`: "what time do those start?" after "the Wednesday races")."""
     if not kinds:
         return sentence
     body = sentence.rstrip(".!?")
@@ -184,15 +186,19 @@ def one_case(sentence: str, own: set[str], borrowed: set[str], kinds: Sequence[s
     candidates = [cores[i] for i in valued]
     asked = own - set(terms(head))
     chosen = _pick(candidates, asked)
-    if chosen < 0:
-        asked = borrowed - set(terms(head))
-        chosen = _pick(candidates, asked)
+    for fallback in (borrowed, pointed):
+        if chosen < 0:
+            asked = set(fallback) - set(terms(head))
+            chosen = _pick(candidates, asked)
     if chosen < 0:
         return sentence
     case, whole = candidates[chosen], pieces[valued[chosen]]
     if asked & set(terms(whole[len(case):])):  # what it goes on to say is asked about too
         case = whole
-    return f"{head}{_with_verb(case, pieces[0], kinds)}."
+    case = _with_verb(case, pieces[0], kinds)
+    if head.split()[-1:] == case.split()[:1]:  # "Club racing is on" + "on Wednesday evenings"
+        case = case.split(None, 1)[1]
+    return f"{head}{case}."
 
 
 def _with_verb(case: str, first: str, kinds: Sequence[str]) -> str:
@@ -211,3 +217,38 @@ def _with_verb(case: str, first: str, kinds: Sequence[str]) -> str:
 def _value_at(text: str, kinds: Sequence[str]) -> int:
     found = [m.start() for kind in kinds if (m := HOLDS[kind].search(text))]
     return min(found) if found else -1
+
+
+# A sentence listing priced kinds of one thing, one after another: "Adult membership costs £240 a year, family
+# membership £380 and junior membership, for under-18s, £60". A kind ends at the first comma or "and" after its
+# figure; each names itself before its figure (a figure that opens a piece is one_clause's "£18 for jeans").
+_SEPARATOR = re.compile(r",\s+(?:and\s+|or\s+)?|\s+(?:and|or)\s+", re.I)
+# "for just me", "on my own": the one-person kind
+JUST_ME = re.compile(r"\b(?:just|only) (?:for )?(?:me|myself)\b|\bfor (?:me|myself)\b|\bon my own\b", re.I)
+ONE_PERSON = frozenset(terms("adult individual single"))
+
+
+def one_kind(sentence: str, own: set[str], question: str, kinds: Sequence[str]) -> str:
+    """`sentence` cut to the one listed kind the question names ("the whole family" -> "family membership costs
+    £380"); as it is when it lists none or the question names none."""
+    body = sentence.rstrip(".!?")
+    values = [m for kind in kinds[:1] for m in HOLDS[kind].finditer(body)]
+    if len(values) < 2 or not kinds or _THRESHOLD.search(body):  # "orders over £25" is a condition, not a kind
+        return sentence
+    cuts = []
+    for before, after in itertools.pairwise(values):
+        cut = next((s for s in _SEPARATOR.finditer(body, before.end(), after.start())), None)
+        if cut is None:
+            return sentence
+        cuts.append(cut)
+    starts = [0, *(c.end() for c in cuts)]
+    ends = [*(c.start() for c in cuts), len(body)]
+    pieces = [body[a:b] for a, b in zip(starts, ends, strict=True)]
+    if any(v.start() - a < 3 for v, a in zip(values, starts, strict=True)):
+        return sentence
+    asked = set(own) | (ONE_PERSON if JUST_ME.search(question) else set())
+    chosen = _pick(pieces, asked)
+    if chosen < 0:
+        return sentence
+    piece = _with_verb(pieces[chosen], pieces[0], kinds) if chosen else pieces[0]
+    return f"{piece[:1].upper()}{piece[1:]}."

@@ -33,7 +33,7 @@ from avatar_service.adapters.dialogue.follow_up_context import (
     points_back,
     topic_turns,
 )
-from avatar_service.adapters.dialogue.narrowing import narrowed, one_case, one_clause
+from avatar_service.adapters.dialogue.narrowing import JUST_ME, ONE_PERSON, narrowed, one_case, one_clause, one_kind
 from avatar_service.adapters.dialogue.ranking import (
     PRONOUN_START,
     Candidate,
@@ -51,6 +51,7 @@ from avatar_service.adapters.dialogue.user_facts import (
     addresses_the_place,
     asked_part,
     asks_permission,
+    has_in_mind,
     mentions_user,
     name_in_turn,
     place_names,
@@ -79,6 +80,15 @@ _OPENING = frozenset(terms("open opens opening close closes closing"))
 _CONNECTIVE = re.compile(r"^\s*(?:and|also|or|but|so|then|what about|how about)\b", re.I)
 _POINTS_BACK = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their)\b", re.I)
 _CASE_OF_MINE = re.compile(r"\b(?:from|to|at|in|near|outside) (?:my|our) ((?:\w+ ){0,1}\w+)", re.I)  # "from my house"
+# "are there showers in the changing rooms?": the changing rooms are where, the showers what is asked about
+_THERE_IN = re.compile(r"\b(?:is|are) there (?:a |an |any |some )?\w+(?: \w+)? (?:in|at|on|inside|near|by) "
+                       r"(?:the |your )?((?:\w+ ){0,1}\w+)", re.I)
+_WHEN_WORDS = frozenset(terms("morning mornings afternoon evening evenings night weekend weekends week day days "
+                              "summer winter spring autumn holidays monday tuesday wednesday thursday friday saturday "
+                              "sunday"))
+# "is she old enough to do a course?", "is he too young for it?": the place's age limit, for someone's age
+_OLD_ENOUGH = re.compile(r"\b(?:old enough|too (?:young|old)|what age|how old do (?:you|they|kids|children) have to)\b",
+                         re.I)
 _PROPER = re.compile(r"(?<![.!?] )(?<!^)\b[A-Z][a-z]+\b")  # a name: capitalised, not as a sentence's first word
 
 
@@ -226,7 +236,12 @@ class _Reply(SmallTalk):
         # "a big dog": the large dog's price of "for a small dog £38, for a medium dog £48 and for a large dog £62"
         # (cut before "Yes,"/"No," is chosen: the case asked about says which)
         own = {t for t in query.own if query.weights.get(t, 0.0) >= CATEGORY_WEIGHT}
-        cut = one_case(cut, own, self.context_terms - own, query.kinds)
+        # ("what time do those kick off?" after "you prefer the Wednesday evening races": the case the reply named)
+        pointed = set(terms(self.previous_reply)) - own if self.context_terms else set()
+        whole = cut
+        cut = one_case(cut, own, self.context_terms - own, query.kinds, pointed)
+        if cut == whole:  # "the whole family": the family's of "adult membership £240, family membership £380, ..."
+            cut = one_kind(cut, own, said, query.kinds)
         first = dataclasses.replace(first, candidate=dataclasses.replace(first.candidate, text=cut))
         lead = with_answer_word(first, text, ranking)
         if len(chosen) == 1 and not query.yes_no:  # "a sourdough loaf": not the rye's price beside it
@@ -240,7 +255,9 @@ class _Reply(SmallTalk):
         kinds = answer_types.wanted(text)
         weights = question_weights(text, kinds, asked_ages)
         weights.pop("more", None)
-        case = frozenset(t for m in _CASE_OF_MINE.finditer(text) for t in terms(m.group(1)))
+        where = frozenset(t for m in _THERE_IN.finditer(text) if not _WHEN_WORDS & set(terms(m.group(1)))
+                          for t in terms(m.group(1)))
+        case = frozenset(t for m in _CASE_OF_MINE.finditer(text) for t in terms(m.group(1))) | where
         for t in case & weights.keys():  # "can you collect her from my house?": the user's place, not the topic
             weights[t] = min(weights[t], 0.3)
         # a question without words of its own leans on the one before, unless it asks for a kind of answer
@@ -279,7 +296,13 @@ class _Reply(SmallTalk):
                 for t in terms(name):
                     weights.setdefault(t, 0.5)
         if not asked_ages and answer_types.mentions_child(text):
-            asked_ages = self.ages_of_relatives(text)
+            asked_ages = self.ages_of_relatives(text) or answer_types.ages_meant(text)  # (a toddler is about 2)
+        old_enough = bool(_OLD_ENOUGH.search(text))
+        if old_enough and not asked_ages and _POINTS_BACK.search(text):
+            asked_ages = answer_types.ages(self.previous_reply)  # "is she old enough?" after "Erin is 9"
+        if JUST_ME.search(text):  # "what would it cost for just me?": the one-person kind
+            for t in ONE_PERSON:
+                weights.setdefault(t, 0.5)
         # "how much does that cost?" asks about what the last reply said ("how much is it to get a plumber out?" not)
         said = said_sentences(self.previous_reply) if context and not more and pointing and \
             not _CONNECTIVE.match(text) else frozenset()
@@ -287,7 +310,9 @@ class _Reply(SmallTalk):
         # what the user told before asking is the case of a question with words of its own ("my friend's boy hates
         # loud noise, is there a good time to bring him?"): it ranks, never refuses; "..., is that a problem?" is
         # about what was told
-        if asked != text and {t for t in terms(asked) if weights.get(t, 0.0) >= 1.0} - common_terms(asked):
+        # (or when the question leans on the turn before: "how much is it going to cost? he wants 20 friends there")
+        if asked != text and ({t for t in terms(asked) if weights.get(t, 0.0) >= 1.0} - common_terms(asked) or context
+                              or has_in_mind(text)):
             for t in (set(terms(text)) - set(terms(asked))) & weights.keys():
                 weights[t] = min(weights[t], CATEGORY_WEIGHT)
         mine = max(about_user(asked), 0.6 * about_user(context) if context else 0.0)
@@ -300,11 +325,12 @@ class _Reply(SmallTalk):
             weights = {t: w for t, w in weights.items() if t not in itself}
             to_place = True
         return Query(text=text, weights=weights, kinds=kinds, yes_no=answer_types.is_yes_no(asked), about_user=mine,
-                     permission=asks_permission(asked), to_place=to_place, ages=asked_ages,
+                     permission=asks_permission(asked) or old_enough, to_place=to_place, ages=asked_ages,
+                     ages_said=bool(answer_types.ages(text)),
                      place_names=place_names(self.request.persona.description), own=frozenset(terms(text)),
                      mentions_user=mentions_user(asked) or (bool(context) and mentions_user(context)),
                      child=answer_types.mentions_child(text) or bool(asked_ages), said=said,
-                     case=case, from_reply=self.from_reply, echoed=self.echoed,
+                     case=case, where_named=bool(where), from_reply=self.from_reply, echoed=self.echoed,
                      incidental=common | _of_the_family(weights.keys(), itself))
 
     def ages_of_relatives(self, text: str) -> list[int]:

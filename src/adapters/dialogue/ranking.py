@@ -54,10 +54,12 @@ class Query:
     place_names: frozenset[str] = frozenset()  # words of the place's own name ("Clay", "Corner"), for to_place
     own: frozenset[str] = frozenset()  # the turn's own terms (a follow-up's weights also hold the turn before's)
     ages: Sequence[int] = ()
+    ages_said: bool = False  # the ages are the question's own ("my 5 year old"), not a memory's ("my daughter")
     child: bool = False  # asks about a child (a son, kids...)
     # the sentences of the last reply, when the question asks more about what it said ("how much does that cost?")
     said: frozenset[str] = frozenset()
     case: frozenset[str] = frozenset()  # the user's own place in the question ("from my house"): not its topic
+    where_named: bool = False  # asks whether a thing is in a place ("are there showers in the changing rooms?")
     # a follow-up's terms taken from the last reply alone ("who does that?" after "Hand-stripping ... costs £20"),
     # and the sentences that reply said: they find another sentence about its subject, not the same one again
     from_reply: frozenset[str] = frozenset()
@@ -85,6 +87,8 @@ class Ranking:
     wants_kind: bool = False  # asks for a kind of answer (a time, a price...), and not only yes or no
     focus_unknown: bool = False  # the question's last main word, what it is about, is nowhere in what is known
     literal: bool = False  # asks for what an answer states in so many words (a name, an age, a contact)
+    # the question names where ("in the changing rooms"): a sentence of that place says nothing of the thing asked
+    where_named: bool = False
 
 
 def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
@@ -115,8 +119,9 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
     fit_weight = FIT_WEIGHT / 2 if query.yes_no else FIT_WEIGHT
     scored = []
     main = [t for t, w in weights.items() if w >= 1.0 and t in reachable]
+    topic = {t for t in main if not answer_types.mentions_child(t)}  # what is asked of the child, if one is named
     for candidate, have, age, before in zip(candidates, term_sets, ages, inherited, strict=True):
-        held, main_held = 0.0, 0
+        held, main_held, topic_held = 0.0, 0, False
         echo = candidate.text in query.echoed
         for t, w in weights.items():
             if echo and t in query.from_reply:
@@ -124,13 +129,19 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
             if t in have:
                 held += idf[t] * w
             elif age > 0 and answer_types.mentions_child(t):  # "can kids come?" / "under-16s walk for half price"
-                pass
+                main_held += w >= 1.0 and t in reachable
+                continue
             elif related[t] & have or t in before:
                 held += _RELATED_MATCH * idf[t] * w
             else:
                 continue
             main_held += w >= 1.0 and t in reachable
+            topic_held = topic_held or (w >= 1.0 and t in topic)
         coverage = held / total if weights else 0.0
+        # an age found in what the user told counts where the sentence is about what is asked ("does my daughter
+        # have to be a good swimmer?" is not answered by "junior membership, for under-18s, £60")
+        if age > 0 and not (query.kinds or query.ages_said or not topic or topic_held):
+            age = 0.0
         length = min(1.1, (1 + _K1) / (1 + _K1 * (1 - _B + _B * len(have) / max(average, 1.0))))
         lexical = min(1.0, coverage * length)
         if query.ages and age > 0 and answer_types.age_fit(candidate.text, query.ages) > 0:
@@ -173,7 +184,8 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
     focus = topical[-1] if topical else ""
     return Ranking(scored, unmatched, len(weights), frozenset(main_words), bool(query.kinds) and not query.yes_no,
                    bool(focus) and focus not in reachable,
-                   bool(query.kinds) and not query.yes_no and _LITERAL.issuperset(query.kinds))
+                   bool(query.kinds) and not query.yes_no and _LITERAL.issuperset(query.kinds),
+                   query.where_named)
 
 
 # a sentence that opens by pointing back at the one before it: "It costs 23 euros." after "...the theory test..."

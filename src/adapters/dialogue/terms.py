@@ -38,7 +38,8 @@ DISCOURSE = words_of(
     """sorry pardon excuse exactly precisely actually basically honestly really quite rather just simply
     again remind reminded remember recall mention mentioned wondering wonder wondered curious quick quickly
     anyway anyhow though besides perhaps maybe probably possibly still even ever never sometimes already also too well
-    hi hello hey oh um uh er hmm please kindly per said say tell told ask asking asked""")
+    hi hello hey oh um uh er hmm please kindly per said say tell told ask asking asked
+    mine""")  # ("a mate of mine": whose, as "my" is)
 
 
 _CONTRACTED = re.compile(r"^[a-z]+'(?:ll|d|ve|re|m)$")
@@ -118,8 +119,22 @@ GENERIC_TERMS = frozenset(stem(w) for w in GENERIC | words_of(
 
 def same_family(a: str, b: str) -> bool:
     """Two stems of one word family that Snowball leaves apart, one beginning the other from 5 letters on
-    ("membership" / "members", "teach" / "teacher", "plumber" / "plumbing")."""
-    return a != b and min(len(a), len(b)) >= 5 and not a[:1].isdigit() and (a.startswith(b) or b.startswith(a))
+    ("membership" / "members", "teach" / "teacher", "plumber" / "plumbing"), or a doer and the doing ("swimmer" /
+    "swim")."""
+    if a == b or a[:1].isdigit():
+        return False
+    if min(len(a), len(b)) >= 5 and (a.startswith(b) or b.startswith(a)):
+        return True
+    return _doer(a, b) or _doer(b, a)
+
+
+def _doer(noun: str, verb: str) -> bool:
+    """"swimmer" of "swim", "rider" of "ride", "walker" of "walk": who does it (Snowball keeps them apart)."""
+    return len(verb) >= 4 and noun not in _NOT_DOERS and \
+        noun in (verb + "er", verb + verb[-1] + "er", verb + "r" if verb.endswith("e") else "")
+
+
+_NOT_DOERS = frozenset(("shower", "flower", "corner", "former", "master", "number", "tower", "cover", "water"))
 
 
 # Words of everyday English by their frequency in general text, on wordfreq's Zipf scale (log10 of uses per

@@ -29,7 +29,7 @@ _SERVED = re.compile(r"\b(?:for|with|bring|take|brings|to|about|if|when|from|\w+
 # "my wife drives an electric car, can you service it?": a request of the place about what is theirs
 _ASKS_YOU = re.compile(r"\b(?:can|could|will|would|do) you\b|"
                        r"\b(?:can|could|may|should) (?:i|we) \w+(?: up| in| off| away)? (?:my|our)\b", re.I)
-_MINE = re.compile(r"\b(?:my|our|mine)\b", re.I)
+_MINE = re.compile(r"\b(?:my|our)\b|(?<!\bof )\bmine\b", re.I)  # "a mate of mine" is someone else
 _REMEMBER = re.compile(r"\b(?:do you (?:know|remember|recall)|what (?:do|did) you (?:know|remember)|"
                        r"what have i told you|tell me about (?:me|myself)|remind me|did i (?:say|tell you|mention)|"
                        r"have i (?:said|told you|mentioned))\b", re.I)
@@ -76,15 +76,31 @@ _THERE_IS = re.compile(r"^\s*(?:and\s+)?(?:is|are) there\b", re.I)
 
 
 # "My son is 3, is there something for him?": what the user says of themselves, then the question they ask
-_THEN_ASKS = re.compile(r"^(?P<said>.*?\b(?:i|i'm|my|we|our)\b.*?)[,.;!?]\s+(?P<asked>(?:and\s+)?(?:is|are|can|could|"
-                        r"do|does|will|would|should|what|where|when|how|who|which|have|has)\b[^,.;]*\??)\s*$", re.I)
+# ("a mate of mine wants to bring his jet ski, is that ok?")
+_THEN_ASKS = re.compile(r"^(?P<said>.*?\b(?:i|i'm|my|we|our|mine)\b.*?)[,.;!?]\s+(?P<asked>(?:and\s+)?(?:is|are|can|"
+                        r"could|do|does|will|would|should|what|where|when|how|who|which|have|has)\b[^,.;]*\??)\s*$",
+                        re.I)
+# "thinking of joining, what would it cost for just me?": what the user has in mind, then the question
+_HAVING_IN_MIND = re.compile(r"^(?:just\s+)?(?:thinking|planning|looking|hoping|wondering)\s+(?:of|about|to|into|at)\b"
+                             r"[^,.;?]*[,.;]\s+(?P<asked>(?:and\s+)?(?:is|are|can|could|do|does|will|would|what|"
+                             r"where|when|how|who|which)\b.*)$", re.I)
+# "how much is it going to cost? he wants about 20 friends there": the question, then what the user adds
+_ASKS_THEN = re.compile(r"^(?P<asked>[^?]+\?)\s+(?P<said>[^?]+[.!]?)$")
 
 
 def asked_part(turn: str) -> str:
     """The question a turn asks after telling something about the user ("my wife can't eat gluten, is that a
     problem?" asks "is that a problem?"); the whole turn when it is said in one go."""
     m = _THEN_ASKS.match(turn.strip())
-    return m.group("asked") if m and not _ME.search(m.group("asked")) else turn
+    if m and not _ME.search(m.group("asked")):
+        return m.group("asked")
+    m = _HAVING_IN_MIND.match(turn.strip()) or _ASKS_THEN.match(turn.strip())
+    return m.group("asked") if m else turn
+
+
+def has_in_mind(turn: str) -> bool:
+    """"thinking of joining, what would it cost?": the turn opens with what the user has in mind, then asks."""
+    return bool(_HAVING_IN_MIND.match(turn.strip()))
 
 
 def addresses_the_place(question: str) -> bool:
