@@ -7,7 +7,7 @@ import dataclasses
 import random
 import re
 import zlib
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Sequence
 
 from anyio.lowlevel import checkpoint
 
@@ -34,6 +34,7 @@ from avatar_service.adapters.dialogue.follow_up_context import (
     topic_turns,
 )
 from avatar_service.adapters.dialogue.narrowing import JUST_ME, ONE_PERSON, narrowed, one_case, one_clause, one_kind
+from avatar_service.adapters.dialogue.question_cases import asks_age_limit, users_place, where_asked
 from avatar_service.adapters.dialogue.ranking import (
     PRONOUN_START,
     Candidate,
@@ -45,7 +46,7 @@ from avatar_service.adapters.dialogue.ranking import (
 )
 from avatar_service.adapters.dialogue.small_talk import SmallTalk
 from avatar_service.adapters.dialogue.style import Style
-from avatar_service.adapters.dialogue.terms import RELATED, common_terms, is_question, same_family, terms, words
+from avatar_service.adapters.dialogue.terms import RELATED, common_terms, is_question, of_the_family, terms, words
 from avatar_service.adapters.dialogue.user_facts import (
     about_user,
     addresses_the_place,
@@ -59,7 +60,7 @@ from avatar_service.adapters.dialogue.user_facts import (
     user_name_in,
 )
 from avatar_service.core.text.follow_ups import is_follow_up, resolved
-from avatar_service.core.text.sentences import answer_sentences, sentence_spans
+from avatar_service.core.text.sentences import answer_sentences, sentence_pieces
 from avatar_service.ports.dialogue import DialogueRequest, Turn
 
 _GREETING = re.compile(
@@ -79,28 +80,7 @@ _ALL_ABOUT_ME = re.compile(r"\b(what do you (know|remember) about me|do you reme
 _OPENING = frozenset(terms("open opens opening close closes closing"))
 _CONNECTIVE = re.compile(r"^\s*(?:and|also|or|but|so|then|what about|how about)\b", re.I)
 _POINTS_BACK = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their)\b", re.I)
-_CASE_OF_MINE = re.compile(r"\b(?:from|to|at|in|near|outside) (?:my|our) ((?:\w+ ){0,1}\w+)", re.I)  # "from my house"
-# "are there showers in the changing rooms?": the changing rooms are where, the showers what is asked about
-_THERE_IN = re.compile(r"\b(?:is|are) there (?:a |an |any |some )?\w+(?: \w+)? (?:in|at|on|inside|near|by) "
-                       r"(?:the |your )?((?:\w+ ){0,1}\w+)", re.I)
-_WHEN_WORDS = frozenset(terms("morning mornings afternoon evening evenings night weekend weekends week day days "
-                              "summer winter spring autumn holidays monday tuesday wednesday thursday friday saturday "
-                              "sunday"))
-# "is she old enough to do a course?", "is he too young for it?": the place's age limit, for someone's age
-_OLD_ENOUGH = re.compile(r"\b(?:old enough|too (?:young|old)|what age|how old do (?:you|they|kids|children) have to)\b",
-                         re.I)
 _PROPER = re.compile(r"(?<![.!?] )(?<!^)\b[A-Z][a-z]+\b")  # a name: capitalised, not as a sentence's first word
-
-
-def sentence_pieces(text: str) -> list[str]:
-    """The reply cut after each sentence; joined back they give the reply exactly."""
-    ends = [end for _, end in sentence_spans(text)]
-    pieces, start = [], 0
-    for end in ends[:-1]:
-        pieces.append(text[start:end])
-        start = end
-    pieces.append(text[start:])
-    return [p for p in pieces if p]
 
 
 class OfflineGroundedDialogue:
@@ -255,9 +235,8 @@ class _Reply(SmallTalk):
         kinds = answer_types.wanted(text)
         weights = question_weights(text, kinds, asked_ages)
         weights.pop("more", None)
-        where = frozenset(t for m in _THERE_IN.finditer(text) if not _WHEN_WORDS & set(terms(m.group(1)))
-                          for t in terms(m.group(1)))
-        case = frozenset(t for m in _CASE_OF_MINE.finditer(text) for t in terms(m.group(1))) | where
+        where = where_asked(text)  # "are there showers in the changing rooms?": not what is asked about
+        case = users_place(text) | where
         for t in case & weights.keys():  # "can you collect her from my house?": the user's place, not the topic
             weights[t] = min(weights[t], 0.3)
         # a question without words of its own leans on the one before, unless it asks for a kind of answer
@@ -297,7 +276,7 @@ class _Reply(SmallTalk):
                     weights.setdefault(t, 0.5)
         if not asked_ages and answer_types.mentions_child(text):
             asked_ages = self.ages_of_relatives(text) or answer_types.ages_meant(text)  # (a toddler is about 2)
-        old_enough = bool(_OLD_ENOUGH.search(text))
+        old_enough = asks_age_limit(text)
         if old_enough and not asked_ages and _POINTS_BACK.search(text):
             asked_ages = answer_types.ages(self.previous_reply)  # "is she old enough?" after "Erin is 9"
         if JUST_ME.search(text):  # "what would it cost for just me?": the one-person kind
@@ -331,7 +310,7 @@ class _Reply(SmallTalk):
                      mentions_user=mentions_user(asked) or (bool(context) and mentions_user(context)),
                      child=answer_types.mentions_child(text) or bool(asked_ages), said=said,
                      case=case, where_named=bool(where), from_reply=self.from_reply, echoed=self.echoed,
-                     incidental=common | _of_the_family(weights.keys(), itself))
+                     incidental=common | of_the_family(weights.keys(), itself))
 
     def ages_of_relatives(self, text: str) -> list[int]:
         """"a ticket for my son": his age, when a memory gives it ("... a son named Tom who is 12")."""
@@ -408,11 +387,6 @@ class _Reply(SmallTalk):
         if topics:
             listed = topics[0] if len(topics) == 1 else ", ".join(topics[:-1]) + " and " + topics[-1]
             self.say(P.I_KNOW_ABOUT, topics=listed)
-
-
-def _of_the_family(asked: Iterable[str], own: set[str]) -> frozenset[str]:
-    """The asked terms that are the personality's own words or of their family ("plumber" of "a plumbing firm")."""
-    return frozenset(t for t in asked if t in own or any(same_family(t, o) for o in own))
 
 
 def _name_in_history(history: Sequence[Turn]) -> str | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
 
 import snowballstemmer
 from wordfreq import zipf_frequency  # (0.2 s to import: when the answerer is built, not on its first turn)
@@ -167,3 +168,8 @@ def is_question(text: str) -> bool:
         return True
     first = words(t[:40])
     return bool(first) and first[0] in QUESTION_OPENERS
+
+
+def of_the_family(asked: Iterable[str], own: set[str]) -> frozenset[str]:
+    """The asked terms that are the personality's own words or of their family ("plumber" of "a plumbing firm")."""
+    return frozenset(t for t in asked if t in own or any(same_family(t, o) for o in own))

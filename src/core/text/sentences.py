@@ -82,3 +82,14 @@ def trim_span(text: str, start: int, end: int) -> tuple[int, int] | None:
     while end > start and text[end - 1].isspace():
         end -= 1
     return (start, end) if start < end else None
+
+
+def sentence_pieces(text: str) -> list[str]:
+    """The reply cut after each sentence; joined back they give the reply exactly."""
+    ends = [end for _, end in sentence_spans(text)]
+    pieces, start = [], 0
+    for end in ends[:-1]:
+        pieces.append(text[start:end])
+        start = end
+    pieces.append(text[start:])
+    return [p for p in pieces if p]

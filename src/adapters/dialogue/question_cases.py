@@ -1,0 +1,36 @@
+"""The case a question puts beside what it asks: the user's own place ("can you collect her from my house?"), the
+place a thing is asked of ("are there showers in the changing rooms?"), an age limit asked for someone ("is she old
+enough to do a course?"). Their words say where or for whom, not what the question is about."""
+
+from __future__ import annotations
+
+import re
+
+from avatar_service.adapters.dialogue.terms import terms
+
+_CASE_OF_MINE = re.compile(r"\b(?:from|to|at|in|near|outside) (?:my|our) ((?:\w+ ){0,1}\w+)", re.I)
+_THERE_IN = re.compile(r"\b(?:is|are) there (?:a |an |any |some )?\w+(?: \w+)? (?:in|at|on|inside|near|by) "
+                       r"(?:the |your )?((?:\w+ ){0,1}\w+)", re.I)
+# "are there lessons in the evening?" asks when, which is what it is about
+_WHEN_WORDS = frozenset(terms("morning mornings afternoon evening evenings night weekend weekends week day days "
+                              "summer winter spring autumn holidays monday tuesday wednesday thursday friday saturday "
+                              "sunday"))
+_OLD_ENOUGH = re.compile(r"\b(?:old enough|too (?:young|old)|what age|how old do (?:you|they|kids|children) have to)\b",
+                         re.I)
+
+
+def users_place(question: str) -> frozenset[str]:
+    """The terms of the user's own place ("from my house")."""
+    return frozenset(t for m in _CASE_OF_MINE.finditer(question) for t in terms(m.group(1)))
+
+
+def where_asked(question: str) -> frozenset[str]:
+    """The terms of the place a thing is asked of ("the changing rooms" of "are there showers in the changing
+    rooms?"), unless it is a time ("in the evening")."""
+    return frozenset(t for m in _THERE_IN.finditer(question) if not _WHEN_WORDS & set(terms(m.group(1)))
+                     for t in terms(m.group(1)))
+
+
+def asks_age_limit(question: str) -> bool:
+    """"is she old enough to do a course?", "is he too young for it?": the place's age limit, for someone's age."""
+    return bool(_OLD_ENOUGH.search(question))
