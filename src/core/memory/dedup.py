@@ -23,7 +23,8 @@ is based, job title, marital status, a favourite of each kind, the name of a spo
 from the extractor's templates and updated whatever the similarity: a person has one of each at a time. So is
 how much they like one thing ("loves coffee", then "does not like coffee"), their diet ("is vegetarian", then
 "is no longer veggie"; a diet also revises a liked food it leaves out, "is vegetarian" after "favourite food is
-steak") and the age of someone they named ("User's son Rory is 4", then "... is 5 years old").
+steak", and eating such a food again revises the diet, "has started eating fish again" after "is vegan") and
+the age of someone they named ("User's son Rory is 4", then "... is 5 years old").
 A negative fact takes back a taste it shares a word with ("can't do mornings" revises "prefers morning
 appointments"), and a name said two ways ("User's cat is named Luna", "User has a cat named Luna") is one
 fact. The subject may be "User" or a name ("Alice lives in Utrecht", as a person might write a memory by hand).
@@ -76,7 +77,7 @@ _SLOTS: list[tuple[str, re.Pattern[str]]] = [
     (name, re.compile(_SUBJECT + pattern, re.I))
     for name, pattern in [
         ("name", r"name is (?P<v>.+)"),
-        ("diet", r"is (?P<v>(?:no longer |not |now )?(?:an? )?(?:(?:fully|completely|strictly|totally|mostly) )?"
+        ("diet", r"is (?P<v>(?:no longer |not |now )?(?:an? )?(?:(?:fully|completely|strictly|strict|totally|mostly) )?"
                  r"(?:vegetarian|veggie|vegan|pescatarian))\b.*"),
         ("nickname", r"likes to be called (?P<v>.+)"),
         ("age", r"is (?P<v>\d+) years old"),
@@ -240,6 +241,23 @@ def _against_diet(new_content: str, old_content: str) -> bool:
     return bool(left_out & {_stem(w) for w in liked.split()})
 
 
+# the user eating a food again: "has started eating fish again", "eats meat now"
+_EATS = re.compile(_SUBJECT + r"(?:has |is |now )*(?:(?:started|begun|began|gone back to|went back to|back to) )?"
+                   r"(?:eating|eats|ate) (?P<v>.+)$", re.I)
+
+
+def _breaks_diet(new_content: str, old_content: str) -> bool:
+    """Whether the user now eats a food the diet an older memory states leaves out ("User has started eating fish
+    again" takes back "User is vegan")."""
+    eats = _EATS.match(new_content.strip().rstrip(".!"))
+    slot = slot_of(old_content)
+    if eats is None or _NEGATIVE.search(new_content) or slot is None or slot[0] != "diet" or \
+            slot[1].startswith(("no longer", "not")):
+        return False
+    left_out = next((words for diet, words in _LEAVES_OUT.items() if diet in slot[1].split()), frozenset())
+    return bool(left_out & {_stem(w) for w in _WORD.findall(eats.group("v").casefold())})
+
+
 def _normal(text: str) -> str:
     return " ".join(_WORD.findall(text.casefold()))
 
@@ -295,7 +313,7 @@ def decide(new_content: str, candidates: Sequence[Candidate], thresholds: Thresh
 
     for candidate in ranked:
         if _reverses(new_content, candidate.content) or _gone_from(new_content, candidate.content) or \
-                _against_diet(new_content, candidate.content) or (
+                _against_diet(new_content, candidate.content) or _breaks_diet(new_content, candidate.content) or (
                 _SPLIT_UP.search(new_content) and _PARTNER.search(candidate.content)):
             return Decision("update", candidate.memory_id, candidate.similarity)
 

@@ -15,7 +15,8 @@ Rewritten before the rules read a sentence (normalise.py calls `rewrite`):
 - a trip with friends: "me and 3 of the girls have booked" -> "we have booked";
 - a pet named by one of the family: "the kids named him Marmalade" -> "we named him Marmalade";
 - a place in lower case after a word that says a place follows: "left manchester!", "a cottage just outside
-  ludlow", "a week in crete". The word after must not be an everyday word ("left work", "a week in bed").
+  ludlow", "a week in crete", "moved back home to belfast". The word after must not be an everyday word ("left
+  work", "a week in bed").
 
 Rules for what these become (tried after all the others, before a clause is kept as said): a break-up
 (dedup.py takes back the partner), a home rented somewhere (where the user lives: dedup.py), a job at a place
@@ -39,9 +40,12 @@ their|this|that|there|here|hospital|church|prison|office|nursery|bed|advance|tot
 yesterday|after|before|with|for|on|at|in|to|and|but|so|because|just|job|jobs|everything|nothing|something|
 behind|again|too|alone|together|paradise|heaven|hell|lockdown|isolation|quarantine|rehab|bits|pieces|ages|
 months|weeks|years|days|hours|mind|sight|view|line|charge|touch|love|time|one|two|three|four|five|six|seven|
-eight|nine|ten|general|particular|a|half|only|first|last|next|bad|good|work's|tears|shock|pain|hand|shape""",
+eight|nine|ten|general|particular|a|half|only|first|last|next|bad|good|work's|tears|shock|pain|hand|shape|
+nights|lates|earlies|shifts|mornings|evenings|weekends""",
     "|",
 )
+_SEASONS = word_set("spring summer autumn winter january february march april may june july august september october "
+                    "november december")
 # typed in lower case only: a place the user wrote with capitals ("KPMG", "St Ives") is left as written
 _PLACE_SHAPE = r"(?-i:[a-z][a-z'’-]{2,}(?: (?:upon|on|under|le|in|by|de|del|la) [a-z][a-z'’-]+)?)(?![\w'’-])"
 _PLACE_WORD = rf"(?P<place>{_PLACE_SHAPE})"
@@ -50,6 +54,7 @@ _PLACE_CUES = (
     rf"(?:\b(?:we|i|we've|i've|have|finally|just|recently) (?:left|moved away from|moved out of) (?={_PLACE_SHAPE}"
     r"(?:$|[!.,;)]| (?:and|for|after|last|this|in|on|to|when|because|so|but|back|behind|years|months|weeks)\b)))|"
     rf"(?:\b(?:{HOMES}) (?:just |right )?(?:outside|near|on the edge of|on the outskirts of) )|"
+    r"(?:\bmoved (?:back|home|back home) to )|"
     r"(?:\b(?:a|an|the|our) (?:week|fortnight|weekend|long weekend|holiday|few days|couple of weeks|\d+ nights?|"
     r"girls' trip|lads' trip|trip|break) (?:away )?in )"
 )
@@ -105,6 +110,8 @@ def _place(m: re.Match[str]) -> str:
     words = m.group("place").split()
     if words[0].lower() in _NOT_A_PLACE or re.search(r"(?:ing|ly|ed)$", words[0]):
         return m.group()  # "left feeling sick", "left quickly", "left disappointed": how, not where
+    if len(words) == 3 and words[2].lower() in _NOT_A_PLACE | _SEASONS:  # "belfast in the summer", "york in june"
+        return m.group("cue") + words[0].capitalize() + m.group("place")[len(words[0]):]
     return m.group("cue") + " ".join(w if w in ("upon", "on", "under", "in", "by") else w.capitalize() for w in words)
 
 

@@ -84,7 +84,8 @@ def _phrase(
             value = TRAILING_TIME.sub("", value)
         if not at_most_words(value, most):
             return None
-        if places and (value.lower() in NOT_PLACES or value.lower().startswith(("the moment", "fear of"))):
+        if places and (value.lower() in NOT_PLACES or value.lower().split()[0] in NOT_PLACES  # "nights at work"
+                       or value.lower().startswith("the moment")):
             return None
         if chat and CHAT_OBJECTS.match(value):
             return None
@@ -176,7 +177,7 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
         _phrase("User grew up {prep} {v}", "location", 0.85, 8, places=True),
     ),
     (
-        rf"^(?:i|we) (?:just |recently |finally )?(?:moved|relocated|moved house) to {V}",
+        rf"^(?:i|we) (?:just |recently |finally )?(?:moved|relocated|moved house)(?: back)?(?: home)? to {V}",
         _phrase("User moved to {v}", "location", 0.85, 8, places=True),
     ),
     (

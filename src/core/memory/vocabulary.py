@@ -102,7 +102,7 @@ MONTH_OR_DATE = re.compile(
 )
 NOT_PLACES = word_set(
     """fear|hope|denial|the moment|the past|the present|a bubble|my head|peace|sin|luxury|poverty|
-misery|the now|my dreams|a dream""",
+misery|the now|my dreams|a dream|nights|days|lates|earlies|shifts|part-time|part time|full-time|full time""",
     "|",
 )
 CHAT_OBJECTS = re.compile(
