@@ -20,8 +20,10 @@ Rewritten before the rules read a sentence (normalise.py calls `rewrite`):
 
 Rules for what these become (tried after all the others, before a clause is kept as said): a break-up
 (dedup.py takes back the partner), a home rented somewhere (where the user lives: dedup.py), a job at a place
-said with what one does there ("on the phones at a call centre"), a trip booked to a place with its first leg, and
-an activity taken up with the days it is done ("started bouldering, going Tuesdays and Thursdays").
+said with what one does there ("on the phones at a call centre"), a trip booked to a place with its first leg,
+an activity taken up with the days it is done ("started bouldering, going Tuesdays and Thursdays"), a job begun
+said as "started as a lab technician" (the job the user does now), and a season ticket, membership or allotment
+held for years.
 """
 
 from __future__ import annotations
@@ -186,5 +188,18 @@ IDIOM_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
      rf"(?P<when>(?:(?:going|usually|mostly|normally) )?[^,;!?]*\b(?:{WHEN}|(?:{DAYS})s?(?: (?:mornings?|afternoons?|"
      r"evenings?|nights?))?)\b[^,;!?]*)$",
      _taken_up),
+    # a job begun, said with "started as": "just started as a lab technician at a brewery this week" is the job the
+    # user does now (one that starts later, "I start as head chef on Monday", is read as said)
+    (r"^i(?:'ve|’ve| have)? (?:(?:only|just|recently|finally) )*(?:started|began|begun) (?:work |working |"
+     r"(?:a|my) (?:new )?job )?as (?P<art>an?) (?!(?:joke|hobby|favour|bit|side|way|kid|child|teen|teenager|"
+     r"beginner|trial|laugh|dare|experiment|gift|present|treat|distraction|one-off)\b)(?P<v>[^,;!?]+?)"
+     r"(?: (?:this|last) (?:week|month)| today| yesterday| on \w+day)?$",
+     _said("User works as {art} {v}", "personal", 0.85)),
+    # a place held at a club or ground for years: "I've had an everton season ticket for 20 years now", "we've had
+    # an allotment since 2015" (what is held long says who the user is; "had a cold for a week" is no place held)
+    (rf"^{_I}(?:'ve|’ve| have)? (?:had|held|kept) (?P<v>(?:(?:an?|my|our) )?(?:[\w'’-]+ ){{0,3}}?(?:season tickets?|"
+     r"memberships?|allotment(?: plot)?)(?: (?:at|for|with|in) [^,;!?]+?)?) "
+     r"(?P<long>(?:for|since) [^,;!?]+?)(?: now)?(?: (?:but|and|so) [^;!?]*)?$",
+     _said("User has had {v} {long}", "personal", 0.8)),
 ]
 IDIOMS = [(re.compile(pattern, re.I), make) for pattern, make in IDIOM_TEXTS]

@@ -1,5 +1,6 @@
 """Memory extraction, round 11: a move said as going back home, typed in lower case ("moved back home to derry");
-eating again what a diet leaves out, which takes the diet back."""
+eating again what a diet leaves out, which takes the diet back; a job begun, said as "started as"; a season ticket
+or membership held for years."""
 
 from __future__ import annotations
 
@@ -47,3 +48,40 @@ def test_eating_again_what_a_diet_leaves_out_revises_the_diet(new: str, old: str
 ])
 def test_eating_what_a_diet_allows_leaves_it(new: str, old: str) -> None:
     assert decide(new, [Candidate("m1", old, 0.3)]).action == "new"
+
+
+@pytest.mark.parametrize(("said", "expected"), [
+    ("only just started as a junior copywriter at an agency last week",
+     ("User works as a junior copywriter at an agency", "personal")),
+    ("I've started work as a receptionist at the vets", ("User works as a receptionist at the vets", "personal")),
+    ("began as a trainee plumber on monday, knackered already", ("User works as a trainee plumber", "personal")),
+])
+def test_a_job_begun_said_as_started_as_is_the_users_job(said: str, expected: tuple[str, str]) -> None:
+    assert expected in facts(said)
+
+
+def test_a_job_begun_takes_back_the_old_one() -> None:
+    decision = decide("User works as a junior copywriter at an agency",
+                      [Candidate("m1", "User works as a barista", 0.3)])
+    assert decision.action == "update"
+
+
+@pytest.mark.parametrize("said", ["it just started as a joke", "I started as a bit of a laugh", "started as a kid"])
+def test_what_something_began_as_is_no_job(said: str) -> None:
+    assert not [f for f in facts(said) if "works as" in f[0]]
+
+
+@pytest.mark.parametrize(("said", "expected"), [
+    ("we've had season tickets at Old Trafford since 1998",
+     ("User has had season tickets at Old Trafford since 1998", "personal")),
+    ("I've had a gym membership for years but never go", ("User has had a gym membership for years", "personal")),
+    ("had our allotment for 6 years now", ("User has had their allotment for 6 years", "personal")),
+])
+def test_a_season_ticket_or_membership_held_for_years_is_kept(said: str, expected: tuple[str, str]) -> None:
+    assert expected in facts(said)
+
+
+@pytest.mark.parametrize("said", ["I've had a cold for a week", "I've had this headache since Monday",
+                                  "I've had a pass for ages"])
+def test_other_things_had_for_a_while_are_no_membership(said: str) -> None:
+    assert facts(said) == []
