@@ -27,7 +27,7 @@ HOLDS = {
         r"\bon (?:arrival|collection|booking|departure)\b",
         re.I),
     "price": re.compile(rf"\b(?:\d+(?:[.,]\d\d)?|{_NUMBER_WORD})\s?(?:euros?|eur|dollars?|pounds?|usd|gbp|francs?)\b|"
-                        r"[€$£]\s?\d|\bfree\b|\bno charge\b", re.I),
+                        r"[€$£]\s?\d|\b\d{1,3}p\b|\bfree\b|\bno charge\b", re.I),  # (and pence: "10p per side")
     # a preposition and a name that is not a day or a month ("at Birch Lane", not "to Friday"), or a place word
     "place": re.compile(rf"(?<!^)\b(?:at|on|in|to|near) (?!{_DAY}\b|{_MONTH}\b)(?-i:[A-Z])\w+|"
                         r"\b(?:street|road|lane|avenue|square|piazza|row|yard|quay|"
@@ -46,7 +46,8 @@ HOLDS = {
                       r"\b(?:is|are|turned|turns) \d{1,3}\b(?!\s?(?:am|pm|euros?|pounds?|minutes|hours|km|%))", re.I),
     # (or a length: "how long is the pool?" / "25 metres long")
     # ("two and a half hours", "an hour and a quarter")
-    "duration": re.compile(rf"\b(?:\d+|{_NUMBER_WORD}|a|an|half an?)(?: and an? (?:half|quarter))?[ -](?:minutes?|"
+    "duration": re.compile(rf"\b(?:\d+|{_NUMBER_WORD}|a|an|half an?)(?: and an? (?:half|quarter))?[ -]"
+                           r"(?:(?:working|business|school|full|clear) )?(?:minutes?|"
                            r"hours?|days?|weeks?|months?|"
                            r"years?|metres?|meters?|km|kilometres?|miles?|feet|foot|yards?)\b", re.I),
     "contact": re.compile(r"\+?\d[\d ()-]{6,}\d|\b[\w.+-]+@[\w-]+\.[\w.]+", re.I),
@@ -73,7 +74,7 @@ _WANTS = [
     # told when he's ready?" asks how, "when he's ready" only says in which case)
     ("time", re.compile(r"(?:^\W*|[,;:.!?]\s*|\b(?:and|so|but|then|okay|ok|right|know|tell me|remind me|idea|sure|"
                         r"say|said|ask|wondering|wonder|find out|check)\s+)when\b|\bwhat time\b|"
-                        r"\bhow (?:late|early)\b|\buntil when\b|\bwhat hours\b|"
+                        r"\bhow (?:late|early)\b|\b(?:until|till|til) when\b|\bwhat hours\b|"
                         r"\bopening hours\b|\b(?:open|close|closes|opens)\b|"
                         r"\b(?:what|which) (?:days?|dates?|months?|nights?|evenings?|mornings?)\b", re.I)),
     ("place", re.compile(r"\bwhere(?:abouts)?\b|\baddress\b|\blocated\b|\bbased\b|\bsituated\b", re.I)),
@@ -218,3 +219,24 @@ def on_the_day(question: str, sentence: str) -> bool | None:
         if (day - start) % 7 <= (end - start) % 7:
             return True
     return asked <= named
+
+
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december")
+_MONTH_NAME = re.compile(rf"\b({_MONTH})\b", re.I)
+# ("may" is a month only beside another: "from May to September", not "you may bring")
+_MONTH_RANGE = re.compile(rf"\b(?:from |between )?({_MONTH}) (?:to|till|until|through|and|-|–) (?:the end of )?"
+                          rf"({_MONTH})\b", re.I)
+
+
+def in_the_months(question: str, sentence: str) -> bool | None:
+    """Whether the one month a question names ("could I get a bbq box in October?") is inside the month range a
+    sentence gives ("only sold from May to September", ranges that wrap the year too): None when either names
+    none."""
+    asked = {m.group(1).lower() for m in _MONTH_NAME.finditer(question)} - {"may"}
+    ranges = _MONTH_RANGE.findall(sentence)
+    if len(asked) != 1 or not ranges:
+        return None
+    month = _MONTHS.index(next(iter(asked)))
+    return any((month - _MONTHS.index(a.lower())) % 12 <= (_MONTHS.index(b.lower()) - _MONTHS.index(a.lower())) % 12
+               for a, b in ranges)

@@ -128,8 +128,9 @@ def best_answer(ranking: Ranking, more: bool, asking: bool, about_user: float, t
     # Wi-Fi..."), or one that holds the kind asked for ("what time can we arrive?" / "Check-in is from 2pm")
     unsure = ranking.focus_unknown and best.candidate.kind == "knowledge" and not best.fits
     near = best.candidate.relevance >= sure and not unsure
-    # ("are there showers in the changing rooms?" is not answered by what else is in the changing rooms)
-    if best.candidate.own and (near or (_clearly_closest(best, ranked) and not (unsure and ranking.where_named))):
+    # ("are there showers in the changing rooms?" is not answered by what else is in the changing rooms, nor "in
+    # silver instead of gold?" by the gold)
+    if best.candidate.own and (near or (_clearly_closest(best, ranked) and not (unsure and ranking.aside_named))):
         return best  # it says what was asked in other words ("hire a van" / "a van costs 89 euros per day")
     # by the words: the best, or one nearly level with it that holds them ("what if my dog gets sick at night?":
     # "for emergencies outside these hours..." came just behind "bring your pet's vaccination booklet")
@@ -181,6 +182,8 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
     if _NEGATIVE.search(question):
         return text  # "isn't it open?": a yes or no would be ambiguous
     on_the_day = answer_types.on_the_day(question, text)
+    if on_the_day is None:  # "in October?" / "only sold from May to September"
+        on_the_day = answer_types.in_the_months(question, text)
     if on_the_day is not None and not _NEGATIVE.search(text):  # "on a Tuesday?" / "from Wednesday to Sunday"
         return ("Yes, " if on_the_day else "No, ") + lower_first(text)
     asked = {t for t in terms(question) if t not in _LIGHT}

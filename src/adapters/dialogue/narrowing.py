@@ -85,14 +85,33 @@ _CLAUSES = re.compile(r",\s+(?:and|or|while|whereas)\s+|\s+and\s+(?=[£$€]\s?\
                       r"\s+(?:and|while|whereas)\s+(?=(?:the|a|an|our|each|every|all)\b)|;\s+", re.I)
 
 
-def one_clause(sentence: str, question: str, kinds: Sequence[str]) -> str:
-    """`sentence` cut to its one clause that holds the kind asked for and most of the question's terms."""
+_COMMA_CLAUSES = re.compile(r"[,;]\s+(?:and|or|while|whereas)?\b", re.I)  # (not "two and a half hours")
+
+
+def one_clause(sentence: str, question: str, kinds: Sequence[str], follow_up: bool = False, pointed: str = "") -> str:
+    """`sentence` cut to its one clause that holds the kind asked for and most of the question's terms (or, when
+    they tie, of `pointed`: the last reply, which "that" in "what's that cost?" points back to)."""
     question_terms = set(terms(question))
     if not kinds or not question_terms:
         return sentence
     clauses = [c.strip() for c in _CLAUSES.split(sentence.rstrip(".!?")) if c.strip()]
-    if len(clauses) < 2 or not all(len(c.split()) >= 3 and _states(c, kinds) for c in clauses):
+    if len(clauses) < 2 or not all(len(c.split()) >= 3 or _verbless(c) for c in clauses):
         return sentence
+    stating = [c for c in clauses if _states(c, kinds)]
+    if any(_THRESHOLD.search(c) and c not in stating for c in clauses):
+        return sentence  # "we deliver on orders over £25, and delivery costs £4": the condition goes with it
+    if len(stating) == 1 and len(clauses) == 2 and _COMMA_CLAUSES.search(sentence):
+        # "hardback binding costs £18 and takes 3 working days, and comb binding costs £4 and is done while you
+        # wait": the clause that says how long, or for a follow-up ("and comb binding?") the one it names
+        if not follow_up:
+            return stating[0][:1].upper() + stating[0][1:] + "."
+        return _most_shared(clauses, question_terms, set()) or sentence
+    if len(stating) < 2:
+        return sentence
+    if len(stating) < len(clauses) and not any(map(_verbless, clauses)):
+        clauses = stating  # "..., and everything in it is grown on the farm": not what is asked
+    elif len(stating) < len(clauses):
+        clauses = [c for c in clauses if c in stating]
     # an age asked about picks the clause whose ages include it ("£8.50 for children aged 4 to 11 and £6 for children
     # aged 1 to 3" for "a 5 year old"); a toddler is about 2
     asked_ages = ages_meant(question)
@@ -109,12 +128,18 @@ def one_clause(sentence: str, question: str, kinds: Sequence[str]) -> str:
     if any(map(_verbless, clauses[1:])) and price and terms(clauses[0][price.end():]):
         return sentence  # "costs £8.50 for children aged 4 to 11 and £6 for ...": cases after the price, none asked
     whole = [c for c in clauses if not _verbless(c)]
-    shared = [len(question_terms & set(terms(c))) for c in whole]
-    best = max(shared)
-    if best == 0 or shared.count(best) > 1:
-        return sentence
-    chosen = whole[shared.index(best)]
-    return chosen[:1].upper() + chosen[1:] + "."
+    return _most_shared(whole, question_terms, set(terms(pointed))) or sentence
+
+
+def _most_shared(clauses: Sequence[str], asked: set[str], context: set[str]) -> str:
+    """The one clause sharing the most of the asked terms, or when they tie, of the context's; "" if none."""
+    for wanted in (asked, context):
+        shared = [len(wanted & set(terms(c))) for c in clauses]
+        best = max(shared, default=0)
+        if best and shared.count(best) == 1:
+            chosen = clauses[shared.index(best)]
+            return chosen[:1].upper() + chosen[1:] + "."
+    return ""
 
 
 def _verbless(clause: str) -> bool:
@@ -244,11 +269,17 @@ def one_kind(sentence: str, own: set[str], question: str, kinds: Sequence[str]) 
     starts = [0, *(c.end() for c in cuts)]
     ends = [*(c.start() for c in cuts), len(body)]
     pieces = [body[a:b] for a, b in zip(starts, ends, strict=True)]
-    if any(v.start() - a < 3 for v, a in zip(values, starts, strict=True)):
+    # the later kinds say their figure first ("cost £12 for A2, £18 for A1 and £25 for A0") or after their name
+    verbless = all(v.start() == a for v, a in zip(values[1:], starts[1:], strict=True))
+    if not verbless and any(v.start() - a < 3 for v, a in zip(values, starts, strict=True)):
         return sentence
     asked = set(own) | (ONE_PERSON if JUST_ME.search(question) else set())
+    if verbless:  # what all the kinds share ("posters on satin paper cost") tells none apart
+        asked -= set(terms(body[:values[0].start()]))
     chosen = _pick(pieces, asked)
     if chosen < 0:
         return sentence
+    if verbless and chosen:
+        return f"It's {pieces[chosen]}."
     piece = _with_verb(pieces[chosen], pieces[0], kinds) if chosen else pieces[0]
     return f"{piece[:1].upper()}{piece[1:]}."

@@ -34,7 +34,7 @@ from avatar_service.adapters.dialogue.follow_up_context import (
     topic_turns,
 )
 from avatar_service.adapters.dialogue.narrowing import JUST_ME, ONE_PERSON, narrowed, one_case, one_clause, one_kind
-from avatar_service.adapters.dialogue.question_cases import asks_age_limit, users_place, where_asked
+from avatar_service.adapters.dialogue.question_cases import aside, asks_age_limit, users_place, where_asked
 from avatar_service.adapters.dialogue.ranking import (
     PRONOUN_START,
     Candidate,
@@ -46,7 +46,15 @@ from avatar_service.adapters.dialogue.ranking import (
 )
 from avatar_service.adapters.dialogue.small_talk import SmallTalk
 from avatar_service.adapters.dialogue.style import Style
-from avatar_service.adapters.dialogue.terms import RELATED, common_terms, is_question, of_the_family, terms, words
+from avatar_service.adapters.dialogue.terms import (
+    RELATED,
+    common_terms,
+    is_question,
+    of_the_family,
+    spelled_out,
+    terms,
+    words,
+)
 from avatar_service.adapters.dialogue.user_facts import (
     about_user,
     addresses_the_place,
@@ -122,7 +130,7 @@ class _Reply(SmallTalk):
 
     def __init__(self, request: DialogueRequest) -> None:
         self.request = request
-        history = list(request.history)
+        history = [Turn(t.role, spelled_out(t.content)) if t.role == "user" else t for t in request.history]
         self.user_text = history[-1].content.strip() if history and history[-1].role == "user" else ""
         self.lowered = " ".join(words(self.user_text))
         # Seeded by the persona and the words alone: the same question gets the same reply, however late.
@@ -139,6 +147,7 @@ class _Reply(SmallTalk):
         self.parts: list[str] = []
         self.pronoun_resolved = False
         self.context_terms: set[str] = set()  # what the turns a follow-up leans on said
+        self.pointing = False  # the turn points back at what the last reply said ("what's that cost?")
         # the terms a follow-up borrows from the last reply alone, and the known sentences that reply said
         self.from_reply: frozenset[str] = frozenset()
         self.echoed: frozenset[str] = frozenset()
@@ -225,7 +234,8 @@ class _Reply(SmallTalk):
         first = dataclasses.replace(first, candidate=dataclasses.replace(first.candidate, text=cut))
         lead = with_answer_word(first, text, ranking)
         if len(chosen) == 1 and not query.yes_no:  # "a sourdough loaf": not the rye's price beside it
-            lead = one_clause(lead, said, query.kinds)
+            lead = one_clause(lead, said, query.kinds, bool(self.context_terms),
+                              self.previous_reply if self.pointing else "")
         self.parts.append(lead)
         self.parts.extend(as_sentence(c.candidate.text) for c in chosen[1:])
         self.quip("answer")
@@ -235,7 +245,7 @@ class _Reply(SmallTalk):
         kinds = answer_types.wanted(text)
         weights = question_weights(text, kinds, asked_ages)
         weights.pop("more", None)
-        where = where_asked(text)  # "are there showers in the changing rooms?": not what is asked about
+        where = where_asked(text) | aside(text)  # "are there showers in the changing rooms?": not what is asked
         case = users_place(text) | where
         for t in case & weights.keys():  # "can you collect her from my house?": the user's place, not the topic
             weights[t] = min(weights[t], 0.3)
@@ -244,7 +254,7 @@ class _Reply(SmallTalk):
         follow = more or (is_follow_up(text) and not asked_ages) or not (weights or kinds) or \
             kind_only(text, weights, kinds)
         context = self.previous_user if follow else ""
-        pointing = points_back(text, weights)
+        pointing = self.pointing = points_back(text, weights)
         self.context_terms = {t for turn in self.topic for t in terms(turn)} if context else set()
         if context:
             for t in pointing_nouns(text) & weights.keys():  # "at that hour?" names no new topic
@@ -309,7 +319,7 @@ class _Reply(SmallTalk):
                      place_names=place_names(self.request.persona.description), own=frozenset(terms(text)),
                      mentions_user=mentions_user(asked) or (bool(context) and mentions_user(context)),
                      child=answer_types.mentions_child(text) or bool(asked_ages), said=said,
-                     case=case, where_named=bool(where), from_reply=self.from_reply, echoed=self.echoed,
+                     case=case, aside_named=bool(where), from_reply=self.from_reply, echoed=self.echoed,
                      incidental=common | of_the_family(weights.keys(), itself))
 
     def ages_of_relatives(self, text: str) -> list[int]:

@@ -1,5 +1,6 @@
 """The case a question puts beside what it asks: the user's own place ("can you collect her from my house?"), the
-place a thing is asked of ("are there showers in the changing rooms?"), an age limit asked for someone ("is she old
+place a thing is asked of ("are there showers in the changing rooms?"), what it would be instead of ("in silver
+instead of gold?"), an age limit asked for someone ("is she old
 enough to do a course?"). Their words say where or for whom, not what the question is about."""
 
 from __future__ import annotations
@@ -29,6 +30,16 @@ def where_asked(question: str) -> frozenset[str]:
     rooms?"), unless it is a time ("in the evening")."""
     return frozenset(t for m in _THERE_IN.finditer(question) if not _WHEN_WORDS & set(terms(m.group(1)))
                      for t in terms(m.group(1)))
+
+
+# "in silver instead of gold?": gold is what it would be instead; "the same day if we're desperate?": how they are
+_ASIDE = re.compile(r"\b(?:instead of|rather than) (?:the |a |an )?((?:\w+ ){0,1}\w+)|"
+                    r"\bif (?:i'm|i am|we're|we are|it's|it is) ((?:\w+ ){0,2}\w+)\W*$", re.I)
+
+
+def aside(question: str) -> frozenset[str]:
+    """The terms of what a question names only beside what it asks: what it would be instead of, the user's state."""
+    return frozenset(t for m in _ASIDE.finditer(question) for t in terms(m.group(1) or m.group(2)))
 
 
 def asks_age_limit(question: str) -> bool:

@@ -59,7 +59,9 @@ class Query:
     # the sentences of the last reply, when the question asks more about what it said ("how much does that cost?")
     said: frozenset[str] = frozenset()
     case: frozenset[str] = frozenset()  # the user's own place in the question ("from my house"): not its topic
-    where_named: bool = False  # asks whether a thing is in a place ("are there showers in the changing rooms?")
+    # names where a thing is asked of or what it would be instead ("are there showers in the changing rooms?", "in
+    # silver instead of gold?"): a sentence about that says nothing of the thing asked
+    aside_named: bool = False
     # a follow-up's terms taken from the last reply alone ("who does that?" after "Hand-stripping ... costs £20"),
     # and the sentences that reply said: they find another sentence about its subject, not the same one again
     from_reply: frozenset[str] = frozenset()
@@ -87,8 +89,7 @@ class Ranking:
     wants_kind: bool = False  # asks for a kind of answer (a time, a price...), and not only yes or no
     focus_unknown: bool = False  # the question's last main word, what it is about, is nowhere in what is known
     literal: bool = False  # asks for what an answer states in so many words (a name, an age, a contact)
-    # the question names where ("in the changing rooms"): a sentence of that place says nothing of the thing asked
-    where_named: bool = False
+    aside_named: bool = False  # (Query.aside_named)
 
 
 def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
@@ -185,7 +186,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
     return Ranking(scored, unmatched, len(weights), frozenset(main_words), bool(query.kinds) and not query.yes_no,
                    bool(focus) and focus not in reachable,
                    bool(query.kinds) and not query.yes_no and _LITERAL.issuperset(query.kinds),
-                   query.where_named)
+                   query.aside_named)
 
 
 # a sentence that opens by pointing back at the one before it: "It costs 23 euros." after "...the theory test..."

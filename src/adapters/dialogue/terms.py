@@ -13,15 +13,35 @@ from avatar_service.adapters.dialogue.everyday_words import EVERYDAY_GROUPS, PHR
 from avatar_service.core.text.lexicon import GENERIC, QUESTION_OPENERS, RELATED_GROUPS, STOPWORDS, words_of
 
 # numbers keep their dots and colons ("22.50", "8:30"); words their apostrophes ("can't")
-_TOKEN = re.compile(r"\d+(?:[.,:]\d+)*|[a-z]+(?:'[a-z]+)?")
+_TOKEN = re.compile(r"\d+(?:[.,:]\d+)*|[a-z]\d{1,2}\b|[a-z]+(?:'[a-z]+)?")  # (and sizes: "A4", "A1")
 _STEMMER = snowballstemmer.stemmer("english")
 
 
 _LETTER_COMPOUND = re.compile(r"\b([a-z])-(?=[a-z]{2})")  # "e-bike" is one word, "gluten-free" two
 
 
+# "café" and "cafe" are one word, as people type them either way
+_PLAIN_LETTERS = str.maketrans("áàâäãåçéèêëíìîïñóòôöõúùûüýÿ’", "aaaaaaceeeeiiiinooooouuuuyy'")
+
+
 def words(text: str) -> list[str]:
-    return _TOKEN.findall(_LETTER_COMPOUND.sub(r"\1", text.lower().replace("’", "'")))
+    return _TOKEN.findall(_LETTER_COMPOUND.sub(r"\1", text.lower().translate(_PLAIN_LETTERS)))
+
+
+# How people text: "r u open on mondays", "did i tell u?", "black n white", "b&w"
+_TEXTING = [(re.compile(pattern, re.I), replacement) for pattern, replacement in (
+    (r"\bu\b(?!-)", "you"), (r"\bur\b", "your"), (r"\br\b(?= (?:you|u|we|they|there|the|your|ur)\b)", "are"),
+    (r"(?<=\w) n (?=\w)", " and "), (r"\bb ?& ?w\b|\bb/w\b", "black and white"), (r"\bpl[sz]\b", "please"),
+    (r"\bthru\b", "through"), (r"\btmrw\b|\btmr\b", "tomorrow"),
+    (r"\b(what|where|when|who|how|that|there)s\b", r"\1's"), (r"\bim\b", "i'm"), (r"\bive\b", "i've"),
+    (r"\b(do|does|did|is|are|was|were|have|has|had|could|would|should|ca|wo)nt\b", r"\1n't"))]
+
+
+def spelled_out(text: str) -> str:
+    """A turn as it would be written out ("r u open?" -> "are you open?"): routing reads whole words."""
+    for pattern, replacement in _TEXTING:
+        text = pattern.sub(replacement, text)
+    return text
 
 
 @functools.lru_cache(maxsize=65536)
@@ -81,6 +101,9 @@ trial trials taster tasters introductory intro
 wheelchair wheelchairs accessible accessibility disabled disability step ramp lift stairs mobility knee knees hip hips
 girl girls boy boys child children kid kids
 urgent urgently emergency emergencies
+bbq bbqs barbecue barbecues barbeque
+away holiday holidays vacation
+page pages side sides sheet sheets
 """
 
 

@@ -47,7 +47,10 @@ def test_a_listed_kind_is_cut_to_the_one_named() -> None:
     delivery = "We deliver on orders over £25, and delivery costs £4."
     assert one_kind(delivery, set(terms("how much to deliver an order?")), "", ["price"]) == delivery
     hems = "Taking up trousers costs £14, or £18 for jeans."
-    assert one_kind(hems, {"jean"}, "and jeans?", ["price"]) == hems
+    assert one_kind(hems, {"jean"}, "and jeans?", ["price"]) == "It's £18 for jeans."
+    posters = "Large-format posters on satin paper cost £12 for A2, £18 for A1 and £25 for A0."
+    assert one_kind(posters, set(terms("an A1 poster?")), "", ["price"]) == "It's £18 for A1."
+    assert one_kind(posters, set(terms("a poster?")), "", ["price"]) == posters  # what all share tells none apart
 
 
 def test_listed_kinds_through_the_answerer() -> None:

@@ -1,0 +1,88 @@
+"""Round 12 of the offline answerer: questions as people text them ("r u open on mondays", "did i tell u?", "b&w",
+"cafe" for "café"), pence as prices, "till when", a month checked against the months a sentence gives, a clause
+chosen whether or not it says the answer in figures ("comb binding ... is done while you wait"), and what a question
+would have instead ("in silver instead of gold?")."""
+
+from __future__ import annotations
+
+from avatar_service.adapters.dialogue import OfflineGroundedDialogue
+from avatar_service.adapters.dialogue.answer_types import holds, in_the_months, wanted
+from avatar_service.adapters.dialogue.narrowing import one_clause
+from avatar_service.adapters.dialogue.question_cases import aside
+from avatar_service.adapters.dialogue.terms import spelled_out, terms
+from avatar_service.ports.dialogue import DialogueRequest, Persona, Turn
+
+SHOP = [
+    "Black and white copies cost 10p per side on A4 and 20p on A3, and colour copies cost 45p per side on A4 and 90p "
+    "on A3. Large-format posters on satin paper cost £12 for A2, £18 for A1 and £25 for A0.",
+    "Hardback thesis binding with gold lettering on the spine costs £18 per copy and takes 3 working days, and comb "
+    "binding costs £4 and is done while you wait.",
+    "We are open Monday to Friday from 8:30am to 6pm, and we are closed on Sundays. The barbecue box costs £35 and "
+    "is only sold from May to September.",
+    "The café serves lunch until 2:30pm.",
+]
+MEMORIES = ["Hannah works as a marine biologist"]
+engine = OfflineGroundedDialogue()
+
+
+def converse(*questions: str) -> list[str]:
+    persona = Persona("Sam", "", "Works at Copperplate Print & Copy.", {"verbosity": 0.3})
+    history: list[Turn] = []
+    for q in questions:
+        history.append(Turn("user", q))
+        history.append(Turn("assistant", engine.compose(DialogueRequest(persona, list(history), knowledge=SHOP,
+                                                                        memories=MEMORIES))))
+    return [t.content for t in history if t.role == "assistant"]
+
+
+def test_texting_is_spelled_out() -> None:
+    assert spelled_out("r u open on mondays") == "are you open on mondays"
+    assert spelled_out("whats my job again, did i tell u?") == "what's my job again, did i tell you?"
+    assert spelled_out("and black n white?") == "and black and white?"
+    assert spelled_out("600 pages in b&w") == "600 pages in black and white"
+    assert spelled_out("i dont want them") == "i don't want them"
+    assert spelled_out("the u-bend") == "the u-bend"  # a letter in a compound is no word
+    assert terms("cafe") == terms("café") and terms("an A1 poster") == ["a1", "poster"]
+
+
+def test_texted_questions_through_the_answerer() -> None:
+    assert "biologist" in converse("whats my job again, did i tell u?")[0]
+    assert "45p" in converse("how much is colour printing per page?")[0]
+    assert "10p" in converse("how much is colour printing per page?", "and black n white?")[1]
+    assert "2:30" in converse("till when do you do lunch in the cafe?")[0]
+
+
+def test_pence_are_prices_and_till_when_asks_a_time() -> None:
+    assert holds("Copies cost 10p per side.", ["price"])
+    assert "time" in wanted("till when do you do lunch?")
+    assert holds("It takes 3 working days.", ["duration"])
+
+
+def test_a_month_is_checked_against_the_months_given() -> None:
+    sold = "The barbecue box is only sold from May to September."
+    assert in_the_months("could i get a bbq box in october?", sold) is False
+    assert in_the_months("and in june?", sold) is True
+    assert in_the_months("is it open in winter?", sold) is None
+    assert in_the_months("in january?", "The field is open from November to February.") is True
+    assert converse("could i get a bbq box in october?")[0].startswith("No, ")
+
+
+def test_the_clause_asked_about_whether_or_not_it_says_a_figure() -> None:
+    binding = SHOP[1]
+    assert one_clause(binding, "how long does the hardback binding take", ["duration"]) == \
+        "Hardback thesis binding with gold lettering on the spine costs £18 per copy and takes 3 working days."
+    assert one_clause(binding, "and comb binding?", ["duration"], follow_up=True) == \
+        "Comb binding costs £4 and is done while you wait."
+    # "what's that cost?" points back to what the last reply said
+    assert one_clause(binding, "whats that cost?", ["price"], True, "Comb binding is done while you wait.") == \
+        "Comb binding costs £4 and is done while you wait."
+    # not a follow-up: the clause that says it ("a spare key costs £4.50", not where keys are cut)
+    keys = "Our shop cuts keys Monday to Saturday, and a spare front door key costs £4.50."
+    assert one_clause(keys, "how much to get a spare front door key cut?", ["price"]) == \
+        "A spare front door key costs £4.50."
+
+
+def test_what_it_would_be_instead_of_is_no_topic() -> None:
+    assert aside("can you do the lettering in silver instead of gold?") == frozenset(terms("gold"))
+    assert aside("could we get them the same day if we're desperate?") == frozenset(terms("desperate"))
+    assert "know" in converse("can you do the lettering in silver instead of gold?")[0]
