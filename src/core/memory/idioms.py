@@ -13,6 +13,7 @@ Rewritten before the rules read a sentence (normalise.py calls `rewrite`):
 - what was just learnt, said as news: "found out this week my son is allergic to sesame" -> "my son is ...";
 - a love said as a verdict: "nothing beats a Sunday roast" -> "I love a Sunday roast";
 - a trip with friends: "me and 3 of the girls have booked" -> "we have booked";
+- what was booked, then when it is: "booked my driving test, its on 19 november" -> "my driving test is on ...";
 - a pet named by one of the family: "the kids named him Marmalade" -> "we named him Marmalade";
 - a place in lower case after a word that says a place follows: "left manchester!", "a cottage just outside
   ludlow", "a week in crete", "moved back home to belfast". The word after must not be an everyday word ("left
@@ -101,6 +102,11 @@ _ME_AND_FRIENDS = re.compile(r"^(?:me|myself) and (?:(?:\d+|two|three|four|five|
 # read "kids named" as "kid's named", an apostrophe left out)
 _NAMED_BY = re.compile(rf"^(?:my|our) (?:[\w-]+ )?(?:{RELATIONS})(?:s|'s|’s)?(?: (?-i:[A-Z])[\w'’-]+)? "
                        r"(?:named|called) (?=(?:him|her|it) (?-i:[A-Z])[\w'’-]+$)", re.I)
+# "finally booked my driving test, its on 19 november": what was booked, and when it is, said as one
+_BOOKED_WHEN = re.compile(r"^(?:(?:i|we)(?:'ve|’ve| have)? )?(?:(?:finally|just|only just|already) )?"
+                          r"(?:booked|got|arranged|scheduled|sorted) (?P<what>(?:my|our) (?:[\w'’-]+ ){0,3}?[\w'’-]+)"
+                          r"(?: booked| sorted| in)?, (?:it(?:'s|’s| is)|its|it'll be|it’ll be|they(?:'re|’re| are)) "
+                          r"(?=(?:on|at|for|next|this|tomorrow|in)\b)", re.I)
 _SHORT_DAYS = re.compile(r"(?<!to )(?<!till )(?<!-)\b(?:tues|thurs)\b(?!\s*(?:to|till|until|-|–)(?:\s|$))", re.I)
 
 
@@ -138,6 +144,8 @@ def rewrite(text: str) -> str:
     if _NOTHING_BEATS.match(text):  # "nothing beats a good thriller for me": "for me" is who says it, the user
         text = re.sub(r",? for me(?=[.!]*$)", "", _NOTHING_BEATS.sub("I love ", text))
     text = _ME_AND_FRIENDS.sub("we", text)
+    text = _BOOKED_WHEN.sub(lambda m: f"{m.group('what')} {'are' if re.search(r'[^s]s$', m.group('what')) else 'is'} ",
+                            text)
     text = ", ".join(_NAMED_BY.sub("we named ", clause) for clause in text.split(", "))
     text = _SHORT_DAYS.sub(lambda m: {"tues": "Tuesdays", "thurs": "Thursdays"}[m.group().lower()], text)
     return _CUED_PLACE.sub(_place, text)

@@ -85,3 +85,18 @@ def test_a_season_ticket_or_membership_held_for_years_is_kept(said: str, expecte
                                   "I've had a pass for ages"])
 def test_other_things_had_for_a_while_are_no_membership(said: str) -> None:
     assert facts(said) == []
+
+
+@pytest.mark.parametrize(("said", "expected"), [
+    ("finally booked my theory test, its on 4 march at the leeds centre",
+     ("User has their theory test on 4 March at the leeds centre", "schedule")),
+    ("got my scan booked, it's next tuesday", ("User has their scan next Tuesday", "schedule")),
+    ("I've booked my MOT, it's on Friday", ("User's MOT is on Friday", "schedule")),
+])
+def test_what_was_booked_then_when_it_is_is_one_date(said: str, expected: tuple[str, str]) -> None:
+    assert expected in facts(said)
+
+
+@pytest.mark.parametrize("said", ["booked my haircut, it was rubbish", "booked my test, it's so stressful"])
+def test_what_was_booked_said_without_when_is_no_date(said: str) -> None:
+    assert not [f for f in facts(said) if f[1] == "schedule"]
