@@ -7,7 +7,7 @@ import dataclasses
 import random
 import re
 import zlib
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator
 
 from anyio.lowlevel import checkpoint
 
@@ -62,6 +62,7 @@ from avatar_service.adapters.dialogue.user_facts import (
     asks_permission,
     has_in_mind,
     mentions_user,
+    name_in_history,
     name_in_turn,
     place_names,
     second_person,
@@ -142,7 +143,7 @@ class _Reply(SmallTalk):
         # the previous user turn, and the ones before it while each was a follow-up itself
         self.topic = topic_turns([t.content for t in self.earlier if t.role == "user"])
         self.said = " ".join(t.content for t in self.earlier if t.role == "assistant")
-        self.user_name = request.user_name or _name_in_history(history) or user_name_in(request.memories)
+        self.user_name = request.user_name or name_in_history(history) or user_name_in(request.memories)
         self.emotion: Emotion | None = detect_emotion(self.user_text)
         self.parts: list[str] = []
         self.pronoun_resolved = False
@@ -397,12 +398,3 @@ class _Reply(SmallTalk):
         if topics:
             listed = topics[0] if len(topics) == 1 else ", ".join(topics[:-1]) + " and " + topics[-1]
             self.say(P.I_KNOW_ABOUT, topics=listed)
-
-
-def _name_in_history(history: Sequence[Turn]) -> str | None:
-    for turn in reversed(history):
-        if turn.role == "user":
-            name = name_in_turn(turn.content)
-            if name:
-                return name
-    return None

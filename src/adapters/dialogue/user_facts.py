@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from avatar_service.core.text.lexicon import STOPWORDS, words_of
+from avatar_service.ports.dialogue import Turn
 
 # "where do I live", "what painter do I like", "am I allergic", "what can't I eat"
 _I_ASKS = re.compile(r"\b(?:do|did|does|am|was|have|had|can't|cannot|should)\s+i\s+(?:usually\s+|always\s+|really\s+)?"
@@ -254,3 +255,13 @@ def second_person(memory: str, user_name: str | None = None) -> str:
             return f"you {_base_verb(first.lower())} {tail}"  # a bare predicate: "Likes hiking"
         return text  # about someone or something else: quoted as it is
     return text[:1].lower() + text[1:]
+
+
+def name_in_history(history: Sequence[Turn]) -> str | None:
+    """The name the user last gave for themselves in the conversation ("my name is Ana")."""
+    for turn in reversed(history):
+        if turn.role == "user":
+            name = name_in_turn(turn.content)
+            if name:
+                return name
+    return None
