@@ -85,7 +85,8 @@ _CLAUSES = re.compile(r",\s+(?:and|or|while|whereas)\s+|\s+and\s+(?=[£$€]\s?\
                       r"\s+(?:and|while|whereas)\s+(?=(?:the|a|an|our|each|every|all)\b)|;\s+", re.I)
 
 
-_COMMA_CLAUSES = re.compile(r"[,;]\s+(?:and|or|while|whereas)?\b", re.I)  # (not "two and a half hours")
+_COMMA_CLAUSES = re.compile(r";\s+|,\s+(?:and|or|while|whereas)\b", re.I)  # (not "two and a half hours")
+_LONG_LIST = re.compile(rf"{_ITEM}(?:,\s*{_ITEM})+,?\s+(?:and|or)\s+{_ITEM}")  # "£22, £31 and £40": narrowed()'s
 
 
 def one_clause(sentence: str, question: str, kinds: Sequence[str], follow_up: bool = False, pointed: str = "") -> str:
@@ -95,7 +96,8 @@ def one_clause(sentence: str, question: str, kinds: Sequence[str], follow_up: bo
     if not kinds or not question_terms:
         return sentence
     clauses = [c.strip() for c in _CLAUSES.split(sentence.rstrip(".!?")) if c.strip()]
-    if len(clauses) < 2 or not all(len(c.split()) >= 3 or _verbless(c) for c in clauses):
+    if len(clauses) < 2 or not all(len(c.split()) >= 3 or _verbless(c) for c in clauses) or \
+            _LONG_LIST.search(sentence):
         return sentence
     stating = [c for c in clauses if _states(c, kinds)]
     if any(_THRESHOLD.search(c) and c not in stating for c in clauses):

@@ -10,7 +10,7 @@ import re
 from avatar_service.adapters.dialogue.terms import terms
 
 _CASE_OF_MINE = re.compile(r"\b(?:from|to|at|in|near|outside) (?:my|our) ((?:\w+ ){0,1}\w+)", re.I)
-_THERE_IN = re.compile(r"\b(?:is|are) there (?:a |an |any |some )?\w+(?: \w+)? (?:in|at|on|inside|near|by) "
+_THERE_IN = re.compile(r"\b(?:is|are) there (?:a |an |any |some )?\w+(?: \w+)? (?:in|at|on|inside|outside|near|by) "
                        r"(?:the |your )?((?:\w+ ){0,1}\w+)", re.I)
 # "are there lessons in the evening?" asks when, which is what it is about
 _WHEN_WORDS = frozenset(terms("morning mornings afternoon evening evenings night weekend weekends week day days "

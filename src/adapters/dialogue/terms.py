@@ -97,12 +97,13 @@ snack snacks food meal meals
 wash washes washing bath baths bathe
 latest last
 include includes included including cover covers covered
-trial trials taster tasters introductory intro
+trial trials taster tasters introductory intro try
 wheelchair wheelchairs accessible accessibility disabled disability step ramp lift stairs mobility knee knees hip hips
 girl girls boy boys child children kid kids
 urgent urgently emergency emergencies
 bbq bbqs barbecue barbecues barbeque
 away holiday holidays vacation
+client clients customer customers
 page pages side sides sheet sheets
 """
 

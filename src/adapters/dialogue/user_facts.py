@@ -16,7 +16,7 @@ _I_ASKS = re.compile(r"\b(?:do|did|does|am|was|have|had|can't|cannot|should)\s+i
 # verbs of doing something at the place ("how do I get there", "do I have to book"): questions for the place
 _PROCEDURE = words_of("get book find reach contact cancel order reserve go come bring need take leave park have "
                       "pick collect drop return pay sign register apply make join use buy rent hire check change "
-                      "arrange borrow talk speak ask call email see arrive turn show "
+                      "arrange borrow talk speak ask call ring phone text dial email see arrive turn show "
                       "allowed permitted able supposed meant ok okay alright fine")  # "am I allowed to...": a rule
 _TO = re.compile(r"\s+to\b", re.I)
 # "what should I do if I get a toothache?" asks what to do in a case; "what do I do for a living?" asks about them

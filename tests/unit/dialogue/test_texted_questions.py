@@ -76,6 +76,9 @@ def test_the_clause_asked_about_whether_or_not_it_says_a_figure() -> None:
     # "what's that cost?" points back to what the last reply said
     assert one_clause(binding, "whats that cost?", ["price"], True, "Comb binding is done while you wait.") == \
         "Comb binding costs £4 and is done while you wait."
+    # a list of three figures is narrowed() 's to pair, never cut at its last "and"
+    lessons = "Lessons last 30, 45 or 60 minutes and cost £22, £31 and £40."
+    assert one_clause(lessons, "how long does that one last?", ["duration"], follow_up=True) == lessons
     # not a follow-up: the clause that says it ("a spare key costs £4.50", not where keys are cut)
     keys = "Our shop cuts keys Monday to Saturday, and a spare front door key costs £4.50."
     assert one_clause(keys, "how much to get a spare front door key cut?", ["price"]) == \
