@@ -11,6 +11,9 @@ What the user does as a consequence of what they just said ("I'm a nurse on nigh
 from that fact and is not one of its own: a rule may still read one there ("so I don't eat honey"), but it is not
 kept as said (open_clauses.py). A state is ("so pescatarian now", "so I'm off work"), and so is what someone else
 does ("so he can only come on Mondays").
+
+The user's part in a wedding said just before ("my brother is getting married in May and I'm the best man") is
+read with that wedding: "User is the best man at their brother's wedding in May".
 """
 
 from __future__ import annotations
@@ -26,9 +29,10 @@ _WHO = (r"^(?:i|we)(?:'m|’m| am|'re|’re| are|'ve been|’ve been| have been)
         r"(?:(?:just|also|usually|always|mostly|only) )*")
 # "listen" needs "to" and what is listened to
 _LISTEN = re.compile(_WHO + r"listen(?:s|ed|ing)?\b(?! to\b| out\b| back\b)", re.I)
-# a verb said with when or where only: "I play every Sunday", "I read on the train", "I go most weeks"
+# a verb said with when or where only: "I play every Sunday", "I read on the train", "I practise most evenings"
 _WITHOUT_OBJECT = re.compile(
-    _WHO + r"(?:watch|read|play|go|do)(?:es|s|ing)? (?:every|each|most|twice|once|daily|weekly|whenever|together|"
+    _WHO + r"(?:(?:watch|read|play|go|do)(?:es|s|ing)?|practi[cs](?:e|es|ing)|rehears(?:e|es|ing)|train(?:s|ing)?) "
+    r"(?:every|each|most|twice|once|daily|weekly|whenever|together|"
     r"on (?:\w+days?\b|the (?:train|bus|tube|way|commute)|my (?:commute|way))|in (?:the car|bed)|"
     r"at (?:weekends|the weekend|night))\b", re.I)
 # a leg of a journey without where to: "flying out on 12 March", "back on the 20th", "setting off at 6"
@@ -60,3 +64,21 @@ def joined(before: Fact, after: Fact) -> Fact | None:
     if not before.content.startswith("User ") or not after.content.startswith("User "):
         return None
     return replace(before, content=f"{before.content} and {after.content[5:]}")
+
+
+# the user's part in a wedding just said: "my best mate nadia is getting married in porto and I'm a bridesmaid"
+_ROLE = re.compile(r"^(?:and )?(?:i|we)(?:'m|’m| am|'re|’re| are)(?: going to be| gonna be| also)? "
+                   r"(?P<role>(?:a|the|one of the|chief) (?:bridesmaids?|best man|maid of honou?r|matron of honou?r|"
+                   r"ushers?|page ?boys?|flower girls?|witness|officiant|chief bridesmaid))[.!]*$", re.I)
+_WEDDING = re.compile(r"^User's (?P<who>.+?) (?:is|are) (?:getting married|marrying \S+) (?P<rest>.+)$")
+
+
+def part_in(before: Fact, clause: str) -> Fact | None:
+    """The user's part in the wedding the fact before says ("User is a bridesmaid at their best mate Nadia's wedding
+    in Porto on 6th June"), or None. It is what the user is part of (context), said with the wedding's where and
+    when, and not who the user is ("User is a bridesmaid" alone says nothing to remember)."""
+    role, wedding = _ROLE.match(clause.strip()), _WEDDING.match(before.content)
+    if role is None or wedding is None:
+        return None
+    return replace(before, content=f"User is {role.group('role').lower()} at their {wedding.group('who')}'s wedding "
+                                   f"{wedding.group('rest')}", category="context")

@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from avatar_service.core.memory.vocabulary import HOMES, OCCUPATIONS
+from avatar_service.core.memory.vocabulary import HOMES, OCCUPATIONS, RELATIONS
 from avatar_service.core.text.lexicon import FACT_GLUE, words_of
 
 Action = Literal["skip", "update", "new"]
@@ -258,6 +258,13 @@ def _breaks_diet(new_content: str, old_content: str) -> bool:
     return bool(left_out & {_stem(w) for w in _WORD.findall(eats.group("v").casefold())})
 
 
+# what the user is or does, and what someone of theirs is or does, are two facts however alike their words: "User is
+# the best man at their brother's wedding in May" beside "User's brother is getting married in May" ("User has a
+# son" is about the son too)
+_OWN = re.compile(r"^User (?!has\b)\w+")
+_THEIRS = re.compile(rf"^User(?:'s|’s) (?:[\w-]+ ){{0,2}}?(?:{RELATIONS})\b", re.I)
+
+
 def _normal(text: str) -> str:
     return " ".join(_WORD.findall(text.casefold()))
 
@@ -326,7 +333,7 @@ def decide(new_content: str, candidates: Sequence[Candidate], thresholds: Thresh
                 return Decision("skip" if same else "update", candidate.memory_id, candidate.similarity)
 
     best = ranked[0]
-    if best.similarity < thresholds.near:
+    if best.similarity < thresholds.near or (_OWN.match(new_content) and _THEIRS.match(best.content)):
         return Decision("new")
     if new_slot is not None and slot_of(best.content) is not None:
         return Decision("new")  # two different one-valued slots ("lives in X", "is from X") never merge

@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from avatar_service.core.memory.asides import consequence, joined, leans_back
+from avatar_service.core.memory.asides import consequence, joined, leans_back, part_in
 from avatar_service.core.memory.background import BACKGROUND, EVENTS_WORDS, asked_facts
 from avatar_service.core.memory.clauses import LEADING, pieces, tidy
 from avatar_service.core.memory.entities import by_entity, who_of
@@ -281,12 +281,19 @@ def extract_facts(user_turns: Sequence[str]) -> list[Fact]:
 
 
 def _leaning(clause: str, sentence: str, greeting: bool, facts: list[Fact], seen: set[str]) -> bool:
-    """Whether the clause leans on the fact the sentence made just before (asides.py) and was joined to it."""
-    if not facts or facts[-1].extracted_from != sentence or not leans_back(clause):
+    """Whether the clause leans on the fact the sentence made just before (asides.py): joined to it, or the user's
+    part in it ("..., and I'm a bridesmaid"), said as a fact of its own."""
+    if not facts or facts[-1].extracted_from != sentence:
         return False
-    made = _clause_facts(clause, sentence, greeting)
+    if (part := part_in(facts[-1], clause)) is not None:
+        seen.add(part.content.casefold())
+        facts.append(part)
+        return True
+    made = _clause_facts(clause, sentence, greeting) if leans_back(clause) else []
     if not made or (both := joined(facts[-1], made[0])) is None:
         return False
+    if both.category == "context" and made[0].category == "schedule":  # "... and practises most evenings"
+        both = replace(both, category="schedule")
     seen.discard(facts[-1].content.casefold())
     facts[-1] = both
     seen.add(both.content.casefold())

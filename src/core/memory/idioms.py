@@ -4,7 +4,8 @@ one is there.
 
 Rewritten before the rules read a sentence (normalise.py calls `rewrite`):
 
-- a name typed in lower case before who they are in brackets: "freya (my eldest)" -> "Freya (my eldest)";
+- a name typed in lower case before who they are in brackets: "freya (my eldest)" -> "Freya (my eldest)", or after
+  them, before what is said of them: "my best mate nadia is getting married" -> "my best mate Nadia is ...";
 - a couple said as "X and I" or "me and X": "jamie and i broke up" -> "I broke up with Jamie";
 - a new partner said as who one is seeing: "been seeing a guy called Mateo" -> "my boyfriend is called Mateo",
   "I'm seeing someone new, her name's Ines" -> "I have a new partner, her name's Ines";
@@ -33,8 +34,18 @@ import re
 from collections.abc import Callable
 
 from avatar_service.core.memory.people import Made
-from avatar_service.core.memory.vocabulary import DAYS, HOMES, NOT_NAMES, PETS, RELATIONS, TRAILING_TIME, WHEN
+from avatar_service.core.memory.vocabulary import (
+    DAYS,
+    HOMES,
+    NATIONALITIES,
+    NOT_NAMES,
+    PETS,
+    RELATIONS,
+    TRAILING_TIME,
+    WHEN,
+)
 from avatar_service.core.memory.wording import clean, third_person, word_set
+from avatar_service.core.text.lexicon import STOPWORDS
 
 # words that follow "left", "outside" or "a week in" and are no place ("left work", "a week in bed")
 _NOT_A_PLACE = word_set(
@@ -65,6 +76,17 @@ _CUED_PLACE = re.compile(rf"(?P<cue>{_PLACE_CUES}){_PLACE_WORD}\b", re.I)
 _NAME = r"(?P<name>[a-z][a-z'’-]{1,20})"
 _PRONOUNS = word_set("i me you he she it we they him her us them his its our their this that")
 _BRACKETED = re.compile(rf"(?:^|(?<=\s)){_NAME}(?= \((?:my|our) [a-z ]{{2,20}}\))")
+# a person of the user's, then their name in lower case, then what is said of them: "my best mate nadia is getting
+# married" (people only: "my cat flap is broken" names no cat)
+_PEOPLE = (r"(?:best |old |little |big |older |younger |twin |baby |eldest |youngest |oldest )?(?:wife|husband|partner|"
+           r"boyfriend|girlfriend|fianc[eé]e?|son|daughter|mum|mom|mother|dad|father|brother|sister|cousin|niece|"
+           r"nephew|aunt|auntie|uncle|grandson|granddaughter|nan|gran|grandma|grandad|friend|mate|bestie|flatmate|"
+           r"housemate|colleague|boss|neighbou?r|stepson|stepdaughter|stepdad|stepmum|godson|goddaughter)")
+_LOWER_NAME = re.compile(rf"\b(?:my|our) {_PEOPLE} {_NAME}(?=(?:'s|’s) | (?:is|was|has|had|turns|turned|just|got|"
+                         r"gets|will|and (?:i|me))\b)", re.I)
+_NOT_NAMED = STOPWORDS | word_set("always never still really also finally recently only often sometimes usually "
+                                  "already actually literally basically definitely seriously totally apparently "
+                                  "obviously who which that from in law")
 _COUPLE = re.compile(rf"^(?:{_NAME} and (?:i|me)|me and {_NAME.replace('name>', 'name2>')}) "
                      r"(?P<verb>broke up|split up|split|separated|divorced|called it quits)\b",
                      re.I)
@@ -123,6 +145,14 @@ def _place(m: re.Match[str]) -> str:
     return m.group("cue") + " ".join(w if w in ("upon", "on", "under", "in", "by") else w.capitalize() for w in words)
 
 
+def _named(m: re.Match[str]) -> str:
+    name = m.group("name")
+    if name.lower() in NOT_NAMES | _NOT_A_PLACE | _PRONOUNS | _NOT_NAMED | NATIONALITIES or \
+            re.search(r"(?:ly|ing|ed)$", name, re.I) or not name.islower():
+        return m.group()
+    return m.group()[: m.start("name") - m.start()] + _capitalised(m, "name")
+
+
 def _couple(m: re.Match[str]) -> str:
     name = m.group("name") or m.group("name2")
     if name.lower() in NOT_NAMES | _NOT_A_PLACE | _PRONOUNS:
@@ -134,6 +164,7 @@ def rewrite(text: str) -> str:
     """The sentence with the idioms of the module docstring put the way the rules read them."""
     text = _BRACKETED.sub(lambda m: m.group() if m.group("name").lower() in NOT_NAMES | _NOT_A_PLACE | _PRONOUNS
                           else _capitalised(m, "name"), text)
+    text = _LOWER_NAME.sub(_named, text)
     text = _COUPLE.sub(_couple, text)
     text = _SEEING.sub(lambda m: f"my {_PARTNERS.get(m.group('who').lower(), 'partner')} is called "
                                  f"{_capitalised(m, 'name')}", text)

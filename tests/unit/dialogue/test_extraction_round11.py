@@ -100,3 +100,51 @@ def test_what_was_booked_then_when_it_is_is_one_date(said: str, expected: tuple[
 @pytest.mark.parametrize("said", ["booked my haircut, it was rubbish", "booked my test, it's so stressful"])
 def test_what_was_booked_said_without_when_is_no_date(said: str) -> None:
     assert not [f for f in facts(said) if f[1] == "schedule"]
+
+
+@pytest.mark.parametrize(("said", "expected"), [
+    ("my sister emma's just had a baby", ("User's sister Emma has just had a baby", "relationship")),
+    ("my son josh has autism", ("User's son Josh has autism", "relationship")),
+    ("my old boss dave turned 60 last week", ("User's old boss Dave is 60 years old", "relationship")),
+])
+def test_a_lower_case_name_after_someone_of_the_users_is_their_name(said: str, expected: tuple[str, str]) -> None:
+    assert expected in facts(said)
+
+
+@pytest.mark.parametrize("said", ["my mum always says that", "my friend really likes it",
+                                  "my brother in law is a chef", "my cat flap is broken"])
+def test_a_word_after_a_relation_that_is_no_name_names_nobody(said: str) -> None:
+    assert not [f for f in facts(said) if " named " in f[0] or any(w[0].isupper() for w in f[0].split()[2:3])]
+
+
+@pytest.mark.parametrize(("said", "expected"), [
+    ("my cousin Priya is getting married in Goa in december and I'm one of the bridesmaids",
+     "User is one of the bridesmaids at their cousin Priya's wedding in Goa in December"),
+    ("my sister is getting married in Kendal on 3 August and I'm the maid of honour",
+     "User is the maid of honour at their sister's wedding in Kendal on 3 August"),
+])
+def test_the_users_part_in_a_wedding_just_said_is_read_with_it(said: str, expected: str) -> None:
+    made = facts(said)
+    assert (expected, "context") in made
+    assert made[0][1] == "relationship"  # the wedding is still theirs
+    assert not [f for f in made if f[0].startswith("User is") and " wedding " not in f[0]]
+
+
+def test_a_part_said_without_a_wedding_is_read_as_said() -> None:
+    assert facts("I'm the best man") == [("User is the best man", "personal")]
+
+
+def test_the_users_part_and_someones_wedding_are_two_memories() -> None:
+    decision = decide("User is the best man at their brother Tom's wedding in Lisbon in May",
+                      [Candidate("m1", "User's brother Tom is getting married in Lisbon in May", 0.93)])
+    assert decision.action == "new"
+
+
+@pytest.mark.parametrize(("said", "expected"), [
+    ("been learning the violin since the spring, I practise most mornings before work",
+     ("User has been learning the violin since the spring and practises most mornings before work", "schedule")),
+    ("I'm learning Spanish, I practise on the train", ("User is learning Spanish and practises on the train",
+                                                       "context")),
+])
+def test_practice_said_without_what_is_practised_joins_what_is_learnt(said: str, expected: tuple[str, str]) -> None:
+    assert facts(said) == [expected]
