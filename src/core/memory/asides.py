@@ -10,9 +10,11 @@ place, "going to Lisbon for my 40th, flying out on 12 march", is never cut from 
 What the user does as a consequence of what they just said ("I'm a nurse on nights so I sleep in the day") follows
 from that fact and is not one of its own: a rule may still read one there ("so I don't eat honey"), but it is not
 kept as said (open_clauses.py). A state is ("so pescatarian now", "so I'm off work"), and so is what someone else
-does ("so he can only come on Mondays").
+does ("so he can only come on Mondays"). What the user does or avoids because of someone else ("my husband is
+allergic to shellfish so I never cook prawns") is about them, and not kept at all.
 
-The user's part in a wedding said just before ("my brother is getting married in May and I'm the best man") is
+A "but" that qualifies what the user just said of themselves stays with it ("User is a vegetarian but eats fish
+sometimes"). The user's part in a wedding said just before ("my brother is getting married in May and I'm the best man") is
 read with that wedding: "User is the best man at their brother's wedding in May".
 """
 
@@ -56,6 +58,32 @@ _DOING = re.compile(r"^(?:i|we) (?!(?:am|was|were|are|have|had|'m|’m|'ve|’ve
 def consequence(clause: str) -> bool:
     """Whether a clause said after "so" is the user doing what follows from the fact before (module docstring)."""
     return bool(_DOING.match(clause.strip()))
+
+
+# what the user does or leaves undone for someone else's sake: "so I never cook prawns", "so we always check labels"
+_FOR_THEM = re.compile(r"^(?:i|we) (?:(?:just|usually|mostly|now) )*(?:never|don't|don’t|do not|always|avoid|can't|"
+                       r"can’t|cannot|won't|won’t|only|have to|had to)\b", re.I)
+_SOMEONE_ELSES = re.compile(r"^User(?:'s|’s) (?!name\b|birthday\b|favou?rite\b)")
+
+
+def on_their_account(before: Fact, clause: str) -> bool:
+    """Whether a clause said after "so" is what the user does because of what someone of theirs is ("my husband is
+    allergic to shellfish so I never cook prawns"): it says nothing of the user's own tastes, and is not kept."""
+    return bool(_SOMEONE_ELSES.match(before.content) and _FOR_THEM.match(clause.strip()))
+
+
+def qualify(facts: list[Fact], seen: set[str]) -> None:
+    """ "I'm a vegetarian but I eat fish sometimes": a "but" that qualifies what the user just said of themselves
+    (the same kind of fact, the same sentence) stays with it, "User is a vegetarian but eats fish sometimes"."""
+    before, fact = facts[-2], facts[-1]
+    if before.extracted_from != fact.extracted_from or before.category != fact.category or \
+            not before.content.startswith("User ") or not fact.content.startswith("User "):
+        return
+    seen.discard(before.content.casefold())
+    seen.discard(fact.content.casefold())
+    facts[-2:] = [replace(fact, content=f"{before.content} but {fact.content[5:]}",
+                          confidence=max(before.confidence, fact.confidence))]
+    seen.add(facts[-1].content.casefold())
 
 
 def joined(before: Fact, after: Fact) -> Fact | None:

@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from avatar_service.core.memory.asides import consequence, joined, leans_back, part_in
+from avatar_service.core.memory.asides import consequence, joined, leans_back, on_their_account, part_in, qualify
 from avatar_service.core.memory.background import BACKGROUND, EVENTS_WORDS, asked_facts
 from avatar_service.core.memory.clauses import LEADING, pieces, tidy
 from avatar_service.core.memory.entities import by_entity, who_of
@@ -73,9 +73,9 @@ _RELATION = re.compile(
     rf"(?:(?:guide|assistance|service|rescue|foster|family|pet) )?(?P<rel>{RELATIONS})\b"
     r"(?:,? (?P<name>(?-i:[A-Z])[\w'’-]+(?: and (?-i:[A-Z])[\w'’-]+)?))?", re.I)
 # "we named him Pixel", "her name is Luna": the name of the one just mentioned
-_NAMING = re.compile(r"^(?:(?:we|i) (?:named|called|call) (?:him|her|it)|(?:his|her|its) name is|"
+_NAMING = re.compile(r"^(?:(?:we|i) (?:named|called|call) (?:him|her|it|them)|(?:his|her|its) name is|"
                      r"(?:he|she|it)(?:'s|’s| is) (?:called|named)) "
-                     r"(?P<name>(?-i:[A-Z])[\w'’-]+)$", re.I)
+                     r"(?P<name>(?-i:[A-Z])[\w'’-]+(?: and (?-i:[A-Z])[\w'’-]+)?)$", re.I)
 # "I'm 62 and retired": two short things said of oneself
 # (not "I'm allergic to cats and dogs": a preposition before "and" joins two of its objects)
 _TWO_STATES = re.compile(r"^(?P<subject>i(?:'m|’m| am)) (?P<a>(?![^,]*\b(?:to|of|with|in|at|for|about|from|by)\b)"
@@ -261,11 +261,11 @@ def extract_facts(user_turns: Sequence[str]) -> list[Fact]:
                 if part.kind == "statement":
                     had = len(facts)
                     for clause in _two_states(pointed(part.text, last_name)):
-                        if not _leaning(clause, sentence, greeting, facts, seen):  # "..., I listen on the train"
+                        if not _leaning(clause, sentence, greeting, facts, seen, part.after):  # "I listen on..."
                             _read(_by_name(clause, people), sentence, greeting, last_relation, facts, seen, add,
                                   kept_as_said=not (part.after == "so" and consequence(clause)))
                     if part.after == "but" and len(facts) == had + 1 and had:
-                        _qualify(facts, seen)
+                        qualify(facts, seen)
                 last_name = name_in(part.text) or last_name
                 if part.kind != "unreal" and (named := _last_relation(part.text)):
                     last_relation = named
@@ -280,11 +280,13 @@ def extract_facts(user_turns: Sequence[str]) -> list[Fact]:
     return by_entity(_without_subsumed(facts))
 
 
-def _leaning(clause: str, sentence: str, greeting: bool, facts: list[Fact], seen: set[str]) -> bool:
-    """Whether the clause leans on the fact the sentence made just before (asides.py): joined to it, or the user's
-    part in it ("..., and I'm a bridesmaid"), said as a fact of its own."""
+def _leaning(clause: str, sentence: str, greeting: bool, facts: list[Fact], seen: set[str], after: str = "") -> bool:
+    """Whether the clause leans on the fact the sentence made just before (asides.py): joined to it, the user's
+    part in it ("..., and I'm a bridesmaid"), said as a fact of its own, or done on its account (and dropped)."""
     if not facts or facts[-1].extracted_from != sentence:
         return False
+    if after == "so" and on_their_account(facts[-1], clause):
+        return True
     if (part := part_in(facts[-1], clause)) is not None:
         seen.add(part.content.casefold())
         facts.append(part)
@@ -355,20 +357,6 @@ def _mine(thing: str, what: str, sentence: str) -> Fact:
     category = "relationship" if re.fullmatch(rf"(?:{RELATIONS})", thing, re.I) else \
         "schedule" if re.fullmatch(rf"(?:{EVENTS_WORDS})", thing, re.I) else "personal"
     return Fact(f"User's {thing} is {third_person(clean(what))}", category, 0.75, sentence)
-
-
-def _qualify(facts: list[Fact], seen: set[str]) -> None:
-    """ "I'm a vegetarian but I eat fish sometimes": a "but" that qualifies what the user just said of themselves
-    (the same kind of fact, the same sentence) stays with it, "User is a vegetarian but eats fish sometimes"."""
-    before, fact = facts[-2], facts[-1]
-    if before.extracted_from != fact.extracted_from or before.category != fact.category or \
-            not before.content.startswith("User ") or not fact.content.startswith("User "):
-        return
-    seen.discard(before.content.casefold())
-    seen.discard(fact.content.casefold())
-    facts[-2:] = [Fact(f"{before.content} but {fact.content[5:]}", fact.category,
-                       max(before.confidence, fact.confidence), fact.extracted_from)]
-    seen.add(facts[-1].content.casefold())
 
 
 _HAS_NAMED = re.compile(rf"^User has an? (?P<who>(?:[\w-]+ )?(?:{RELATIONS})) named (?P<name>(?-i:[A-Z])[\w'’-]+)$",

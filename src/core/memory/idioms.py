@@ -10,12 +10,14 @@ Rewritten before the rules read a sentence (normalise.py calls `rewrite`):
 - a new partner said as who one is seeing: "been seeing a guy called Mateo" -> "my boyfriend is called Mateo",
   "I'm seeing someone new, her name's Ines" -> "I have a new partner, her name's Ines";
 - a job or habit given up in slang: "packed in teaching", "jacked in my job" -> "quit ...";
-- a pet brought home: "picked up a beagle puppy called Pip" -> "got a beagle puppy called Pip";
+- a pet brought home: "picked up a beagle puppy called Pip" -> "got a beagle puppy called Pip", or talked into:
+  "the kids talked me into 2 guinea pigs" -> "we got 2 guinea pigs";
 - what was just learnt, said as news: "found out this week my son is allergic to sesame" -> "my son is ...";
 - a love said as a verdict: "nothing beats a Sunday roast" -> "I love a Sunday roast";
 - a trip with friends: "me and 3 of the girls have booked" -> "we have booked";
 - what was booked, then when it is: "booked my driving test, its on 19 november" -> "my driving test is on ...";
-- a pet named by one of the family: "the kids named him Marmalade" -> "we named him Marmalade";
+- a pet named by one of the family: "the kids named him Marmalade", "they've called them Mochi and Waffle" ->
+  "we named him Marmalade", "we named them Mochi and Waffle";
 - a place in lower case after a word that says a place follows: "left manchester!", "a cottage just outside
   ludlow", "a week in crete", "moved back home to belfast". The word after must not be an everyday word ("left
   work", "a week in bed").
@@ -106,6 +108,10 @@ _PACKED_IN = re.compile(r"\b(?:packed in|jacked in|chucked in|packed up|jacked)(
 _PETS = rf"(?:[\w-]+ ){{0,2}}(?:pupp(?:y|ies)|kittens?|dogs?|cats?|rabbits?|(?:{PETS}))"
 _PICKED_UP = re.compile(rf"\b(?:picked up|brought home|collected|took home|welcomed)(?= (?:an?|our|two|\d) {_PETS}\b)",
                         re.I)
+# a pet the user was talked into: "the kids talked me into 2 guinea pigs", "I got talked into a puppy" -> "we got"
+_TALKED_INTO = re.compile(r"^(?:(?:(?:my|our) (?:[\w-]+ ){0,2}?[\w-]+|they|he|she) (?:talked|persuaded|convinced) "
+                          r"(?:me|us)|(?:i|we) (?:got|was|were|have been|'ve been|’ve been) (?:talked|persuaded)) into "
+                          rf"(?:getting |adopting |buying )?(?=(?:an?|two|three|\d+|some) {_PETS}s?\b)", re.I)
 _FOUND_OUT = re.compile(r"^(?:(?:i|we) )?(?:just |only |recently )?(?:found out|learned|learnt|discovered|heard)"
                         r"(?: (?:this|last) \w+| today| yesterday| recently)?(?: that)? "
                         r"(?=(?:my|our) (?:[\w'’-]+ ){1,3}?(?:is|are|has|have|was|were|had|needs|can't)\b|"
@@ -122,8 +128,9 @@ _ME_AND_FRIENDS = re.compile(r"^(?:me|myself) and (?:(?:\d+|two|three|four|five|
 # "tues and thurs" are days it happens on; "Tues to Fri" is a span, read as said elsewhere
 # "the kids named him Marmalade": the name of the one just brought home, whoever gave it (normalise.py has already
 # read "kids named" as "kid's named", an apostrophe left out)
-_NAMED_BY = re.compile(rf"^(?:my|our) (?:[\w-]+ )?(?:{RELATIONS})(?:s|'s|’s)?(?: (?-i:[A-Z])[\w'’-]+)? "
-                       r"(?:named|called) (?=(?:him|her|it) (?-i:[A-Z])[\w'’-]+$)", re.I)
+_NAMED_BY = re.compile(rf"^(?:(?:my|our) (?:[\w-]+ )?(?:{RELATIONS})(?:s|'s|’s)?(?: (?-i:[A-Z])[\w'’-]+)?|"
+                       r"they(?:'ve|’ve| have)?) (?:named|called) "
+                       r"(?=(?:him|her|it|them) (?-i:[A-Z])[\w'’-]+(?: (?:and|&) (?-i:[A-Z])[\w'’-]+)?$)", re.I)
 # "finally booked my driving test, its on 19 november": what was booked, and when it is, said as one
 _BOOKED_WHEN = re.compile(r"^(?:(?:i|we)(?:'ve|’ve| have)? )?(?:(?:finally|just|only just|already) )?"
                           r"(?:booked|got|arranged|scheduled|sorted) (?P<what>(?:my|our) (?:[\w'’-]+ ){0,3}?[\w'’-]+)"
@@ -171,6 +178,7 @@ def rewrite(text: str) -> str:
     text = _SOMEONE_NEW.sub("I have a new partner", text)
     text = _PACKED_IN.sub("quit", text)
     text = _PICKED_UP.sub("got", text)
+    text = _TALKED_INTO.sub("we got ", text)
     text = _FOUND_OUT.sub("", text)
     if _NOTHING_BEATS.match(text):  # "nothing beats a good thriller for me": "for me" is who says it, the user
         text = re.sub(r",? for me(?=[.!]*$)", "", _NOTHING_BEATS.sub("I love ", text))

@@ -148,3 +148,35 @@ def test_the_users_part_and_someones_wedding_are_two_memories() -> None:
 ])
 def test_practice_said_without_what_is_practised_joins_what_is_learnt(said: str, expected: tuple[str, str]) -> None:
     assert facts(said) == [expected]
+
+
+@pytest.mark.parametrize(("said", "expected"), [
+    ("my daughter talked me into two rabbits, they've called them Salt and Pepper",
+     ("User has two rabbits named Salt and Pepper", "relationship")),
+    ("I got talked into a kitten, we named her Pixel", ("User has a kitten named Pixel", "relationship")),
+    ("my wife persuaded me into getting a puppy", ("User has a puppy", "relationship")),
+])
+def test_a_pet_the_user_was_talked_into_is_theirs_with_the_names_given(said: str, expected: tuple[str, str]) -> None:
+    assert facts(said) == [expected]
+
+
+@pytest.mark.parametrize("said", ["they talked me into a new phone", "my mate talked me into a pint"])
+def test_other_things_talked_into_are_no_pet(said: str) -> None:
+    assert not [f for f in facts(said) if f[0].startswith("User has")]
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    ("my son is coeliac so we always buy gluten free bread", "User's son is coeliac"),
+    ("my girlfriend is vegan so I never cook meat at home", "User's girlfriend is vegan"),
+    ("my dad lives in Leeds so I can't visit much", "User's dad lives in Leeds"),
+])
+def test_what_the_user_does_for_someone_elses_sake_is_not_kept(said: str, kept: str) -> None:
+    assert [f[0] for f in facts(said)] == [kept]
+
+
+@pytest.mark.parametrize(("said", "expected"), [
+    ("I'm coeliac so I never eat bread", ("User does not eat bread", "preference")),
+    ("my wife's Brazilian so I want to learn Portuguese", ("User wants to learn Portuguese", "context")),
+])
+def test_what_the_user_does_for_their_own_reasons_or_wants_is_kept(said: str, expected: tuple[str, str]) -> None:
+    assert expected in facts(said)
