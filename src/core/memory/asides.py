@@ -14,8 +14,8 @@ does ("so he can only come on Mondays"). What the user does or avoids because of
 allergic to shellfish so I never cook prawns") is about them, and not kept at all.
 
 A "but" that qualifies what the user just said of themselves stays with it ("User is a vegetarian but eats fish
-sometimes"). The user's part in a wedding said just before ("my brother is getting married in May and I'm the best man") is
-read with that wedding: "User is the best man at their brother's wedding in May".
+sometimes"). The user's part in a wedding said just before ("my brother is getting married in May and I'm the best
+man") is read with that wedding: "User is the best man at their brother's wedding in May".
 """
 
 from __future__ import annotations
