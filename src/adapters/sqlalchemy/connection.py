@@ -32,11 +32,13 @@ class LazyConnection:
     each that was 5% of a POST's CPU.
     """
 
-    __slots__ = ("begun", "deferring", "engine", "held", "opened", "options", "wrote_work")
+    __slots__ = ("batches", "begun", "deferring", "engine", "held", "opened", "options", "wrote_work")
 
-    def __init__(self, engine: AsyncEngine, options: dict[str, Any] | None = None, *, deferring: bool = False) -> None:
-        """`options`: execution options set before the first statement (a reader's: no transaction)."""
-        self.engine, self.options, self.deferring = engine, options, deferring
+    def __init__(self, engine: AsyncEngine, options: dict[str, Any] | None = None, *, deferring: bool = False,
+                 batches: Any = None) -> None:
+        """`options`: execution options set before the first statement (a reader's: no transaction). `batches`: an
+        `InsertBatches` that sends a lone held-back insert with those of other units of work committing at once."""
+        self.engine, self.options, self.deferring, self.batches = engine, options, deferring, batches
         self.opened: AsyncConnection | None = None
         self.begun = False
         self.held: list[tuple[Any, Any]] = []
@@ -108,10 +110,17 @@ class LazyConnection:
         return await self._step(run)
 
     async def commit(self) -> None:
-        """Commits what ran; a lone held-back insert runs now in autocommit (one round trip)."""
+        """Commits what ran; a lone held-back insert runs now in autocommit (one round trip, maybe shared)."""
         if self.opened is None and not self.held:
             return
-        await self._step(Connection.commit, AUTOCOMMIT if self.opened is None and len(self.held) == 1 else None)
+        if self.opened is None and len(self.held) == 1:
+            if self.batches is not None:
+                statement, parameters = self.held.pop()
+                await self.batches.insert(statement, parameters if isinstance(parameters, list) else [parameters])
+                return
+            await self._step(Connection.commit, AUTOCOMMIT)
+            return
+        await self._step(Connection.commit)
 
     def discard(self) -> None:
         """Forgets the held-back inserts (a unit of work left without committing)."""

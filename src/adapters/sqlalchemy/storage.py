@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from avatar_service.adapters.sqlalchemy import tables as t
 from avatar_service.adapters.sqlalchemy.connection import LazyConnection
+from avatar_service.adapters.sqlalchemy.insert_batches import InsertBatches
 from avatar_service.adapters.sqlalchemy.pg_listener import PostgresReadCache
 from avatar_service.adapters.sqlalchemy.queues import (
     SqlApiKeys,
@@ -52,7 +53,7 @@ class SqlUnitOfWork:
         # PostgreSQL writers hold back their inserts (see LazyConnection): SQLite's are in-process calls already
         deferring = not read_only and storage.engine.dialect.name == "postgresql"
         self.connection = LazyConnection(storage.engine, storage.read_only_options if read_only else None,
-                                         deferring=deferring)
+                                         deferring=deferring, batches=storage.insert_batches if deferring else None)
         # Reads of this unit of work by id may be answered from the cache; a writer reads the database
         self._cache = CacheSession(storage.read_cache) if read_only and storage.read_cache is not None else None
         self._write_lock = None if read_only else storage.write_lock
@@ -191,6 +192,7 @@ class SqlStorage:
         # knows what it added: engine-wide statement and commit events had put every statement of the process
         # through SQLAlchemy's event dispatch (about 8% of a write's CPU) to find the few that write work.
         self.work_listeners: list[Callable[[], None]] = []
+        self.insert_batches = InsertBatches(self.engine) if self.engine.dialect.name == "postgresql" else None
 
     def __call__(self, organization_id: str | None, *, read_only: bool = False) -> SqlUnitOfWork:
         return SqlUnitOfWork(self, organization_id, read_only)
@@ -208,4 +210,6 @@ class SqlStorage:
             await self.read_cache.aclose()
         elif self.read_cache is not None:
             self.read_cache.close()
+        if self.insert_batches is not None:
+            await self.insert_batches.wait()
         await self.engine.dispose()
