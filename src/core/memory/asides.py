@@ -15,7 +15,9 @@ allergic to shellfish so I never cook prawns") is about them, and not kept at al
 
 A "but" that qualifies what the user just said of themselves stays with it ("User is a vegetarian but eats fish
 sometimes"). The user's part in a wedding said just before ("my brother is getting married in May and I'm the best
-man") is read with that wedding: "User is the best man at their brother's wedding in May".
+man") is read with that wedding: "User is the best man at their brother's wedding in May"; and what the user is doing
+with someone on the day just said of them ("my mum turns 80 on 12 march, we're taking her for lunch") is a plan
+for that day: "User is taking their mum for lunch on 12 March".
 """
 
 from __future__ import annotations
@@ -70,6 +72,26 @@ def on_their_account(before: Fact, clause: str) -> bool:
     """Whether a clause said after "so" is what the user does because of what someone of theirs is ("my husband is
     allergic to shellfish so I never cook prawns"): it says nothing of the user's own tastes, and is not kept."""
     return bool(_SOMEONE_ELSES.match(before.content) and _FOR_THEM.match(clause.strip()))
+
+
+# what the user is doing with someone on the day just said of them: "my mum turns 80 on 12 march, we're taking her for
+# lunch at the pump room" is a plan for 12 March
+_WITH_THEM = re.compile(r"^(?:we|i)(?:'re|’re| are|'m|’m| am|'ll|’ll| will) (?:(?:probably|hopefully|just) )?"
+                        r"(?P<verb>taking|bringing|treating|throwing|having|booking) (?P<whom>her|him|them)"
+                        r"(?P<what> (?:for|to|out|away|over|round|a|an|somewhere|on) [^;!?]+)$", re.I)
+_ON_A_DAY = re.compile(r"^User's (?P<who>(?:[\w-]+ ){1,3}?)(?:turns|is turning|is|will be|gets|is getting|retires|"
+                       r"graduates)\b.*? (?P<when>(?:on|next|this) (?:the )?\w+(?: (?:of )?\w+)?|"
+                       r"in (?-i:[A-Z])[a-z]+)$", re.I)
+
+
+def plan_with(before: Fact, clause: str) -> Fact | None:
+    """The user's plan with someone for the day the fact before gives them ("User is taking their mum for lunch at
+    the Pump Room on 12 March"), or None."""
+    plan, day = _WITH_THEM.match(clause.strip()), _ON_A_DAY.match(before.content)
+    if plan is None or day is None:
+        return None
+    return replace(before, content=f"User is {plan.group('verb').lower()} their {day.group('who').strip()}"
+                                   f"{plan.group('what')} {day.group('when')}", category="schedule")
 
 
 def qualify(facts: list[Fact], seen: set[str]) -> None:

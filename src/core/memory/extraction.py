@@ -25,7 +25,15 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from avatar_service.core.memory.asides import consequence, joined, leans_back, on_their_account, part_in, qualify
+from avatar_service.core.memory.asides import (
+    consequence,
+    joined,
+    leans_back,
+    on_their_account,
+    part_in,
+    plan_with,
+    qualify,
+)
 from avatar_service.core.memory.background import BACKGROUND, EVENTS_WORDS, asked_facts
 from avatar_service.core.memory.clauses import LEADING, pieces, tidy
 from avatar_service.core.memory.entities import by_entity, who_of
@@ -287,7 +295,7 @@ def _leaning(clause: str, sentence: str, greeting: bool, facts: list[Fact], seen
         return False
     if after == "so" and on_their_account(facts[-1], clause):
         return True
-    if (part := part_in(facts[-1], clause)) is not None:
+    if (part := part_in(facts[-1], clause) or plan_with(facts[-1], clause)) is not None:
         seen.add(part.content.casefold())
         facts.append(part)
         return True

@@ -180,3 +180,21 @@ def test_what_the_user_does_for_someone_elses_sake_is_not_kept(said: str, kept: 
 ])
 def test_what_the_user_does_for_their_own_reasons_or_wants_is_kept(said: str, expected: tuple[str, str]) -> None:
     assert expected in facts(said)
+
+
+@pytest.mark.parametrize(("said", "expected"), [
+    ("my dad turns 65 on 2 april, we're taking him to the races at Aintree",
+     "User is taking their dad to the races at Aintree on 2 April"),
+    ("my nan turns 90 next week, we're having her over for tea", "User is having their nan over for tea next week"),
+    ("my sister graduates in July and we're treating her to a spa day",
+     "User is treating their sister to a spa day in July"),
+])
+def test_a_plan_with_someone_on_their_day_is_on_the_schedule(said: str, expected: str) -> None:
+    made = facts(said)
+    assert (expected, "schedule") in made
+    assert made[0][1] == "relationship"
+
+
+@pytest.mark.parametrize("said", ["my son is 5, we're taking him to the zoo", "we're taking her for lunch on Friday"])
+def test_a_plan_with_someone_without_their_day_is_no_plan_for_it(said: str) -> None:
+    assert not [f for f in facts(said) if f[0].startswith("User is taking their")]
