@@ -89,3 +89,8 @@ def test_what_it_would_be_instead_of_is_no_topic() -> None:
     assert aside("can you do the lettering in silver instead of gold?") == frozenset(terms("gold"))
     assert aside("could we get them the same day if we're desperate?") == frozenset(terms("desperate"))
     assert "know" in converse("can you do the lettering in silver instead of gold?")[0]
+
+
+def test_working_towards_is_preparing_for() -> None:
+    assert "prepar" in terms("Which grade am I working towards?")
+    assert "work" not in terms("Which grade am I working towards?")
