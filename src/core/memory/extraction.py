@@ -40,7 +40,7 @@ from avatar_service.core.memory.entities import by_entity, who_of
 from avatar_service.core.memory.everyday import EVERYDAY
 from avatar_service.core.memory.facts import Fact
 from avatar_service.core.memory.frames import ELDEST, FRAMES, NAMING_FRAGMENT, variants
-from avatar_service.core.memory.idioms import IDIOMS
+from avatar_service.core.memory.idioms import IDIOMS, one_booking
 from avatar_service.core.memory.mentions import mentioned
 from avatar_service.core.memory.normalise import normalise, proper, sentences_of
 from avatar_service.core.memory.open_clauses import open_fact, relative_fact
@@ -227,7 +227,7 @@ def extract_facts(user_turns: Sequence[str]) -> list[Fact]:
             continue
         greeting = bool(_GREETING.match(turn.strip()))
         last_name = ""
-        for sentence, text in ((s, t) for s in split_sentences(turn) for t in sentences_of(normalise(s))):
+        for sentence, text in ((s, t) for s in split_sentences(one_booking(turn)) for t in sentences_of(normalise(s))):
             if aged := names_with_ages(text):  # "my two kids, Ella (9) and Finn (6)"
                 add(Fact(aged[0], "relationship", 0.85, sentence))
                 text = aged[1]

@@ -15,7 +15,8 @@ Rewritten before the rules read a sentence (normalise.py calls `rewrite`):
 - what was just learnt, said as news: "found out this week my son is allergic to sesame" -> "my son is ...";
 - a love said as a verdict: "nothing beats a Sunday roast" -> "I love a Sunday roast";
 - a trip with friends: "me and 3 of the girls have booked" -> "we have booked";
-- what was booked, then when it is: "booked my driving test, its on 19 november" -> "my driving test is on ...";
+- what was booked, then when it is: "booked my driving test, its on 19 november" -> "my driving test is on ..."
+  (said as two sentences, "booked my driving test!! it's on ...", `one_booking` makes them one first);
 - a pet named by one of the family: "the kids named him Marmalade", "they've called them Mochi and Waffle" ->
   "we named him Marmalade", "we named them Mochi and Waffle";
 - a place in lower case after a word that says a place follows: "left manchester!", "a cottage just outside
@@ -136,6 +137,10 @@ _BOOKED_WHEN = re.compile(r"^(?:(?:i|we)(?:'ve|’ve| have)? )?(?:(?:finally|jus
                           r"(?:booked|got|arranged|scheduled|sorted) (?P<what>(?:my|our) (?:[\w'’-]+ ){0,3}?[\w'’-]+)"
                           r"(?: booked| sorted| in)?, (?:it(?:'s|’s| is)|its|it'll be|it’ll be|they(?:'re|’re| are)) "
                           r"(?=(?:on|at|for|next|this|tomorrow|in)\b)", re.I)
+# the same, said as two sentences: "booked my driving test!! it's on the 17th of feb"
+_BOOKED_THEN = re.compile(r"(\b(?:booked|got|arranged|scheduled|sorted) (?:my|our) (?:[\w'’-]+ ){0,3}?[\w'’-]+"
+                          r"(?: booked| sorted| in)?)\s*[!.]+\s+(?=(?:it(?:'s|’s| is)|its|it'll be|it’ll be|"
+                          r"they(?:'re|’re| are)) (?:on|at|for|next|this|tomorrow|in)\b)", re.I)
 _SHORT_DAYS = re.compile(r"(?<!to )(?<!till )(?<!-)\b(?:tues|thurs)\b(?!\s*(?:to|till|until|-|–)(?:\s|$))", re.I)
 
 
@@ -188,6 +193,12 @@ def rewrite(text: str) -> str:
     text = ", ".join(_NAMED_BY.sub("we named ", clause) for clause in text.split(", "))
     text = _SHORT_DAYS.sub(lambda m: {"tues": "Tuesdays", "thurs": "Thursdays"}[m.group().lower()], text)
     return _CUED_PLACE.sub(_place, text)
+
+
+def one_booking(turn: str) -> str:
+    """A turn whose booking and its date are two sentences ("booked my driving test!! it's on the 17th") with them
+    said as one, the way `rewrite` reads them."""
+    return _BOOKED_THEN.sub(r"\1, ", turn)
 
 
 def _said(template: str, category: str, confidence: float) -> Callable[[re.Match[str]], Made]:

@@ -97,7 +97,13 @@ def test_what_was_booked_then_when_it_is_is_one_date(said: str, expected: tuple[
     assert expected in facts(said)
 
 
-@pytest.mark.parametrize("said", ["booked my haircut, it was rubbish", "booked my test, it's so stressful"])
+def test_what_was_booked_and_when_it_is_said_as_two_sentences_is_one_date() -> None:
+    assert facts("finally got my smear test booked!! it's on the 3rd of may") == [
+        ("User has their smear test on the 3rd of May", "schedule")]
+
+
+@pytest.mark.parametrize("said", ["booked my haircut, it was rubbish", "booked my test, it's so stressful",
+                                  "booked my holiday! it was a nightmare"])
 def test_what_was_booked_said_without_when_is_no_date(said: str) -> None:
     assert not [f for f in facts(said) if f[1] == "schedule"]
 
