@@ -63,6 +63,7 @@ nights|lates|earlies|shifts|mornings|evenings|weekends""",
 )
 _SEASONS = word_set("spring summer autumn winter january february march april may june july august september october "
                     "november december")
+_WHEN_SAID = "|".join(sorted(_SEASONS))
 # typed in lower case only: a place the user wrote with capitals ("KPMG", "St Ives") is left as written
 _PLACE_SHAPE = r"(?-i:[a-z][a-z'’-]{2,}(?: (?:upon|on|under|le|in|by|de|del|la) [a-z][a-z'’-]+)?)(?![\w'’-])"
 _PLACE_WORD = rf"(?P<place>{_PLACE_SHAPE})"
@@ -71,7 +72,7 @@ _PLACE_CUES = (
     rf"(?:\b(?:we|i|we've|i've|have|finally|just|recently) (?:left|moved away from|moved out of) (?={_PLACE_SHAPE}"
     r"(?:$|[!.,;)]| (?:and|for|after|last|this|in|on|to|when|because|so|but|back|behind|years|months|weeks)\b)))|"
     rf"(?:\b(?:{HOMES}) (?:just |right )?(?:outside|near|on the edge of|on the outskirts of) )|"
-    r"(?:\bmoved (?:back|home|back home) to )|"
+    r"(?:\bmoved (?:back|home|back home)(?: up| down| over)? to )|"
     r"(?:\b(?:a|an|the|our) (?:week|fortnight|weekend|long weekend|holiday|few days|couple of weeks|\d+ nights?|"
     r"girls' trip|lads' trip|trip|break) (?:away )?in )"
 )
@@ -150,7 +151,8 @@ def _capitalised(m: re.Match[str], group: str) -> str:
 
 def _place(m: re.Match[str]) -> str:
     words = m.group("place").split()
-    if words[0].lower() in _NOT_A_PLACE or re.search(r"(?:ing|ly|ed)$", words[0]):
+    if words[0].lower() in _NOT_A_PLACE or re.search(r"(?:ing|ly|ed)$", words[0]) or \
+            re.fullmatch(rf"(?:{RELATIONS})s?(?:'s|’s)?", words[0], re.I):  # "moved back home to mum's"
         return m.group()  # "left feeling sick", "left quickly", "left disappointed": how, not where
     if len(words) == 3 and words[2].lower() in _NOT_A_PLACE | _SEASONS:  # "belfast in the summer", "york in june"
         return m.group("cue") + words[0].capitalize() + m.group("place")[len(words[0]):]
@@ -251,7 +253,7 @@ IDIOM_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     (r"^i(?:'ve|’ve| have)? (?:(?:only|just|recently|finally) )*(?:started|began|begun) (?:work |working |"
      r"(?:a|my) (?:new )?job )?as (?P<art>an?) (?!(?:joke|hobby|favour|bit|side|way|kid|child|teen|teenager|"
      r"beginner|trial|laugh|dare|experiment|gift|present|treat|distraction|one-off)\b)(?P<v>[^,;!?]+?)"
-     r"(?: (?:this|last) (?:week|month)| today| yesterday| on \w+day)?$",
+     rf"(?: (?:this|last) (?:week|month)| today| yesterday| on \w+day| in (?:the )?(?:{_WHEN_SAID}))?$",
      _said("User works as {art} {v}", "personal", 0.85)),
     # a place held at a club or ground for years: "I've had an everton season ticket for 20 years now", "we've had
     # an allotment since 2015" (what is held long says who the user is; "had a cold for a week" is no place held)

@@ -177,7 +177,8 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
         _phrase("User grew up {prep} {v}", "location", 0.85, 8, places=True),
     ),
     (
-        rf"^(?:i|we) (?:just |recently |finally )?(?:moved|relocated|moved house)(?: back)?(?: home)? to {V}",
+        rf"^(?:i|we) (?:just |recently |finally )?(?:moved|relocated|moved house)(?: back| home| back home)?"
+        rf"(?:(?<=back|home) (?:up|down|over))? to {V}",
         _phrase("User moved to {v}", "location", 0.85, 8, places=True),
     ),
     (

@@ -18,6 +18,7 @@ def facts(*turns: str) -> list[tuple[str, str]]:
     ("we moved back home to derry last spring", ("User moved to Derry", "location")),
     ("I've moved back to glasgow, renting with two mates", ("User moved to Glasgow", "location")),
     ("moved home to Swansea in the autumn", ("User moved to Swansea", "location")),
+    ("we moved back down to cornwall in the spring", ("User moved to Cornwall", "location")),
 ])
 def test_a_move_back_home_is_where_the_user_lives_now(said: str, expected: tuple[str, str]) -> None:
     assert expected in facts(said)
@@ -27,7 +28,8 @@ def test_a_move_back_home_takes_the_old_home_back() -> None:
     assert decide("User moved to Derry", [Candidate("m1", "User lives in Cardiff", 0.4)]).action == "update"
 
 
-@pytest.mark.parametrize("said", ["we moved back to nights at work", "I moved back to days last month"])
+@pytest.mark.parametrize("said", ["we moved back to nights at work", "I moved back to days last month",
+                                  "I moved up to a size 10"])
 def test_shifts_moved_to_are_no_place(said: str) -> None:
     assert not [f for f in facts(said) if f[1] == "location"]
 
@@ -55,6 +57,7 @@ def test_eating_what_a_diet_allows_leaves_it(new: str, old: str) -> None:
      ("User works as a junior copywriter at an agency", "personal")),
     ("I've started work as a receptionist at the vets", ("User works as a receptionist at the vets", "personal")),
     ("began as a trainee plumber on monday, knackered already", ("User works as a trainee plumber", "personal")),
+    ("started as a teaching assistant in september", ("User works as a teaching assistant", "personal")),
 ])
 def test_a_job_begun_said_as_started_as_is_the_users_job(said: str, expected: tuple[str, str]) -> None:
     assert expected in facts(said)
