@@ -25,6 +25,8 @@ _SELF = frozenset(["i", "i'm", "im", "i've", "i'd", "me", "my", "myself", "feel"
 # asking to be told again what the user said: a question about their memories, whatever words it holds
 _RECALLING = re.compile(r"\b(?:remind me|do you (?:know|remember|recall)|did i (?:say|tell you|mention)|"
                         r"have i (?:said|told you|mentioned))\b", re.I)
+_BODY_OWNERS = frozenset(["my", "his", "her", "their", "our", "your", "a", "the", "myself", "himself", "herself",
+                          "themselves", "itself"])
 _NEGATORS = frozenset(["not", "no", "never", "don't", "didn't", "isn't", "wasn't", "aren't", "hardly"])
 
 
@@ -53,6 +55,8 @@ def detect_emotion(text: str) -> Emotion | None:
             continue
         if WH_WORDS.intersection(ws[:i]) and text.rstrip().endswith("?"):
             return None  # "so which part makes me nervous?": the feeling is what the question is about
+        if w == "hurt" and ws[i + 1 : i + 2] and ws[i + 1] in _BODY_OWNERS:
+            continue  # "she's hurt her knee": an injury, not a feeling
         if _NEGATORS.intersection(ws[max(0, i - 3) : i]):
             # "not happy" is a low mood; "not sad" is no emotion worth answering
             if felt == "happy":

@@ -18,7 +18,7 @@ import itertools
 import re
 from collections.abc import Sequence
 
-from avatar_service.adapters.dialogue.answer_types import HOLDS, age_fit, ages_meant, holds
+from avatar_service.adapters.dialogue.answer_types import HOLDS, age_fit, ages_meant, holds, on_the_day
 from avatar_service.adapters.dialogue.terms import RELATED, terms
 from avatar_service.core.text.lexicon import STOPWORDS
 
@@ -157,8 +157,9 @@ _THRESHOLD = re.compile(r"\b(?:over|under|above|below|up to|more than|less than|
 
 
 def _states(clause: str, kinds: Sequence[str]) -> bool:
-    """The clause states the kind asked for, beyond a threshold ("delivery costs £4", not "orders over £25")."""
-    return holds(_THRESHOLD.sub(" ", clause), kinds)
+    """The clause states the kind asked for, beyond a threshold ("delivery costs £4", not "orders over £25"); a
+    clause opening with a name names a person ("Suki Tanaka does fine-line pieces", cut from its sentence)."""
+    return holds(" " + _THRESHOLD.sub(" ", clause), kinds)
 
 
 # A sentence of parallel cases, each with its own figure: "A full groom for a small dog costs £38, for a medium
@@ -172,7 +173,13 @@ _DAY_WORD = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:w
 
 def _case_terms(text: str) -> set[str]:
     own = set(terms(text))
-    return own.union(*(RELATED.get(t, frozenset()) for t in own))
+    related = own.union(*(RELATED.get(t, frozenset()) for t in own))
+    # a weekday is held where the text names it or a range holds it ("Monday to Thursday" holds no Friday), not
+    # because "weekday" relates them all
+    return {t for t in related if t not in _WEEKDAY_TERMS or t in own or on_the_day(t, text)}
+
+
+_WEEKDAY_TERMS = frozenset(terms("monday tuesday wednesday thursday friday saturday sunday"))
 
 
 def _head(first: str, case: str) -> int:

@@ -32,7 +32,7 @@ def words(text: str) -> list[str]:
 _TEXTING = [(re.compile(pattern, re.I), replacement) for pattern, replacement in (
     (r"\bu\b(?!-)", "you"), (r"\bur\b", "your"), (r"\br\b(?= (?:you|u|we|they|there|the|your|ur)\b)", "are"),
     (r"(?<=\w) n (?=\w)", " and "), (r"\bb ?& ?w\b|\bb/w\b", "black and white"), (r"\bpl[sz]\b", "please"),
-    (r"\bthru\b", "through"), (r"\btmrw\b|\btmr\b", "tomorrow"),
+    (r"\bthru\b", "through"), (r"\bwhere ?abouts\b", "whereabouts"), (r"\btmrw\b|\btmr\b", "tomorrow"),
     (r"\b(what|where|when|who|how|that|there)s\b", r"\1's"), (r"\bim\b", "i'm"), (r"\bive\b", "i've"),
     (r"\b(do|does|did|is|are|was|were|have|has|had|could|would|should|ca|wo)nt\b", r"\1n't"))]
 
@@ -93,7 +93,7 @@ def _terms(text: str) -> tuple[str, ...]:
 SERVICE_GROUPS = """
 buy buys bought purchase purchases sell sells sold shop stock stocks
 cheap cheaper cheapest discount discounts discounted reduced concession concessions half
-snack snacks food meal meals
+snack snacks food meal meals feed feeds feeding fed
 wash washes washing bath baths bathe
 latest last
 include includes included including cover covers covered

@@ -94,3 +94,17 @@ def test_what_it_would_be_instead_of_is_no_topic() -> None:
 def test_working_towards_is_preparing_for() -> None:
     assert "prepar" in terms("Which grade am I working towards?")
     assert "work" not in terms("Which grade am I working towards?")
+
+
+def test_round_14_readings() -> None:
+    from avatar_service.adapters.dialogue.feelings import detect_emotion
+    from avatar_service.adapters.dialogue.narrowing import one_case
+
+    hours = "We are open Monday to Thursday from 8am to 8pm, on Friday from 8am to 5pm and on Saturday from 9am to 1pm."
+    assert one_case(hours, {"close", "friday"}, set(), ["clock"]) == "We are open on Friday from 8am to 5pm."
+    artists = "Suki Tanaka does fine-line pieces, and Dom Reyes is the only artist here who takes on cover-ups."
+    assert one_clause(artists, "i want an old tattoo covered up, who should i see?", ["person"]).startswith("Dom")
+    assert "time" in wanted("whats the latest i can drop him off?")
+    assert spelled_out("where abouts are you") == "whereabouts are you"
+    assert detect_emotion("my daughter's hurt her knee, do you see kids?") is None
+    assert detect_emotion("I feel really hurt") is not None
