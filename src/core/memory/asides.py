@@ -26,6 +26,8 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from avatar_service.core.memory.vocabulary import RELATIONS
+
 if TYPE_CHECKING:
     from avatar_service.core.memory.facts import Fact
 
@@ -65,7 +67,7 @@ def consequence(clause: str) -> bool:
 # what the user does or leaves undone for someone else's sake: "so I never cook prawns", "so we always check labels"
 _FOR_THEM = re.compile(r"^(?:i|we) (?:(?:just|usually|mostly|now) )*(?:never|don't|don’t|do not|always|avoid|can't|"
                        r"can’t|cannot|won't|won’t|only|have to|had to)\b", re.I)
-_SOMEONE_ELSES = re.compile(r"^User(?:'s|’s) (?!name\b|birthday\b|favou?rite\b)")
+_SOMEONE_ELSES = re.compile(rf"^User(?:'s|’s) (?:[\w-]+ ){{0,2}}?(?:{RELATIONS})\b", re.I)
 
 
 def on_their_account(before: Fact, clause: str) -> bool:
@@ -118,7 +120,7 @@ def joined(before: Fact, after: Fact) -> Fact | None:
 
 # the user's part in a wedding just said: "my best mate nadia is getting married in porto and I'm a bridesmaid"
 _ROLE = re.compile(r"^(?:and )?(?:i|we)(?:'m|’m| am|'re|’re| are)(?: going to be| gonna be| also)? "
-                   r"(?P<role>(?:a|the|one of the|chief) (?:bridesmaids?|best man|maid of honou?r|matron of honou?r|"
+                   r"(?P<role>(?:(?:a|the|one of the) )?(?:bridesmaids?|best man|maid of honou?r|matron of honou?r|"
                    r"ushers?|page ?boys?|flower girls?|witness|officiant|chief bridesmaid))[.!]*$", re.I)
 _WEDDING = re.compile(r"^User's (?P<who>.+?) (?:is|are) (?:getting married|marrying \S+) (?P<rest>.+)$")
 

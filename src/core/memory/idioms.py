@@ -90,7 +90,8 @@ _LOWER_NAME = re.compile(rf"\b(?:my|our) {_PEOPLE} {_NAME}(?=(?:'s|’s) | (?:is
                          r"gets|will|and (?:i|me))\b)", re.I)
 _NOT_NAMED = STOPWORDS | word_set("always never still really also finally recently only often sometimes usually "
                                   "already actually literally basically definitely seriously totally apparently "
-                                  "obviously who which that from in law")
+                                  "obviously who which that from in law group circle list side request chat zone "
+                                  "code joke bless")
 _COUPLE = re.compile(rf"^(?:{_NAME} and (?:i|me)|me and {_NAME.replace('name>', 'name2>')}) "
                      r"(?P<verb>broke up|split up|split|separated|divorced|called it quits)\b",
                      re.I)

@@ -121,7 +121,8 @@ def test_a_lower_case_name_after_someone_of_the_users_is_their_name(said: str, e
 
 
 @pytest.mark.parametrize("said", ["my mum always says that", "my friend really likes it",
-                                  "my brother in law is a chef", "my cat flap is broken"])
+                                  "my brother in law is a chef", "my cat flap is broken",
+                                  "my friend group is really small"])
 def test_a_word_after_a_relation_that_is_no_name_names_nobody(said: str) -> None:
     assert not [f for f in facts(said) if " named " in f[0] or any(w[0].isupper() for w in f[0].split()[2:3])]
 
@@ -131,6 +132,8 @@ def test_a_word_after_a_relation_that_is_no_name_names_nobody(said: str) -> None
      "User is one of the bridesmaids at their cousin Priya's wedding in Goa in December"),
     ("my sister is getting married in Kendal on 3 August and I'm the maid of honour",
      "User is the maid of honour at their sister's wedding in Kendal on 3 August"),
+    ("my sister's getting married next year and I'm maid of honour",
+     "User is maid of honour at their sister's wedding next year"),
 ])
 def test_the_users_part_in_a_wedding_just_said_is_read_with_it(said: str, expected: str) -> None:
     made = facts(said)
@@ -179,6 +182,10 @@ def test_other_things_talked_into_are_no_pet(said: str) -> None:
     ("my girlfriend is vegan so I never cook meat at home", "User's girlfriend is vegan"),
     ("my dad lives in Leeds so I can't visit much", "User's dad lives in Leeds"),
 ])
+def test_what_the_user_avoids_for_their_own_sake_is_kept() -> None:
+    assert ("User does not eat bread", "preference") in facts("bread makes me bloated so I never eat bread")
+
+
 def test_what_the_user_does_for_someone_elses_sake_is_not_kept(said: str, kept: str) -> None:
     assert [f[0] for f in facts(said)] == [kept]
 
