@@ -129,6 +129,7 @@ PHRASES = [
     (r"\bput(?:ting)? down\b", "deposit"),
     (r"\bseeing (?:as|that)\b", "as"),  # "seeing as we're members": because, not looking
     (r"\bwork(?:s|ing|ed)? towards?\b", "preparing for"),  # "which grade am I working towards?"
+    (r"\bsuits? (?:me|you|us|them|him|her)\b(?: best)?", "prefer"),  # "what time of day suits me?"
     # the fixed holidays are dates, on both sides ("open on Boxing Day?" / "closed on 25 and 26 December")
     (r"\bchristmas eve\b", "24 december"), (r"\bchristmas(?: day)?\b", "25 december"),
     (r"\bboxing day\b", "26 december"), (r"\bnew year'?s eve\b", "31 december"),

@@ -108,3 +108,4 @@ def test_round_14_readings() -> None:
     assert spelled_out("where abouts are you") == "whereabouts are you"
     assert detect_emotion("my daughter's hurt her knee, do you see kids?") is None
     assert detect_emotion("I feel really hurt") is not None
+    assert "prefer" in terms("what time of day did i say suits me?")
