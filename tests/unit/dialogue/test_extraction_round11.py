@@ -177,15 +177,15 @@ def test_other_things_talked_into_are_no_pet(said: str) -> None:
     assert not [f for f in facts(said) if f[0].startswith("User has")]
 
 
+def test_what_the_user_avoids_for_their_own_sake_is_kept() -> None:
+    assert ("User does not eat bread", "preference") in facts("bread makes me bloated so I never eat bread")
+
+
 @pytest.mark.parametrize(("said", "kept"), [
     ("my son is coeliac so we always buy gluten free bread", "User's son is coeliac"),
     ("my girlfriend is vegan so I never cook meat at home", "User's girlfriend is vegan"),
     ("my dad lives in Leeds so I can't visit much", "User's dad lives in Leeds"),
 ])
-def test_what_the_user_avoids_for_their_own_sake_is_kept() -> None:
-    assert ("User does not eat bread", "preference") in facts("bread makes me bloated so I never eat bread")
-
-
 def test_what_the_user_does_for_someone_elses_sake_is_not_kept(said: str, kept: str) -> None:
     assert [f[0] for f in facts(said)] == [kept]
 
