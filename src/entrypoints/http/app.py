@@ -30,7 +30,8 @@ from avatar_service.core.services.users import Users
 from avatar_service.core.services.videos import Videos
 from avatar_service.core.services.voices import Voices
 from avatar_service.core.services.webhooks import Webhooks
-from avatar_service.entrypoints.http import heap, metrics, public, rooms
+from avatar_service.entrypoints import heap
+from avatar_service.entrypoints.http import metrics, public, rooms
 from avatar_service.entrypoints.http.admission import AdmissionMiddleware
 from avatar_service.entrypoints.http.auth import authenticate, current_caller
 from avatar_service.entrypoints.http.dependency_order import resolve_in_order

@@ -1,4 +1,5 @@
-"""The garbage collector's settings for a serving process, applied once when its first app starts.
+"""The garbage collector's settings for a long-lived process, applied once: by `avatar serve` when its first app
+starts, and by an embedding application that calls `avatar_service.settle_heap()` once it has started.
 
 Measured under 32 concurrent POST /v1/users on PostgreSQL (a gc callback timing each collection): the cyclic
 collector took about 8% of the process's CPU. Most of it was full collections, each walking the ~200,000
