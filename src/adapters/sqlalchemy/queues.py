@@ -1,12 +1,13 @@
 """The few storage shapes that are not plain repositories: API keys by hash, transcripts, outbox, jobs,
 vector versions."""
 
+import functools
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
 import msgspec
-from sqlalchemy import delete, func, or_, select, update
+from sqlalchemy import bindparam, delete, func, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
@@ -89,12 +90,9 @@ class SqlJobs:
 
     async def claim(self, now: datetime, lock_seconds: float, limit: int, kinds: Sequence[JobKind]) -> list[Job]:
         c = t.jobs.c
-        statement = (select(t.jobs).where(c.run_at <= now, c.kind.in_(kinds),
-                                          or_(c.locked_until.is_(None), c.locked_until < now))
-                     .order_by(c.run_at).limit(limit))
-        if self.conn.dialect.name == "postgresql":
-            statement = statement.with_for_update(skip_locked=True)
-        jobs = [self.repo._load(r) for r in (await self.conn.execute(statement)).all()]
+        parameters = {"now": now, "kinds": list(kinds), "limit": limit}
+        rows = (await self.conn.execute(_claimable(self.conn.dialect.name == "postgresql"), parameters)).all()
+        jobs = [self.repo._load(r) for r in rows]
         if jobs:
             until = now + timedelta(seconds=lock_seconds)
             await self.conn.execute(update(t.jobs).where(c.id.in_([j.id for j in jobs]))
@@ -110,6 +108,18 @@ class SqlJobs:
     async def queued(self, kind: JobKind) -> list[Job]:
         statement = select(t.jobs).where(t.jobs.c.kind == kind).order_by(t.jobs.c.run_at)
         return [self.repo._load(r) for r in (await self.conn.execute(statement)).all()]
+
+
+@functools.cache
+def _claimable(postgres: bool) -> Any:
+    """The due jobs of some kinds that nobody holds, oldest first, built once: the worker claims every half second
+    for each kind, and building the statement anew each time cost more than running it."""
+    c = t.jobs.c
+    now: Any = bindparam("now")
+    statement = (select(t.jobs).where(c.run_at <= now, c.kind.in_(bindparam("kinds", expanding=True)),
+                                      or_(c.locked_until.is_(None), c.locked_until < now))
+                 .order_by(c.run_at).limit(bindparam("limit")))
+    return statement.with_for_update(skip_locked=True) if postgres else statement
 
 
 class SqlVectorVersions:
