@@ -61,9 +61,9 @@ eight|nine|ten|general|particular|a|half|only|first|last|next|bad|good|work's|te
 nights|lates|earlies|shifts|mornings|evenings|weekends""",
     "|",
 )
-_SEASONS = word_set("spring summer autumn winter january february march april may june july august september october "
-                    "november december")
-_WHEN_SAID = "|".join(sorted(_SEASONS))
+# when, said after a place or a job begun: "belfast in the summer", "started as a teaching assistant in september"
+_WHEN_SAID = "spring|summer|autumn|winter|january|february|march|april|may|june|july|august|september|october|" \
+             "november|december"
 # typed in lower case only: a place the user wrote with capitals ("KPMG", "St Ives") is left as written
 _PLACE_SHAPE = r"(?-i:[a-z][a-z'’-]{2,}(?: (?:upon|on|under|le|in|by|de|del|la) [a-z][a-z'’-]+)?)(?![\w'’-])"
 _PLACE_WORD = rf"(?P<place>{_PLACE_SHAPE})"
@@ -155,8 +155,8 @@ def _place(m: re.Match[str]) -> str:
     if words[0].lower() in _NOT_A_PLACE or re.search(r"(?:ing|ly|ed)$", words[0]) or \
             re.fullmatch(rf"(?:{RELATIONS})s?(?:'s|’s)?", words[0], re.I):  # "moved back home to mum's"
         return m.group()  # "left feeling sick", "left quickly", "left disappointed": how, not where
-    if len(words) == 3 and words[2].lower() in _NOT_A_PLACE | _SEASONS:  # "belfast in the summer", "york in june"
-        return m.group("cue") + words[0].capitalize() + m.group("place")[len(words[0]):]
+    if len(words) == 3 and (words[2].lower() in _NOT_A_PLACE or re.fullmatch(_WHEN_SAID, words[2], re.I)):
+        return m.group("cue") + words[0].capitalize() + m.group("place")[len(words[0]):]  # "york in june"
     return m.group("cue") + " ".join(w if w in ("upon", "on", "under", "in", "by") else w.capitalize() for w in words)
 
 
