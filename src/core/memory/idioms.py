@@ -91,7 +91,8 @@ _LOWER_NAME = re.compile(rf"\b(?:my|our) {_PEOPLE} {_NAME}(?=(?:'s|’s) | (?:is
 _NOT_NAMED = STOPWORDS | word_set("always never still really also finally recently only often sometimes usually "
                                   "already actually literally basically definitely seriously totally apparently "
                                   "obviously who which that from in law group circle list side request chat zone "
-                                  "code joke bless")
+                                  "code joke bless even anyway anyways though meanwhile somehow kinda sorta "
+                                  "honestly tbh lol haha")
 _COUPLE = re.compile(rf"^(?:{_NAME} and (?:i|me)|me and {_NAME.replace('name>', 'name2>')}) "
                      r"(?P<verb>broke up|split up|split|separated|divorced|called it quits)\b",
                      re.I)

@@ -122,7 +122,8 @@ def test_a_lower_case_name_after_someone_of_the_users_is_their_name(said: str, e
 
 @pytest.mark.parametrize("said", ["my mum always says that", "my friend really likes it",
                                   "my brother in law is a chef", "my cat flap is broken",
-                                  "my friend group is really small"])
+                                  "my friend group is really small", "my mum even has a tablet",
+                                  "my uncle somehow got lost"])
 def test_a_word_after_a_relation_that_is_no_name_names_nobody(said: str) -> None:
     assert not [f for f in facts(said) if " named " in f[0] or any(w[0].isupper() for w in f[0].split()[2:3])]
 
