@@ -17,6 +17,7 @@ Each candidate is one sentence of a knowledge chunk, or one memory (in the secon
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from collections.abc import Sequence
@@ -207,9 +208,13 @@ def _antecedents(candidates: Sequence[Candidate], term_sets: Sequence[set[str]])
 
 def _related_in(weights: dict[str, float], vocabulary: set[str]) -> dict[str, frozenset[str]]:
     """Each question term's related stems: the table's, and the candidates' stems of its word family."""
-    out = {}
+    # a family's stems begin one with the other: the stems that begin with t (a range of the sorted vocabulary) and
+    # those t begins with (its prefixes) are all that need the closer look
+    ordered, out = sorted(vocabulary), {}
     for t in weights:
-        family = frozenset(v for v in vocabulary if same_family(t, v))
+        longer = ordered[bisect.bisect_left(ordered, t):bisect.bisect_left(ordered, t + "\uffff")]
+        shorter = [t[:end] for end in range(1, len(t)) if t[:end] in vocabulary]
+        family = frozenset(v for v in (*longer, *shorter) if same_family(t, v))
         out[t] = RELATED.get(t, frozenset()) | family
     return out
 
