@@ -26,7 +26,8 @@ _IF_I = re.compile(r"\b(?:if|in case|unless)\s+(?:i|we|my|our)\b", re.I)
 # "my" after these is the one a service is for ("a ticket for my son", "bring my dog", "a charge for adding my
 # husband as a driver"), not what is asked about
 # ("what if my dog gets sick?": a condition, the question is what the place does then)
-_SERVED = re.compile(r"\b(?:for|with|bring|take|brings|to|about|if|when|from|\w+ing)\s+(?:my|our)\b", re.I)
+_SERVED = re.compile(r"\b(?:for|with|bring|take|brings|to|about|if|when|from|\w+ing)\s+(?:my|our)\b|"
+                     r"\bon (?:my|our) own\b", re.I)  # ("can I bring them both on my own?": unaccompanied)
 # "my wife drives an electric car, can you service it?": a request of the place about what is theirs
 _ASKS_YOU = re.compile(r"\b(?:can|could|will|would|do) you\b|"
                        r"\b(?:can|could|may|should) (?:i|we) \w+(?: up| in| off| away)? (?:my|our)\b", re.I)

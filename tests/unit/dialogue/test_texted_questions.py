@@ -109,3 +109,10 @@ def test_round_14_readings() -> None:
     assert detect_emotion("my daughter's hurt her knee, do you see kids?") is None
     assert detect_emotion("I feel really hurt") is not None
     assert "prefer" in terms("what time of day did i say suits me?")
+
+
+def test_on_my_own_is_how_the_user_comes() -> None:
+    from avatar_service.adapters.dialogue.user_facts import about_user
+
+    assert about_user("am I ok to bring them both on my own?") == 0.0
+    assert about_user("do I live on my own?") == 1.0
