@@ -201,8 +201,16 @@ _DAY_RANGE = re.compile(rf"\b({'|'.join(_WEEKDAYS)})days? ?(?:to|till|until|thro
                         rf"({'|'.join(_WEEKDAYS)})days?\b", re.I)
 
 
+_WEEK_PARTS = re.compile(r"\b(?:on |at |during (?:the )?)(week ?days?|week ?ends?)\b", re.I)
+
+
 def names_weekday(sentence: str) -> bool:
-    return bool(_WEEKDAY.search(sentence))
+    return bool(_WEEKDAY.search(sentence) or _WEEK_PARTS.search(sentence))
+
+
+def spans_days(sentence: str) -> bool:
+    """Days given as a span ("Tuesday to Saturday", "on weekdays"), which hold the days inside them unnamed."""
+    return bool(_DAY_RANGE.search(sentence) or _WEEK_PARTS.search(sentence))
 
 
 def on_the_day(question: str, sentence: str) -> bool | None:
@@ -211,6 +219,8 @@ def on_the_day(question: str, sentence: str) -> bool | None:
     names none."""
     asked = {m.group(1).lower() for m in _WEEKDAY.finditer(question)}
     named = {m.group(1).lower() for m in _WEEKDAY.finditer(sentence)}
+    for part in _WEEK_PARTS.findall(sentence):  # "on weekdays" is Monday to Friday, "at weekends" the other two
+        named |= set(_WEEKDAYS[5:] if "end" in part.lower() else _WEEKDAYS[:5])
     if len(asked) != 1 or not named:
         return None
     day = _WEEKDAYS.index(next(iter(asked)))

@@ -34,7 +34,7 @@ from avatar_service.adapters.dialogue.follow_up_context import (
     topic_turns,
 )
 from avatar_service.adapters.dialogue.narrowing import JUST_ME, ONE_PERSON, narrowed, one_case, one_clause, one_kind
-from avatar_service.adapters.dialogue.question_cases import aside, asks_age_limit, users_place, where_asked
+from avatar_service.adapters.dialogue.question_cases import aside, asks_age_limit, relatives, users_place, where_asked
 from avatar_service.adapters.dialogue.ranking import (
     PRONOUN_START,
     Candidate,
@@ -247,7 +247,8 @@ class _Reply(SmallTalk):
         weights = question_weights(text, kinds, asked_ages)
         weights.pop("more", None)
         where = where_asked(text) | aside(text)  # "are there showers in the changing rooms?": not what is asked
-        case = users_place(text) | where
+        # (and the user's people, when the place is asked: "my dad's in a wheelchair, can he still play?")
+        case = users_place(text) | where | (relatives(text) if not about_user(asked_part(text)) else frozenset())
         for t in case & weights.keys():  # "can you collect her from my house?": the user's place, not the topic
             weights[t] = min(weights[t], 0.3)
         # a question without words of its own leans on the one before, unless it asks for a kind of answer

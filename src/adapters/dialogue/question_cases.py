@@ -42,6 +42,18 @@ def aside(question: str) -> frozenset[str]:
     return frozenset(t for m in _ASIDE.finditer(question) for t in terms(m.group(1) or m.group(2)))
 
 
+# "my dad's in a wheelchair, can he still play?": whom it is for, not what is asked
+_RELATIVE = re.compile(r"\b(?:my|our) (dad|mum|mom|mother|father|parents?|son|daughter|kids?|children|child|wife|"
+                       r"husband|partner|brother|sister|nan|gran|grandad|grandma|grandpa|granddad|grandparents?|uncle|"
+                       r"aunt|auntie|friend|mate|boyfriend|girlfriend|fianc[eé]e?|colleague|boss|neighbour)(?:'s)?\b",
+                       re.I)
+
+
+def relatives(question: str) -> frozenset[str]:
+    """The terms of the user's people a question names ("my dad"): whom it asks for."""
+    return frozenset(t for m in _RELATIVE.finditer(question) for t in terms(m.group(1)))
+
+
 def asks_age_limit(question: str) -> bool:
     """"is she old enough to do a course?", "is he too young for it?": the place's age limit, for someone's age."""
     return bool(_OLD_ENOUGH.search(question))

@@ -106,8 +106,10 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
     reachable = {t for t in weights if df[t] or any(related[t] & s for s in term_sets)}
     if any(a > 0 for a in ages):  # "my son" is covered by "visitors under 18"
         reachable |= {t for t in weights if answer_types.mentions_child(t)}
+    # "on Sundays?" is answered by the days it is open ("Tuesday to Saturday", "on weekdays"), yes or no
     if weights.keys() & _WEEKDAY_TERMS and any(answer_types.names_weekday(c.text) for c in candidates):
-        reachable |= weights.keys() & _WEEKDAY_TERMS  # "on Sundays?" is answered by the days it is open
+        reachable |= weights.keys() & _WEEKDAY_TERMS
+    days = [answer_types.spans_days(c.text) for c in candidates] if query.own & _WEEKDAY_TERMS else []
     total = sum(idf[t] * w for t, w in weights.items()) or 1.0
     # a word of everyday English that nothing known holds ("per head", "you guys", "at least") is how the question
     # is said, not what it asks about, as is the place's own trade: it is left out, never what makes the question
@@ -122,7 +124,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
     scored = []
     main = [t for t, w in weights.items() if w >= 1.0 and t in reachable]
     topic = {t for t in main if not answer_types.mentions_child(t)}  # what is asked of the child, if one is named
-    for candidate, have, age, before in zip(candidates, term_sets, ages, inherited, strict=True):
+    for i, (candidate, have, age, before) in enumerate(zip(candidates, term_sets, ages, inherited, strict=True)):
         held, main_held, topic_held = 0.0, 0, False
         echo = candidate.text in query.echoed
         for t, w in weights.items():
@@ -133,7 +135,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
             elif age > 0 and answer_types.mentions_child(t):  # "can kids come?" / "under-16s walk for half price"
                 main_held += w >= 1.0 and t in reachable
                 continue
-            elif related[t] & have or t in before:
+            elif related[t] & have or t in before or (days and days[i] and t in _WEEKDAY_TERMS & query.own):
                 held += _RELATED_MATCH * idf[t] * w
             else:
                 continue

@@ -116,3 +116,18 @@ def test_on_my_own_is_how_the_user_comes() -> None:
 
     assert about_user("am I ok to bring them both on my own?") == 0.0
     assert about_user("do I live on my own?") == 1.0
+
+
+def test_weekdays_and_weekends_are_days_and_the_users_people_are_whom_it_is_for() -> None:
+    from avatar_service.adapters.dialogue.answer_types import on_the_day
+    from avatar_service.adapters.dialogue.question_cases import relatives
+
+    desks = "Hot-desk members can come in from 8am to 8pm on weekdays."
+    assert on_the_day("Can I come in on a Sunday?", desks) is False
+    assert on_the_day("on a Wednesday?", desks) is True
+    assert on_the_day("on a Saturday?", "We open at weekends only.") is True
+    assert relatives("My dad's in a wheelchair, can he still play?") == frozenset(terms("dad"))
+    persona = Persona("Jo", "", "The host of Hive Coworking.", {"verbosity": 0.3})
+    reply = engine.compose(DialogueRequest(persona, [Turn("user", "Can I come in on a Sunday?")],
+                                           knowledge=[desks, "A hot desk costs 180 euros a month."]))
+    assert reply.startswith("No, ")
