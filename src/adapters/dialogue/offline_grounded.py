@@ -34,7 +34,7 @@ from avatar_service.adapters.dialogue.follow_up_context import (
     topic_turns,
 )
 from avatar_service.adapters.dialogue.narrowing import JUST_ME, ONE_PERSON, narrowed, one_case, one_clause, one_kind
-from avatar_service.adapters.dialogue.question_cases import aside, asks_age_limit, relatives, users_place, where_asked
+from avatar_service.adapters.dialogue.question_cases import asks_age_limit, put_beside
 from avatar_service.adapters.dialogue.ranking import (
     PRONOUN_START,
     Candidate,
@@ -246,10 +246,8 @@ class _Reply(SmallTalk):
         kinds = answer_types.wanted(text)
         weights = question_weights(text, kinds, asked_ages)
         weights.pop("more", None)
-        where = where_asked(text) | aside(text)  # "are there showers in the changing rooms?": not what is asked
-        # (and the user's people, when the place is asked: "my dad's in a wheelchair, can he still play?")
-        case = users_place(text) | where | (relatives(text) if not about_user(asked_part(text)) else frozenset())
-        for t in case & weights.keys():  # "can you collect her from my house?": the user's place, not the topic
+        case, aside_named = put_beside(text)  # where, instead of what, for whom: not what it is about
+        for t in case & weights.keys():
             weights[t] = min(weights[t], 0.3)
         # a question without words of its own leans on the one before, unless it asks for a kind of answer
         # ("can my 8 year old come on his own?" names whom it is about: "his" points back to no earlier turn)
@@ -321,7 +319,7 @@ class _Reply(SmallTalk):
                      place_names=place_names(self.request.persona.description), own=frozenset(terms(text)),
                      mentions_user=mentions_user(asked) or (bool(context) and mentions_user(context)),
                      child=answer_types.mentions_child(text) or bool(asked_ages), said=said,
-                     case=case, aside_named=bool(where), from_reply=self.from_reply, echoed=self.echoed,
+                     case=case, aside_named=aside_named, from_reply=self.from_reply, echoed=self.echoed,
                      incidental=common | of_the_family(weights.keys(), itself))
 
     def ages_of_relatives(self, text: str) -> list[int]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from avatar_service.adapters.dialogue.terms import terms
+from avatar_service.adapters.dialogue.user_facts import about_user, asked_part
 
 _CASE_OF_MINE = re.compile(r"\b(?:from|to|at|in|near|outside) (?:my|our) ((?:\w+ ){0,1}\w+)", re.I)
 _THERE_IN = re.compile(r"\b(?:is|are) there (?:a |an |any |some )?\w+(?: \w+)? (?:in|at|on|inside|outside|near|by) "
@@ -57,3 +58,13 @@ def relatives(question: str) -> frozenset[str]:
 def asks_age_limit(question: str) -> bool:
     """"is she old enough to do a course?", "is he too young for it?": the place's age limit, for someone's age."""
     return bool(_OLD_ENOUGH.search(question))
+
+
+def put_beside(question: str) -> tuple[frozenset[str], bool]:
+    """The terms of what a question puts beside what it asks, and whether it names where or instead of what: its
+    words weigh little and are never what an "I don't know" names ("are there showers in the changing rooms?", "can
+    you collect her from my house?", "my dad's in a wheelchair, can he still play?"); the user's people only when
+    the place is asked ("what's my dad called?" is about him)."""
+    where = where_asked(question) | aside(question)
+    people = relatives(question) if not about_user(asked_part(question)) else frozenset()
+    return users_place(question) | where | people, bool(where)

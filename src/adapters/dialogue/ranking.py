@@ -109,7 +109,9 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
     # "on Sundays?" is answered by the days it is open ("Tuesday to Saturday", "on weekdays"), yes or no
     if weights.keys() & _WEEKDAY_TERMS and any(answer_types.names_weekday(c.text) for c in candidates):
         reachable |= weights.keys() & _WEEKDAY_TERMS
-    days = [answer_types.spans_days(c.text) for c in candidates] if query.own & _WEEKDAY_TERMS else []
+    # (a span holds the day asked when it includes it, or, asked yes or no, when it leaves it out: "on weekdays")
+    days = [answer_types.spans_days(c.text) and (query.yes_no or bool(answer_types.on_the_day(query.text, c.text)))
+            for c in candidates] if query.own & _WEEKDAY_TERMS else []
     total = sum(idf[t] * w for t, w in weights.items()) or 1.0
     # a word of everyday English that nothing known holds ("per head", "you guys", "at least") is how the question
     # is said, not what it asks about, as is the place's own trade: it is left out, never what makes the question
