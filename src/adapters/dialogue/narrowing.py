@@ -227,7 +227,7 @@ def one_case(sentence: str, own: set[str], borrowed: set[str], kinds: Sequence[s
     if chosen < 0:
         return sentence
     case, whole = candidates[chosen], pieces[valued[chosen]]
-    if asked & set(terms(whole[len(case):])):  # what it goes on to say is asked about too
+    if asked & _case_terms(whole[len(case):]):  # what it goes on to say is asked about too ("last entry" / "latest")
         case = whole
     case = _with_verb(case, pieces[0], kinds)
     if head.split()[-1:] == case.split()[:1]:  # "Club racing is on" + "on Wednesday evenings"
