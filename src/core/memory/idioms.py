@@ -135,15 +135,17 @@ _ME_AND_FRIENDS = re.compile(r"^(?:me|myself) and (?:(?:\d+|two|three|four|five|
 _NAMED_BY = re.compile(rf"^(?:(?:my|our) (?:[\w-]+ )?(?:{RELATIONS})(?:s|'s|’s)?(?: (?-i:[A-Z])[\w'’-]+)?|"
                        r"they(?:'ve|’ve| have)?) (?:named|called) "
                        r"(?=(?:him|her|it|them) (?-i:[A-Z])[\w'’-]+(?: (?:and|&) (?-i:[A-Z])[\w'’-]+)?$)", re.I)
-# "finally booked my driving test, its on 19 november": what was booked, and when it is, said as one
-_BOOKED_WHEN = re.compile(r"^(?:(?:i|we)(?:'ve|’ve| have)? )?(?:(?:finally|just|only just|already) )?"
-                          r"(?:booked|got|arranged|scheduled|sorted) (?P<what>(?:my|our) (?:[\w'’-]+ ){0,3}?[\w'’-]+)"
-                          r"(?: booked| sorted| in)?, (?:it(?:'s|’s| is)|its|it'll be|it’ll be|they(?:'re|’re| are)) "
-                          r"(?=(?:on|at|for|next|this|tomorrow|in)\b)", re.I)
+# what was booked ("booked my driving test"), then when it is ("it's on 19 november")
+_BOOKED = r"(?:booked|got|arranged|scheduled|sorted)"
+_ITS_THING = r"(?:my|our) (?:[\w'’-]+ ){0,3}?[\w'’-]+"
+_DONE = r"(?: booked| sorted| in)?"
+_IT_IS_WHEN = (r"(?:it(?:'s|’s| is)|its|it'll be|it’ll be|they(?:'re|’re| are)) "
+               r"(?=(?:on|at|for|next|this|tomorrow|in)\b)")
+# "finally booked my driving test, its on 19 november": said as one
+_BOOKED_WHEN = re.compile(rf"^(?:(?:i|we)(?:'ve|’ve| have)? )?(?:(?:finally|just|only just|already) )?{_BOOKED} "
+                          rf"(?P<what>{_ITS_THING}){_DONE}, {_IT_IS_WHEN}", re.I)
 # the same, said as two sentences: "booked my driving test!! it's on the 17th of feb"
-_BOOKED_THEN = re.compile(r"(\b(?:booked|got|arranged|scheduled|sorted) (?:my|our) (?:[\w'’-]+ ){0,3}?[\w'’-]+"
-                          r"(?: booked| sorted| in)?)\s*[!.]+\s+(?=(?:it(?:'s|’s| is)|its|it'll be|it’ll be|"
-                          r"they(?:'re|’re| are)) (?:on|at|for|next|this|tomorrow|in)\b)", re.I)
+_BOOKED_THEN = re.compile(rf"(\b{_BOOKED} {_ITS_THING}{_DONE})\s*[!.]+\s+(?={_IT_IS_WHEN})", re.I)
 _SHORT_DAYS = re.compile(r"(?<!to )(?<!till )(?<!-)\b(?:tues|thurs)\b(?!\s*(?:to|till|until|-|–)(?:\s|$))", re.I)
 
 
