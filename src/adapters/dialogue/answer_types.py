@@ -12,7 +12,9 @@ from avatar_service.adapters.dialogue.everyday_words import COST_IDIOMS
 
 _WEEKDAYS = ("mon", "tues", "wednes", "thurs", "fri", "satur", "sun")
 _DAY = rf"(?:{'|'.join(_WEEKDAYS)})days?"
-_MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december")
+_MONTH = rf"(?:{'|'.join(_MONTHS)})"
 _NUMBER_WORD = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred)"
 
 HOLDS = {
@@ -231,8 +233,6 @@ def on_the_day(question: str, sentence: str) -> bool | None:
     return asked <= named
 
 
-_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-           "november", "december")
 _MONTH_NAME = re.compile(rf"\b({_MONTH})\b", re.I)
 # ("may" is a month only beside another: "from May to September", not "you may bring")
 _MONTH_RANGE = re.compile(rf"\b(?:from |between )?({_MONTH}) (?:to|till|until|through|and|-|–) (?:the end of )?"

@@ -19,7 +19,7 @@ import re
 from collections.abc import Sequence
 
 from avatar_service.adapters.dialogue.answer_types import HOLDS, age_fit, ages_meant, holds, on_the_day
-from avatar_service.adapters.dialogue.terms import RELATED, terms
+from avatar_service.adapters.dialogue.terms import RELATED, WEEKDAY_TERMS, terms
 from avatar_service.core.text.lexicon import STOPWORDS
 
 _ITEM = r"(?:[£$€]\s?)?\d+(?:[.:]\d+)?%?"
@@ -110,10 +110,7 @@ def one_clause(sentence: str, question: str, kinds: Sequence[str], follow_up: bo
         return _most_shared(clauses, question_terms, set()) or sentence
     if len(stating) < 2:
         return sentence
-    if len(stating) < len(clauses) and not any(map(_verbless, clauses)):
-        clauses = stating  # "..., and everything in it is grown on the farm": not what is asked
-    elif len(stating) < len(clauses):
-        clauses = [c for c in clauses if c in stating]
+    clauses = stating  # "..., and everything in it is grown on the farm": not what is asked
     # an age asked about picks the clause whose ages include it ("£8.50 for children aged 4 to 11 and £6 for children
     # aged 1 to 3" for "a 5 year old"); a toddler is about 2
     asked_ages = ages_meant(question)
@@ -176,10 +173,9 @@ def _case_terms(text: str) -> set[str]:
     related = own.union(*(RELATED.get(t, frozenset()) for t in own))
     # a weekday is held where the text names it or a range holds it ("Monday to Thursday" holds no Friday), not
     # because "weekday" relates them all
-    return {t for t in related if t not in _WEEKDAY_TERMS or t in own or on_the_day(t, text)}
+    return {t for t in related if t not in WEEKDAY_TERMS or t in own or on_the_day(t, text)}
 
 
-_WEEKDAY_TERMS = frozenset(terms("monday tuesday wednesday thursday friday saturday sunday"))
 
 
 def _head(first: str, case: str) -> int:

@@ -7,16 +7,15 @@ from __future__ import annotations
 
 import re
 
-from avatar_service.adapters.dialogue.terms import terms
+from avatar_service.adapters.dialogue.terms import WEEKDAY_TERMS, terms
 from avatar_service.adapters.dialogue.user_facts import about_user, asked_part
 
 _CASE_OF_MINE = re.compile(r"\b(?:from|to|at|in|near|outside) (?:my|our) ((?:\w+ ){0,1}\w+)", re.I)
 _THERE_IN = re.compile(r"\b(?:is|are) there (?:a |an |any |some )?\w+(?: \w+)? (?:in|at|on|inside|outside|near|by) "
                        r"(?:the |your )?((?:\w+ ){0,1}\w+)", re.I)
 # "are there lessons in the evening?" asks when, which is what it is about
-_WHEN_WORDS = frozenset(terms("morning mornings afternoon evening evenings night weekend weekends week day days "
-                              "summer winter spring autumn holidays monday tuesday wednesday thursday friday saturday "
-                              "sunday"))
+_WHEN_WORDS = WEEKDAY_TERMS | frozenset(terms("morning mornings afternoon evening evenings night weekend weekends week "
+                                              "day days summer winter spring autumn holidays"))
 _OLD_ENOUGH = re.compile(r"\b(?:old enough|too (?:young|old)|what age|how old do (?:you|they|kids|children) have to)\b",
                          re.I)
 

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from avatar_service.adapters.dialogue import answer_types
-from avatar_service.adapters.dialogue.terms import RELATED, same_family, terms
+from avatar_service.adapters.dialogue.terms import RELATED, WEEKDAY_TERMS, same_family, terms
 
 AGE_COVERAGE = 0.5
 _K1, _B = 1.2, 0.25  # BM25: sentences are short, so length matters less than for documents
@@ -107,11 +107,11 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
     if any(a > 0 for a in ages):  # "my son" is covered by "visitors under 18"
         reachable |= {t for t in weights if answer_types.mentions_child(t)}
     # "on Sundays?" is answered by the days it is open ("Tuesday to Saturday", "on weekdays"), yes or no
-    if weights.keys() & _WEEKDAY_TERMS and any(answer_types.names_weekday(c.text) for c in candidates):
-        reachable |= weights.keys() & _WEEKDAY_TERMS
+    if weights.keys() & WEEKDAY_TERMS and any(answer_types.names_weekday(c.text) for c in candidates):
+        reachable |= weights.keys() & WEEKDAY_TERMS
     # (a span holds the day asked when it includes it, or, asked yes or no, when it leaves it out: "on weekdays")
     days = [answer_types.spans_days(c.text) and (query.yes_no or bool(answer_types.on_the_day(query.text, c.text)))
-            for c in candidates] if query.own & _WEEKDAY_TERMS else []
+            for c in candidates] if query.own & WEEKDAY_TERMS else []
     total = sum(idf[t] * w for t, w in weights.items()) or 1.0
     # a word of everyday English that nothing known holds ("per head", "you guys", "at least") is how the question
     # is said, not what it asks about, as is the place's own trade: it is left out, never what makes the question
@@ -137,7 +137,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
             elif age > 0 and answer_types.mentions_child(t):  # "can kids come?" / "under-16s walk for half price"
                 main_held += w >= 1.0 and t in reachable
                 continue
-            elif related[t] & have or t in before or (days and days[i] and t in _WEEKDAY_TERMS & query.own):
+            elif related[t] & have or t in before or (days and days[i] and t in WEEKDAY_TERMS & query.own):
                 held += _RELATED_MATCH * idf[t] * w
             else:
                 continue
@@ -234,7 +234,6 @@ def _age(query: Query, text: str) -> float:
 
 
 NAMES_THE_PLACE, _PLACE_KINDS = 0.08, frozenset(("place", "time"))
-_WEEKDAY_TERMS = frozenset(terms("monday tuesday wednesday thursday friday saturday sunday"))
 # kinds of answer that an answer always states in so many words (a time may be "closed", a price "included")
 _LITERAL = frozenset(("name", "age", "contact"))
 _CAPITALISED = re.compile(r"\b[A-Z][\w'-]{3,}")

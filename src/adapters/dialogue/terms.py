@@ -37,6 +37,7 @@ _TEXTING = [(re.compile(pattern, re.I), replacement) for pattern, replacement in
     (r"\b(do|does|did|is|are|was|were|have|has|had|could|would|should|ca|wo)nt\b", r"\1n't"))]
 
 
+@functools.lru_cache(maxsize=4096)  # every reply reads the conversation's user turns again
 def spelled_out(text: str) -> str:
     """A turn as it would be written out ("r u open?" -> "are you open?"): routing reads whole words."""
     for pattern, replacement in _TEXTING:
@@ -136,6 +137,7 @@ def _related() -> dict[str, frozenset[str]]:
 
 
 RELATED = _related()
+WEEKDAY_TERMS = frozenset(terms("monday tuesday wednesday thursday friday saturday sunday"))
 # (and verbs that stand for any doing: "can I wait while it's done?")
 GENERIC_TERMS = frozenset(stem(w) for w in GENERIC | words_of(
     "done doing happening stuff round around today tonight now currently first offer offers provide provides "
