@@ -93,6 +93,9 @@ class DialogueRequest:
     # Embedding similarity (0..1) to the turn of each knowledge sentence (core.text.sentences.answer_sentences of
     # the chunks) whose embedding this process has cached; a sentence missing here is judged by its chunk's.
     sentence_relevance: Mapping[str, float] = field(default_factory=dict)
+    # The name of each knowledge chunk's item ("Opening hours and finding us"), in the order of `knowledge`; "" where
+    # the item was given none. What a chunk is about, when its sentences do not say it in the question's words.
+    knowledge_titles: Sequence[str] = ()
 
 
 class DialogueFailed(RuntimeError):

@@ -242,3 +242,22 @@ async def test_honest_limits_name_topics_not_first_words(service: Service, clien
     reply = (await client.post(f"/v1/conversations/{conversation['id']}/messages",
                                json={"content": "Do you rent out bicycles?"})).json()["reply"]["content"]
     assert "opening hours" in reply and "tickets cost" not in reply.lower(), reply
+
+
+async def test_an_items_name_says_what_its_chunks_are_about(service: Service, client: AsyncTestClient[Any]) -> None:
+    """The answerer is handed each chunk's item name: "Pick-up" answers "where do I pick the car up?" from a
+    sentence that never says it; an item given no name lends its chunks no title."""
+    personality = await create_personality(client)
+    for item in ({"type": "text", "name": "Pick-up", "content": "Our desk is in the arrivals hall of Eindhoven "
+                  "Airport, next to the bakery. The desk is staffed daily from 6am to 11pm."},
+                 {"type": "text", "content": "We rent small city cars and electric cars. A small car costs 39 euros "
+                  "per day."}):
+        response = await client.post(f"/v1/personalities/{personality['id']}/knowledge", json=item)
+        assert response.status_code == 201, response.text
+    await service.drain()
+    conversation = (
+        await client.post("/v1/conversations", json={"personality_id": personality["id"], "mode": "voice"})
+    ).json()
+    reply = (await client.post(f"/v1/conversations/{conversation['id']}/messages",
+                               json={"content": "Where do I pick the car up?"})).json()["reply"]["content"]
+    assert "arrivals hall" in reply, reply

@@ -332,14 +332,15 @@ class _Reply(SmallTalk):
         said = exclude.lower()
         for ci, chunk in enumerate(request.knowledge):
             relevance = request.knowledge_relevance[ci] if ci < len(request.knowledge_relevance) else 0.0
+            title = frozenset(terms(request.knowledge_titles[ci] if ci < len(request.knowledge_titles) else ""))
             for si, sentence in enumerate(answer_sentences(chunk)):
                 if said and sentence.lower().rstrip(".!?") in said:
                     continue  # "tell me more": what the last reply said is not said again
                 own = request.sentence_relevance.get(sentence)
                 if own is not None:  # "For emergencies outside these hours, ..." means more with its chunk
-                    out.append(Candidate(sentence, "knowledge", ci, si, max(own, 0.5 * (own + relevance)), True))
+                    out.append(Candidate(sentence, "knowledge", ci, si, max(own, 0.5 * (own + relevance)), True, title))
                 else:
-                    out.append(Candidate(sentence, "knowledge", ci, si, relevance))
+                    out.append(Candidate(sentence, "knowledge", ci, si, relevance, title=title))
         for mi, memory in enumerate(request.memories):
             relevance = request.memory_relevance[mi] if mi < len(request.memory_relevance) else 0.0
             out.append(Candidate(as_sentence(second_person(memory, self.user_name)), "memory", mi, 0, relevance,

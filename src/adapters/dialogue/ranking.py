@@ -28,7 +28,7 @@ from avatar_service.adapters.dialogue.terms import RELATED, WEEKDAY_TERMS, same_
 
 AGE_COVERAGE = 0.5
 _K1, _B = 1.2, 0.25  # BM25: sentences are short, so length matters less than for documents
-_RELATED_MATCH = 0.6
+_RELATED_MATCH, _TITLE_MATCH = 0.6, 0.4
 LEXICAL_WEIGHT, SENTENCE_WEIGHT, CHUNK_WEIGHT, FIT_WEIGHT, UNFIT_LEXICAL = 0.45, 0.6, 0.25, 0.25, 0.6
 
 
@@ -40,6 +40,7 @@ class Candidate:
     position: int  # index of the sentence in its chunk
     relevance: float = 0.0  # embedding similarity of its chunk, or of the memory, to the turn (0: unknown)
     own: bool = False  # `relevance` is the sentence's own similarity (a memory, a cached knowledge sentence)
+    title: frozenset[str] = frozenset()  # the terms of its knowledge item's name ("Pick-up", "Membership")
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +104,10 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
     ages = [_age(query, c.text) for c in candidates]
     related = _related_in(weights, set().union(*term_sets))
     inherited = _antecedents(candidates, term_sets)
-    reachable = {t for t in weights if df[t] or any(related[t] & s for s in term_sets)}
+    # a chunk's title ("Pick-up") says what all its sentences are about, in words they may not use themselves
+    titled = [c.title & weights.keys() for c in candidates]
+    titles = set().union(*titled)
+    reachable = {t for t in weights if df[t] or any(related[t] & s for s in term_sets) or t in titles}
     if any(a > 0 for a in ages):  # "my son" is covered by "visitors under 18"
         reachable |= {t for t in weights if answer_types.mentions_child(t)}
     # "on Sundays?" is answered by the days it is open ("Tuesday to Saturday", "on weekdays"), yes or no
@@ -126,7 +130,8 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
     scored = []
     main = [t for t, w in weights.items() if w >= 1.0 and t in reachable]
     topic = {t for t in main if not answer_types.mentions_child(t)}  # what is asked of the child, if one is named
-    for i, (candidate, have, age, before) in enumerate(zip(candidates, term_sets, ages, inherited, strict=True)):
+    for i, (candidate, have, age, before, title) in enumerate(zip(candidates, term_sets, ages, inherited, titled,
+                                                                  strict=True)):
         held, main_held, topic_held = 0.0, 0, False
         echo = candidate.text in query.echoed
         for t, w in weights.items():
@@ -139,6 +144,8 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
                 continue
             elif related[t] & have or t in before or (days and days[i] and t in WEEKDAY_TERMS & query.own):
                 held += _RELATED_MATCH * idf[t] * w
+            elif t in title:  # "where do I collect the car?" in the item named "Pick-up"
+                held += _TITLE_MATCH * idf[t] * w
             else:
                 continue
             main_held += w >= 1.0 and t in reachable

@@ -30,6 +30,7 @@ class Grounding:
     memories: list[tuple[MemoryRecord, float]]
     topics: list[str]
     sentences: dict[str, float]  # knowledge sentence -> embedding similarity to the turn (those cached)
+    titles: list[str]  # the name of each knowledge chunk's item, in the order of `knowledge` ("" for none)
 
     def used_memories(self) -> list[MemoryRecord]:
         """The memories close enough to the turn to count as used (all nearest ones go to the engine)."""
@@ -43,14 +44,15 @@ class Grounding:
             knowledge=[k.content for k in self.knowledge], memories=[m.content for m, _ in self.memories],
             knowledge_relevance=[k.relevance for k in self.knowledge],
             memory_relevance=[score for _, score in self.memories], topics=self.topics,
-            sentence_relevance=self.sentences)
+            sentence_relevance=self.sentences, knowledge_titles=self.titles)
 
 
 class TurnGrounding:
     def __init__(self, knowledge: Knowledge, memories: Memories) -> None:
         self.knowledge, self.memories = knowledge, memories
         self.sentences = sentence_vectors(knowledge.semantic)
-        self._topics: dict[str, tuple[int | None, list[str]]] = {}  # personality -> (knowledge version, names)
+        # personality -> (knowledge version, the names of its first items, every named item's name by id)
+        self._names: dict[str, tuple[int | None, list[str], dict[str, str]]] = {}
 
     async def embed(self, content: str, history: Sequence[TranscriptItem]) -> bytes:
         """The turn's one embedding (a follow-up carries the previous user turn), made outside any unit of work:
@@ -68,23 +70,32 @@ class TurnGrounding:
             memories = await self.memories.ranked_by_vector(uow, user_id, vector, personality_id, MEMORIES,
                                                             MEMORIES_MIN)
         sentences = self.sentences.relevance(vector, [k.content for k in knowledge])
-        return Grounding(knowledge, memories, await self.topics(uow, personality_id), sentences)
+        topics, titles = await self.names(uow, personality_id)
+        return Grounding(knowledge, memories, topics, sentences,
+                         [titles.get(k.knowledge_item_id, "") for k in knowledge])
 
-    async def topics(self, uow: UnitOfWork, personality_id: str) -> list[str]:
-        """The names of the personality's ready knowledge items, oldest first: what it can help with.
+    async def names(self, uow: UnitOfWork, personality_id: str) -> tuple[list[str], dict[str, str]]:
+        """The names of the personality's first ready knowledge items, oldest first (what it can help with), and
+        every ready item's name by its id (what each chunk is about: "Opening hours and finding us").
 
         Read again only when its knowledge changed (the vector cache's version, just brought up to date by
         the search): the items are whole rows, too much to read on every turn."""
         version = self.knowledge.semantic.version(knowledge_namespace(personality_id))
-        cached = self._topics.get(personality_id)
+        cached = self._names.get(personality_id)
         if cached is None or cached[0] != version or version is None:
             items = await uow.knowledge.find(personality_id=personality_id, status="ready", limit=TOPICS)
-            names = [item.name.strip() for item in reversed(items) if _named(item)]
-            if len(self._topics) > 10_000:
-                self._topics.clear()
-            self._topics[personality_id] = (version, names)
-            return names
-        return cached[1]
+            topics = [item.name.strip() for item in reversed(items) if _named(item)]
+            unnamed = {item.id for item in items if not _named(item)}
+            rows = await uow.knowledge.columns(("id", "name", "source_url"), personality_id=personality_id,
+                                               status="ready")
+            # (an item given no name is named after its address or its first words: no title for its chunks)
+            titles = {ident: name.strip() for ident, name, url in rows
+                      if name and name != url and ident not in unnamed and len(name) < 60}
+            if len(self._names) > 10_000:
+                self._names.clear()
+            self._names[personality_id] = (version, topics, titles)
+            return topics, titles
+        return cached[1], cached[2]
 
 
 def _named(item: KnowledgeRecord) -> bool:
