@@ -109,6 +109,8 @@ id identification proof passport passports licence license
 burn burning bonfire bonfires fire fires
 urgent urgently rush hurry express asap quicker faster sooner
 bill bills billing billed invoice invoices invoiced
+consultation consultations assessment assessments
+first initial introductory
 """
 
 # what an amount costs, said the everyday way (a price asked, answer_types.wanted, and the word "cost")

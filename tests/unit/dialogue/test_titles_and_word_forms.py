@@ -1,10 +1,12 @@
 """Round 16 of the offline answerer: a knowledge item's name says what its sentences are about ("Pick-up" for "our
-desk is in the arrivals hall"), and a reduction is a price ("sold at half price")."""
+desk is in the arrivals hall"), a reduction is a price ("sold at half price"), irregular verbs meet their verb
+("seen" / "see") and a first appointment is an initial assessment."""
 
 from __future__ import annotations
 
 from avatar_service.adapters.dialogue import OfflineGroundedDialogue
 from avatar_service.adapters.dialogue.answer_types import holds
+from avatar_service.adapters.dialogue.terms import terms
 from avatar_service.ports.dialogue import DialogueRequest, Persona, Turn
 
 KNOWLEDGE = [
@@ -31,3 +33,19 @@ def test_a_reduction_is_a_price() -> None:
     assert holds("Any bread left at 3pm is sold at half price.", ["price"])
     assert holds("Students get 10% off every course.", ["price"])
     assert not holds("Half of our students are beginners.", ["price"])
+
+
+def test_irregular_verbs_meet_their_verb() -> None:
+    assert terms("Children under 16 are seen by Dr Vos") == terms("children under 16 are see by Dr Vos")
+    assert terms("we took the boat") == terms("we take the boat")
+    assert terms("Sat 3 May")[0] != terms("sit")[0]  # a Saturday, not sitting
+    assert "bite" not in terms("a bit cheaper")
+
+
+def test_a_first_appointment_is_the_initial_assessment() -> None:
+    persona = Persona("Leon", "", "The receptionist at Northgate Physiotherapy.", {"verbosity": 0.3})
+    prices = ["An initial assessment with a physiotherapist lasts 45 minutes and costs £65, and follow-up "
+              "appointments last 30 minutes and cost £50."]
+    reply = engine.compose(DialogueRequest(persona, [Turn("user", "how much is a first appointment?")],
+                                           knowledge=prices, knowledge_relevance=[0.5]))
+    assert "£65" in reply and "£50" not in reply, reply
