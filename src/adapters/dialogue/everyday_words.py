@@ -110,6 +110,7 @@ burn burning bonfire bonfires fire fires
 urgent urgently rush hurry express asap quicker faster sooner
 bill bills billing billed invoice invoices invoiced
 consultation consultations assessment assessments
+gym gyms fitness
 first initial introductory
 """
 
@@ -129,6 +130,7 @@ PHRASES = [
      r"(?:tues|wednes|thurs|fri)day\b", r"\g<0> weekday"),
     (r"\bhang(?:s|ing)? on to\b|\bhold(?:s|ing)? on to\b|\bhang(?:s|ing)? onto\b", "keep"),
     (r"\bput(?:ting)? down\b", "deposit"),
+    (r"\bcover(?:s|ed)? by\b", r"\g<0> insured"),  # "your physio is covered by Bupa": insurance
     (r"\bseeing (?:as|that)\b", "as"),  # "seeing as we're members": because, not looking
     (r"\bwork(?:s|ing|ed)? towards?\b", "preparing for"),  # "which grade am I working towards?"
     (r"\bsuits? (?:me|you|us|them|him|her)\b(?: best)?", "prefer"),  # "what time of day suits me?"

@@ -306,7 +306,7 @@ class _Reply(SmallTalk):
                 weights[t] = min(weights[t], CATEGORY_WEIGHT)
         mine = max(about_user(asked), 0.6 * about_user(context) if context else 0.0)
         to_place = addresses_the_place(asked)
-        itself = set(terms(self.request.persona.description))
+        itself = {r for t in terms(self.request.persona.description) for r in (t, *RELATED.get(t, ()))}  # (a gym)
         common = common_terms(text)
         if {"place", "time"} & set(kinds) and not mentions_user(text) and weights and \
                 not {t for t, w in weights.items() if w >= 1.0} - itself - _OPENING - common:

@@ -49,3 +49,22 @@ def test_a_first_appointment_is_the_initial_assessment() -> None:
     reply = engine.compose(DialogueRequest(persona, [Turn("user", "how much is a first appointment?")],
                                            knowledge=prices, knowledge_relevance=[0.5]))
     assert "£65" in reply and "£50" not in reply, reply
+
+
+def test_the_place_asked_for_by_another_word_for_it() -> None:
+    persona = Persona("Kai", "", "A coach at Riverside Fitness.", {"verbosity": 0.3})
+    knowledge = ["The gym has a 25-metre swimming pool, a sauna and free lockers. Riverside Fitness is at Kanaalweg 3 "
+                 "in Utrecht, above the supermarket."]
+    reply = engine.compose(DialogueRequest(persona, [Turn("user", "Where is the gym?")], knowledge=knowledge,
+                                           knowledge_relevance=[0.6]))
+    assert "Kanaalweg" in reply, reply
+
+
+def test_what_covers_the_user_is_their_insurance() -> None:
+    persona = Persona("Aoife", "", "The receptionist at Northgate Physiotherapy.", {"verbosity": 0.3})
+    reply = engine.compose(DialogueRequest(
+        persona, [Turn("user", "which insurance am i with again?")],
+        knowledge=["We are registered with Bupa, AXA Health and Vitality."], knowledge_relevance=[0.3],
+        memories=["User's physio for his torn hamstring is covered by Bupa", "User works as a bus driver"],
+        memory_relevance=[0.2, 0.1]))
+    assert "Bupa" in reply and reply.startswith("Your"), reply
