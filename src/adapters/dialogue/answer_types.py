@@ -30,7 +30,7 @@ HOLDS = {
         re.I),
     "price": re.compile(rf"\b(?:\d+(?:[.,]\d\d)?|{_NUMBER_WORD})\s?(?:euros?|eur|dollars?|pounds?|usd|gbp|francs?)\b|"
                         r"[€$£]\s?\d|\b\d{1,3}p\b|\bfree\b|\bno charge\b|"  # (and pence: "10p per side")
-                        r"\bhalf[- ]price\b|\b\d+ ?% off\b", re.I),
+                        r"\bhalf[- ]price\b|\b\d+ ?% off\b|\b\d+ ?(?:cents?|pence)\b", re.I),
     # a preposition and a name that is not a day or a month ("at Birch Lane", not "to Friday"), or a place word
     "place": re.compile(rf"(?<!^)\b(?:at|on|in|to|near) (?!{_DAY}\b|{_MONTH}\b)(?-i:[A-Z])\w+|"
                         r"\b(?:street|road|lane|avenue|square|piazza|row|yard|quay|"

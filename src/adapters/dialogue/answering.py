@@ -96,8 +96,10 @@ def _clearly_closest(best: Scored, ranked: Sequence[Scored]) -> bool:
     return best.candidate.relevance >= CLOSE_SIMILARITY and best.candidate.relevance - runner_up >= CLEAR_MARGIN
 
 
-def best_answer(ranking: Ranking, more: bool, asking: bool, about_user: float, to_place: bool) -> Scored | None:
-    """The best candidate when it answers the question; None when nothing does (say so honestly)."""
+def best_answer(ranking: Ranking, more: bool, asking: bool, about_user: float, to_place: bool,
+                asked: frozenset[str] = frozenset()) -> Scored | None:
+    """The best candidate when it answers the question (`asked`: the terms of its asked part, without what the user
+    told before asking); None when nothing does (say so honestly)."""
     ranked = ranking.ranked
     if about_user >= 1.0:  # "where do I live?" is answered by what the user said, or not at all
         ranked = [s for s in ranked if s.candidate.kind == "memory"]
@@ -132,6 +134,8 @@ def best_answer(ranking: Ranking, more: bool, asking: bool, about_user: float, t
     # silver instead of gold?" by the gold)
     if best.candidate.own and (near or (_clearly_closest(best, ranked) and not (unsure and ranking.aside_named))):
         return best  # it says what was asked in other words ("hire a van" / "a van costs 89 euros per day")
+    if ranking.yes_no and ranking.unknown & asked and best.candidate.kind == "knowledge":
+        return None  # "do you sell halal meat?" is not answered yes or no by the meat boxes: "halal" is nowhere
     # by the words: the best, or one nearly level with it that holds them ("what if my dog gets sick at night?":
     # "for emergencies outside these hours..." came just behind "bring your pet's vaccination booklet")
     if _holds_the_answer(best, ranking, asking) or _alone_of_its_kind(best, ranking):

@@ -151,6 +151,9 @@ PHRASES = [
     (r"\blook(?:s|ed|ing)? after\b|\bdeal(?:s|t|ing)? with\b|\btake(?:s)? care of\b", "handle"),
     (r"\bwho (?:am i|are we|is he|is she) (?:seeing|meeting)\b", "who appointment"),
     (r"\bwhere (?:am i|are we|is he|is she) moving(?: to)?\b", "where new home"),
+    (r"\bwhere (?:am i|are we|is he|is she) (?:driving|coming|travel+ing|flying|cycling|setting off) from\b",
+     "where live"),  # (from home)
+    (r"\b(?:usually|always|normally|tend to|like to) go(?:es)? for\b", "prefer"),  # "what frames do I usually go for?"
     (r"\bwho (?:should|do|can|could|would|shall) (?:i|we) (?:see|ask|speak to|talk to|book with)\b", "who"),
     (r"\b(?:turn|turns|turned|turning|show|shows|showed|showing) up\b|\bget (?:there|here)\b", "arrive"),
     (r"\bcheck(?:ing)?[ -]in\b", r"\g<0> arrive"),

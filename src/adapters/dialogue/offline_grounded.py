@@ -208,8 +208,8 @@ class _Reply(SmallTalk):
         more = bool(_MORE.search(self.lowered))
         asking = is_question(text) or more
         query = self.query(text, more)
-        ranking = rank(query, self.candidates(exclude=self.previous_reply if more else ""))
-        best = best_answer(ranking, more, asking, about_user(asked_part(text)), query.to_place)
+        ranking, asked = rank(query, self.candidates(exclude=self.previous_reply if more else "")), asked_part(text)
+        best = best_answer(ranking, more, asking, about_user(asked), query.to_place, frozenset(terms(asked)))
         if best is None:
             if self.follow_feeling():
                 return None

@@ -92,6 +92,8 @@ class Ranking:
     focus_unknown: bool = False  # the question's last main word, what it is about, is nowhere in what is known
     literal: bool = False  # asks for what an answer states in so many words (a name, an age, a contact)
     aside_named: bool = False  # (Query.aside_named)
+    yes_no: bool = False  # asks whether (Query.yes_no)
+    unknown: frozenset[str] = frozenset()  # the question's main words that nothing known holds
 
 
 def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
@@ -197,8 +199,10 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
     focus = topical[-1] if topical else ""
     return Ranking(scored, unmatched, len(weights), frozenset(main_words), bool(query.kinds) and not query.yes_no,
                    bool(focus) and focus not in reachable,
-                   bool(query.kinds) and not query.yes_no and _LITERAL.issuperset(query.kinds),
-                   query.aside_named)
+                   bool(query.kinds) and not query.yes_no and (_LITERAL.issuperset(query.kinds) or (
+                       _HOW_MUCH.search(query.text) is not None and set(query.kinds) == {"price"})),
+                   query.aside_named, query.yes_no,
+                   frozenset(t for t, w in weights.items() if t not in reachable and w >= 1.0))
 
 
 # a sentence that opens by pointing back at the one before it: "It costs 23 euros." after "...the theory test..."
@@ -243,6 +247,7 @@ def _age(query: Query, text: str) -> float:
 NAMES_THE_PLACE, _PLACE_KINDS = 0.08, frozenset(("place", "time"))
 # kinds of answer that an answer always states in so many words (a time may be "closed", a price "included")
 _LITERAL = frozenset(("name", "age", "contact"))
+_HOW_MUCH = re.compile(r"\bhow much (?:is|are|does|do|would|will|for)\b", re.I)  # (a price, said when given)
 _CAPITALISED = re.compile(r"\b[A-Z][\w'-]{3,}")
 # a sentence that opens by narrowing itself to one case: "On Fridays ...", "For emergencies ..."
 _ADULT = re.compile(r"\badults?\b", re.I)

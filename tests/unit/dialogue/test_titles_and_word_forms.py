@@ -68,3 +68,24 @@ def test_what_covers_the_user_is_their_insurance() -> None:
         memories=["User's physio for his torn hamstring is covered by Bupa", "User works as a bus driver"],
         memory_relevance=[0.2, 0.1]))
     assert "Bupa" in reply and reply.startswith("Your"), reply
+
+
+FARM_SHOP = ["The family meat box costs £45 and feeds four people for a week. All our beef and lamb is reared here on "
+             "the farm.", "We sell TENS machines and foam rollers at reception. Colour printing costs 50 cents a page."]
+
+
+def shop(question: str) -> str:
+    persona = Persona("Helen", "", "The manager of Ashby Farm Shop.", {"verbosity": 0.3})
+    return engine.compose(DialogueRequest(persona, [Turn("user", question)], knowledge=FARM_SHOP,
+                                          knowledge_relevance=[0.4, 0.3]))
+
+
+def test_a_thing_asked_whether_with_a_word_nothing_known_holds_is_not_known() -> None:
+    assert "don't know" in shop("do you sell halal meat?") or "not sure" in shop("do you sell halal meat?")
+    assert "£45" in shop("how much is the family meat box?")
+
+
+def test_a_price_asked_is_said_when_given_or_not_known() -> None:
+    assert "50 cents" in shop("how much is colour printing?")
+    reply = shop("how much is a TENS machine?")
+    assert "TENS machines" not in reply and ("don't know" in reply or "not sure" in reply), reply
