@@ -173,9 +173,11 @@ def _case_terms(text: str) -> set[str]:
     related = own.union(*(RELATED.get(t, frozenset()) for t in own))
     # a weekday is held where the text names it or a range holds it ("Monday to Thursday" holds no Friday), not
     # because "weekday" relates them all
-    return {t for t in related if t not in WEEKDAY_TERMS or t in own or on_the_day(t, text)}
+    held = {t for t in related if t not in WEEKDAY_TERMS or t in own or on_the_day(t, text)}
+    return held | _WEEKEND_DAYS if _WEEKEND in own else held  # "all weekend" holds a Saturday
 
 
+_WEEKEND, _WEEKEND_DAYS = terms("weekend")[0], frozenset(terms("saturday sunday"))
 
 
 def _head(first: str, case: str) -> int:
@@ -258,12 +260,15 @@ JUST_ME = re.compile(r"\b(?:just|only) (?:for )?(?:me|myself)\b|\bfor (?:me|myse
 ONE_PERSON = frozenset(terms("adult individual single"))
 
 
-def one_kind(sentence: str, own: set[str], question: str, kinds: Sequence[str]) -> str:
+def one_kind(sentence: str, own: set[str], question: str, kinds: Sequence[str], ages: Sequence[int] = ()) -> str:
     """`sentence` cut to the one listed kind the question names ("the whole family" -> "family membership costs
-    £380"); as it is when it lists none or the question names none."""
+    £380"), or whose ages include the one asked about (`ages`: "and my daughter?", whom a memory says is 6); as it
+    is when it lists none or the question names none."""
     body = sentence.rstrip(".!?")
     values = [m for kind in kinds[:1] for m in HOLDS[kind].finditer(body)]
-    if len(values) < 2 or not kinds or _THRESHOLD.search(body):  # "orders over £25" is a condition, not a kind
+    # "orders over £25" is a condition, not a kind (though "under 4" may be the age asked about)
+    threshold = _THRESHOLD.search(body) is not None
+    if len(values) < 2 or not kinds or (threshold and not ages):
         return sentence
     cuts = []
     for before, after in itertools.pairwise(values):
@@ -274,6 +279,13 @@ def one_kind(sentence: str, own: set[str], question: str, kinds: Sequence[str]) 
     starts = [0, *(c.end() for c in cuts)]
     ends = [*(c.start() for c in cuts), len(body)]
     pieces = [body[a:b] for a, b in zip(starts, ends, strict=True)]
+    fitting = [i for i, piece in enumerate(pieces) if ages and age_fit(piece, ages) > 0]
+    if len(fitting) == 1:  # "£3.10 for juniors aged 4 to 16", "children under 4 swim free"
+        i = fitting[0]
+        piece = pieces[i]
+        return f"It's {piece}." if i and values[i].start() == starts[i] else f"{piece[:1].upper()}{piece[1:]}."
+    if threshold:
+        return sentence
     # the later kinds say their figure first ("cost £12 for A2, £18 for A1 and £25 for A0") or after their name
     verbless = all(v.start() == a for v, a in zip(values[1:], starts[1:], strict=True))
     if not verbless and any(v.start() - a < 3 for v, a in zip(values, starts, strict=True)):

@@ -66,6 +66,7 @@ from avatar_service.adapters.dialogue.user_facts import (
     name_in_turn,
     place_names,
     second_person,
+    the_place_itself,
     user_name_in,
 )
 from avatar_service.core.text.follow_ups import is_follow_up, resolved
@@ -231,7 +232,7 @@ class _Reply(SmallTalk):
         whole = cut
         cut = one_case(cut, own, self.context_terms - own, query.kinds, pointed)
         if cut == whole:  # "the whole family": the family's of "adult membership £240, family membership £380, ..."
-            cut = one_kind(cut, own, said, query.kinds)
+            cut = one_kind(cut, own, said, query.kinds, query.ages)
         first = dataclasses.replace(first, candidate=dataclasses.replace(first.candidate, text=cut))
         lead = with_answer_word(first, text, ranking)
         if len(chosen) == 1 and not query.yes_no:  # "a sourdough loaf": not the rye's price beside it
@@ -306,7 +307,7 @@ class _Reply(SmallTalk):
                 weights[t] = min(weights[t], CATEGORY_WEIGHT)
         mine = max(about_user(asked), 0.6 * about_user(context) if context else 0.0)
         to_place = addresses_the_place(asked)
-        itself = {r for t in terms(self.request.persona.description) for r in (t, *RELATED.get(t, ()))}  # (a gym)
+        itself = the_place_itself(self.request.persona.description)
         common = common_terms(text)
         if {"place", "time"} & set(kinds) and not mentions_user(text) and weights and \
                 not {t for t, w in weights.items() if w >= 1.0} - itself - _OPENING - common:

@@ -176,9 +176,9 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
         if age > 0:  # "visitors under 18" holds what "my 12 year old son" asks about, in other words
             coverage = max(coverage, AGE_COVERAGE)
         score += _who(query, candidate.kind) + 0.2 * age
-        if query.to_place and fits and _PLACE_KINDS & set(query.kinds) and query.place_names & set(
-                _CAPITALISED.findall(candidate.text)):
-            score += NAMES_THE_PLACE  # "where are you?": the sentence naming the place, not its car park
+        if query.to_place and fits and _PLACE_KINDS & set(query.kinds):
+            # "where are you?": the sentence naming the place, not its car park (and its name more than its town)
+            score += NAMES_THE_PLACE * min(2, len(query.place_names & set(_CAPITALISED.findall(candidate.text)))) / 2
         if query.child and _ADULT.search(candidate.text) and not answer_types.mentions_child(candidate.text):
             score -= 0.15  # "an adult ticket costs 22.50 euros" is not the price for a child
         if not query.child and answer_types.limits_group(candidate.text):

@@ -3,10 +3,12 @@ them in the second person ("User lives in Lisbon" -> "you live in Lisbon")."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Sequence
 
+from avatar_service.adapters.dialogue.terms import RELATED, terms
 from avatar_service.core.text.lexicon import STOPWORDS, words_of
 from avatar_service.ports.dialogue import Turn
 
@@ -109,6 +111,18 @@ def addresses_the_place(question: str) -> bool:
     """"Where are you?", "What is your address?", "Is there food?": asked of the personality (the place), not of
     the user."""
     return (bool(_YOU.search(question)) or bool(_THERE_IS.match(question))) and not _ME.search(question)
+
+
+# what a place's own premises are called, whatever its trade: "where's your shop?" of a florist's studio
+_PREMISES = frozenset(terms("shop store studio office premises building venue centre center branch unit workshop"))
+
+
+@functools.lru_cache(maxsize=1024)
+def the_place_itself(description: str) -> frozenset[str]:
+    """The terms that name the place itself: its description's ("an independent cinema"), words related to them ("the
+    gym" of Riverside Fitness) and what any place's premises are called ("your shop")."""
+    own = terms(description)
+    return frozenset(own).union(*(RELATED.get(t, ()) for t in own)) | _PREMISES
 
 
 # "The receptionist at Shear Bliss, a hair salon." names the place: capitalised words after the first, 4+ letters

@@ -1,0 +1,37 @@
+"""Round 17 of the offline answerer: a weekend holds its Saturday, a kind listed with its ages is cut to the age
+asked about (a memory's: "and my daughter?"), and a place's premises are the place itself ("where's your shop?")."""
+
+from __future__ import annotations
+
+from avatar_service.adapters.dialogue import OfflineGroundedDialogue
+from avatar_service.adapters.dialogue.narrowing import one_kind
+from avatar_service.adapters.dialogue.terms import terms
+from avatar_service.ports.dialogue import DialogueRequest, Persona, Turn
+
+engine = OfflineGroundedDialogue()
+BOWLING = "A game costs £6.50 per person before 5pm on weekdays and £8 per person after 5pm and all weekend."
+SWIM = ("A casual swim costs £5.20 for adults, £3.10 for juniors aged 4 to 16 and £3.80 for over-65s, and children "
+        "under 4 swim free with a paying adult.")
+
+
+def test_a_weekend_holds_its_saturday() -> None:
+    asked = "how much is it on a saturday afternoon?"
+    assert one_kind(BOWLING, set(terms(asked)), asked, ["price"]) == "It's £8 per person after 5pm and all weekend."
+    asked = "how much is it on a tuesday?"
+    assert "£6.50" in one_kind(BOWLING, set(terms(asked)), asked, ["price"])
+
+
+def test_the_kind_whose_ages_include_the_one_asked_about() -> None:
+    assert one_kind(SWIM, {"daughter"}, "and my daughter?", ["price"], [6]) == "It's £3.10 for juniors aged 4 to 16."
+    assert one_kind(SWIM, {"son"}, "and my son?", ["price"], [2]) == "Children under 4 swim free with a paying adult."
+    assert one_kind(SWIM, set(), "how much is it?", ["price"]) == SWIM  # no age, no kind named: all of them
+    assert one_kind(SWIM, {"son"}, "and my son?", ["price"], [30]) == SWIM  # no one kind has that age
+
+
+def test_the_premises_are_the_place_itself() -> None:
+    persona = Persona("Freya", "", "The owner of Wild Meadow Flowers, a wedding florist in Ludlow.", {"verbosity": 0.3})
+    knowledge = ["Most of our flowers are grown on our own field at Bromfield, three miles outside Ludlow.",
+                 "Wild Meadow Flowers is at 9 Broad Street, Ludlow SY8 1NG, between the Buttercross and the Broad Gate."]
+    reply = engine.compose(DialogueRequest(persona, [Turn("user", "where's your shop?")], knowledge=knowledge,
+                                           knowledge_relevance=[0.21, 0.16]))
+    assert "Broad Street" in reply, reply
