@@ -31,7 +31,7 @@ def test_the_kind_whose_ages_include_the_one_asked_about() -> None:
 def test_the_premises_are_the_place_itself() -> None:
     persona = Persona("Freya", "", "The owner of Wild Meadow Flowers, a wedding florist in Ludlow.", {"verbosity": 0.3})
     knowledge = ["Most of our flowers are grown on our own field at Bromfield, three miles outside Ludlow.",
-                 "Wild Meadow Flowers is at 9 Broad Street, Ludlow SY8 1NG, between the Buttercross and the Broad Gate."]
+                 "Wild Meadow Flowers is at 9 Broad Street, Ludlow SY8 1NG, between the Buttercross and Broad Gate."]
     reply = engine.compose(DialogueRequest(persona, [Turn("user", "where's your shop?")], knowledge=knowledge,
                                            knowledge_relevance=[0.21, 0.16]))
     assert "Broad Street" in reply, reply
