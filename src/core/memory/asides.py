@@ -64,6 +64,17 @@ def consequence(clause: str) -> bool:
     return bool(_DOING.match(clause.strip()))
 
 
+# a goal the user is working towards: what they do "so" is how ("i'm training for my first triathlon so i swim at 6am
+# three mornings a week": "User is training for their first triathlon and swims at 6am three mornings a week")
+_TRAINING = re.compile(r"^User is (?:(?:now|currently|also) )?(?:training|preparing|in training|getting fit|revising|"
+                       r"practi[sc]ing) for ")
+
+
+def trains_for(before: Fact, clause: str) -> bool:
+    """Whether a clause said after "so" is what the user does for the goal the fact before says (see above)."""
+    return bool(_TRAINING.match(before.content)) and consequence(clause)
+
+
 # what the user does or leaves undone for someone else's sake: "so I never cook prawns", "so we always check labels"
 _FOR_THEM = re.compile(r"^(?:i|we) (?:(?:just|usually|mostly|now) )*(?:never|don't|don’t|do not|always|avoid|can't|"
                        r"can’t|cannot|won't|won’t|only|have to|had to)\b", re.I)

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from avatar_service.core.memory.people import Made
 from avatar_service.core.memory.vocabulary import CHAT_OBJECTS, LANGUAGES, NOT_NAMES, at_most_words
 from avatar_service.core.memory.wording import clean, third_person
+from avatar_service.core.text.lexicon import STOPWORDS, words_of
 
 _MONTH = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|May|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
           r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
@@ -31,6 +32,24 @@ EVENTS_WORDS = (r"appointment|interview|exam|test|driving test|flight|surgery|op
                 r"recital|concert|match|race|marathon|scan|op|due date|birthday|court date|triathlon|half marathon|"
                 r"competition|tournament|audition|gig|performance|exhibition|conference|viva|hearing|trial")
 _I_OR_WE = r"(?:i(?:'m|’m| am)|we(?:'re|’re| are)|(?:my|our) (?P<who>[\w ]{2,25}?) and i are)"
+
+
+# words that turn an hour or a number without being anyone: "it's just turned 6", "the clock turned 12"
+_NOT_SOMEONE = NOT_NAMES | STOPWORDS | words_of("time clock weather temperature score tide wind everything he she")
+
+
+def _a_name(word: str) -> bool:
+    """Whether a word opening "... just turned 6" names someone ("Rory", "evie"), not a word that turns."""
+    return word[:1].isupper() or word.lower() not in _NOT_SOMEONE
+
+
+def _turned(m: re.Match[str]) -> Made:
+    """ "Rory turned 5 on Sunday", "evie's just turned 6" -> "User's Evie turned 6"."""
+    name, verb = m.group("name"), m.group("verb").lower()
+    if not _a_name(name):
+        return None
+    verb = "is turning" if verb == "turning" else verb
+    return f"User's {name[:1].upper()}{name[1:]} {verb} {m.group('age')}{m.group('v')}", "relationship", 0.7
 
 
 def _dated(template: str, category: str, confidence: float, most: int = 14) -> Callable[[re.Match[str]], Made]:
@@ -117,10 +136,10 @@ BACKGROUND_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
      _text("User lost {v}", "relationship", 0.8)),
     # the age of someone named without saying who they are: "Rory turned 5 on Sunday" (dedup matches the name
     # against the memory that says who Rory is)
-    (r"^(?P<name>(?-i:[A-Z])[\w'’-]+) (?:just |finally )?(?P<verb>turned|turns|is turning|will be|is now) "
-     r"(?P<age>\d{1,2})\b(?P<v>(?: (?:on|in|last|next|this|today|yesterday|tomorrow)\b[^,;!?]*)?)$",
-     lambda m: None if m.group("name").lower() in NOT_NAMES else (
-         f"User's {m.group('name')} {m.group('verb').lower()} {m.group('age')}{m.group('v')}", "relationship", 0.7)),
+    # ("evie's just turned 6": a name typed in lower case, and "has" said short)
+    (r"^(?P<name>[^\W\d_][\w-]*?)(?:'s|’s| has)? (?:just |finally )?"
+     r"(?P<verb>turned|turns|is turning|turning|will be|is now) "
+     r"(?P<age>\d{1,2})\b(?P<v>(?: (?:on|in|last|next|this|today|yesterday|tomorrow)\b[^,;!?]*)?)$", _turned),
     # a dated event of theirs: "my test's on the 3rd of March", "my interview is next Tuesday"
     (rf"^my (?P<ev>(?:[\w-]+ )?(?:{EVENTS_WORDS}))(?:'s|’s| is)"
      r"(?P<v> (?:on|at|in|next|this|tomorrow|tonight)\b[^,;!?]*)$",

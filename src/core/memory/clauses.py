@@ -232,8 +232,8 @@ def _dropped_subject(rest: str, subject: str) -> str | None:
         return None
     first_person = bool(_FIRST_PERSON.match(subject))
     bare = _bare(subject)
-    if words[0].lower() == "been" and bare.lower() == "i":
-        return f"I've {rest}"  # "been a midwife for a decade now"
+    if words[0].lower() in ("been", "gone") and bare.lower() == "i":
+        return f"I've {rest}"  # "been a midwife for a decade now", "gone self-employed"
     state = re.match(r"^(?:no longer|not)\s+(?P<next>\S+)", body, re.I)
     if state and _TIME_OF_WEEK.match(state.group("next")) and bare.lower() == "i":
         day = state.group("next").rstrip(",.")

@@ -146,7 +146,8 @@ def taste_of(content: str) -> tuple[str, str] | None:
 
 # a fact that says what the user left behind: "now prefers green tea to coffee", "stopped eating meat"
 # ("left Bristol" takes back "lives in Bristol", "left KPMG" takes back "works at KPMG")
-_GIVEN_UP = re.compile(_SUBJECT + r"(?:now prefers .+? to|switched from|stopped|gave up|no longer \w+|moved (?:away )?"
+_GIVEN_UP = re.compile(_SUBJECT + r"(?:now prefers .+? to|switched from|stopped|gave up|no longer \w+|"
+                       r"is no longer (?:at|with)|moved (?:away )?"
                        r"from|(?:has )?(?:left|quit|moved out of|handed in their notice at)) (?P<old>.+?)"
                        r"(?: to .+)?$", re.I)
 
@@ -265,6 +266,25 @@ _OWN = re.compile(r"^User (?!has\b)\w+")
 _THEIRS = re.compile(rf"^User(?:'s|’s) (?:[\w-]+ ){{0,2}}?(?:{RELATIONS})\b", re.I)
 
 
+# an occasion moved to a new date ("User's wedding has been moved to 20 September") revises the memory that gave its
+# date ("User is getting married on 14 June"), not what someone else of theirs has on ("User's brother is getting
+# married in May")
+_MOVED = re.compile(r"^User(?:'s|’s) (?:[\w-]+ )?(?P<ev>[\w-]+) has been moved to ", re.I)
+_SAID_AS = {"wedding": {"wedding", "married", "marry", "marrying"}, "op": {"op", "operation", "surgery"},
+            "operation": {"op", "operation", "surgery"}, "surgery": {"op", "operation", "surgery"}}
+_DATE = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\b\d{1,2}(?:st|nd|rd|th)?\b|"
+                   r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:next|this) \w+", re.I)
+
+
+def _rescheduled(new_content: str, old_content: str) -> bool:
+    """Whether the new fact moves the occasion whose date the old memory gives (see above)."""
+    moved = _MOVED.match(new_content)
+    if moved is None or _THEIRS.match(old_content) or not _DATE.search(old_content):
+        return False
+    occasion = moved.group("ev").casefold()
+    return bool(_SAID_AS.get(occasion, {occasion}) & {w.casefold() for w in _WORD.findall(old_content)})
+
+
 def _normal(text: str) -> str:
     return " ".join(_WORD.findall(text.casefold()))
 
@@ -320,7 +340,8 @@ def decide(new_content: str, candidates: Sequence[Candidate], thresholds: Thresh
 
     for candidate in ranked:
         if _reverses(new_content, candidate.content) or _gone_from(new_content, candidate.content) or \
-                _against_diet(new_content, candidate.content) or _breaks_diet(new_content, candidate.content) or (
+                _against_diet(new_content, candidate.content) or _breaks_diet(new_content, candidate.content) or \
+                _rescheduled(new_content, candidate.content) or (
                 _SPLIT_UP.search(new_content) and _PARTNER.search(candidate.content)):
             return Decision("update", candidate.memory_id, candidate.similarity)
 

@@ -177,7 +177,9 @@ def _changes(facts: list[Fact]) -> list[Fact]:
             out.append(fact)
         elif (gone := _NO_LONGER.match(before.content)) and fact.category == before.category \
                 and fact.content.startswith("User ") and not fact.content.startswith(("User's", "User is no")):
-            now = fact.content[5:] if fact.content.startswith("User now ") else f"now {fact.content[5:]}"
+            now = fact.content[5:] if fact.content.startswith("User now ") else \
+                re.sub(r"^(is|has) (?!now )", r"\1 now ", fact.content[5:]) if fact.content.startswith(
+                    ("User is ", "User has ")) else f"now {fact.content[5:]}"  # "User is now a teacher"
             out[-1] = replace(fact, content=f"User {now}, no longer {gone.group('what')}",  # "not vegetarian any more,
                               confidence=max(fact.confidence, before.confidence))  # I eat chicken now": one change
         elif (react := _REACTS.match(before.content)) and (condition := _CONDITION.match(fact.content)):
@@ -203,17 +205,25 @@ def _changes(facts: list[Fact]) -> list[Fact]:
 # a job left, said a turn before the new one: "handed in my notice at Marlow's / I start as head chef on Monday"
 _NOTICE = re.compile(r"^User handed in their notice at (?P<place>.+)$")
 _NEW_JOB = re.compile(r"^User (?:now )?(?:starts|is starting|will start|works as|is an? )")
+# a workplace the user is no longer at, said a turn before what they do now: "i'm not at the bank anymore / now I
+# teach maths at a secondary school" -> "User teaches maths at a secondary school, no longer at the bank"
+_NO_LONGER_AT = re.compile(r"^User is no longer at (?P<place>.+)$")
+_NOW_DOES = re.compile(r"^User (?:now )?(?!is no |is not |has no |does not |can't |won't |'s )\w+ ")
 
 
 def _job_left(facts: list[Fact]) -> list[Fact]:
-    """ "User handed in their notice at X" and the new job said after it: one memory of the new job, "..., having
-    handed in their notice at X", which revises the old job (dedup.py)."""
-    gone = next((f for f in facts if _NOTICE.match(f.content)), None)
-    new = next((f for f in facts[facts.index(gone) + 1:] if _NEW_JOB.match(f.content) and ", having " not in f.content),
-               None) if gone else None
-    if gone is None or new is None:
+    """ "User handed in their notice at X" (or "User is no longer at X") and the new job said after it: one memory of
+    the new job, "..., having handed in their notice at X", which revises the old job (dedup.py)."""
+    gone = next((f for f in facts if _NOTICE.match(f.content) or _NO_LONGER_AT.match(f.content)), None)
+    if gone is None:
         return facts
-    said = f"{new.content}, having {gone.content[5:]}"
+    at = _NO_LONGER_AT.match(gone.content)
+    new = next((f for f in facts[facts.index(gone) + 1:] if ", having " not in f.content and ", no longer " not in
+                f.content and (_NOW_DOES.match(f.content) and f.category == "personal" if at else
+                               _NEW_JOB.match(f.content))), None)
+    if new is None:
+        return facts
+    said = f"{new.content}, no longer at {at.group('place')}" if at else f"{new.content}, having {gone.content[5:]}"
     sources = " ".join(dict.fromkeys([gone.extracted_from, new.extracted_from]))
     merged = replace(new, content=said, extracted_from=sources, confidence=max(new.confidence, gone.confidence))
     return [merged if f is new else f for f in facts if f is not gone]

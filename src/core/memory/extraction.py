@@ -33,6 +33,7 @@ from avatar_service.core.memory.asides import (
     part_in,
     plan_with,
     qualify,
+    trains_for,
 )
 from avatar_service.core.memory.background import BACKGROUND, EVENTS_WORDS, asked_facts
 from avatar_service.core.memory.clauses import LEADING, pieces, tidy
@@ -42,6 +43,7 @@ from avatar_service.core.memory.facts import Fact
 from avatar_service.core.memory.frames import ELDEST, FRAMES, NAMING_FRAGMENT, variants
 from avatar_service.core.memory.idioms import IDIOMS, one_booking
 from avatar_service.core.memory.mentions import mentioned
+from avatar_service.core.memory.news import NEWS
 from avatar_service.core.memory.normalise import normalise, proper, sentences_of
 from avatar_service.core.memory.open_clauses import open_fact, relative_fact
 from avatar_service.core.memory.people import name_in, names_with_ages, pointed
@@ -163,7 +165,7 @@ def _clause_facts(clause: str, sentence: str, greeting: bool, kept_as_said: bool
     clause = _LAUGH.sub("", _HEDGE.sub("", clause)).rstrip(" .!")
     if not clause or _NOT_A_STATEMENT.match(clause):
         return []
-    candidates = [*RULES, *FRAMES, *BACKGROUND, *EVERYDAY, *IDIOMS]
+    candidates = [*NEWS, *RULES, *FRAMES, *BACKGROUND, *EVERYDAY, *IDIOMS]
     if greeting:
         candidates.insert(0, introduction())
     rejected = False  # a rule read the clause's shape and found its object junk ("I live in fear")
@@ -299,7 +301,8 @@ def _leaning(clause: str, sentence: str, greeting: bool, facts: list[Fact], seen
         seen.add(part.content.casefold())
         facts.append(part)
         return True
-    made = _clause_facts(clause, sentence, greeting) if leans_back(clause) else []
+    how = after == "so" and trains_for(facts[-1], clause)  # "training for a triathlon so I swim three mornings a week"
+    made = _clause_facts(clause, sentence, greeting) if leans_back(clause) or how else []
     if not made or (both := joined(facts[-1], made[0])) is None:
         return False
     if both.category == "context" and made[0].category == "schedule":  # "... and practises most evenings"

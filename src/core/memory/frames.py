@@ -48,8 +48,10 @@ _LEADING_TIME = re.compile(rf"^(?P<time>{_TIME}),?\s+(?P<rest>(?:i|i'm|i’m|i'v
                            re.I)
 _TRAILING_NOW = re.compile(r",?\s+(?:now|these days|nowadays|at the moment|right now|anymore|any more)$", re.I)
 _WE = [(re.compile(r"^(?:my|our) [\w ]{2,30}? and i(?= )", re.I), "we"),  # "my husband Mark and I just moved"
-       (re.compile(r"^we(?:'re|’re| are)\b", re.I), "i'm"), (re.compile(r"^we(?:'ve|’ve| have)\b", re.I), "i've"),
-       (re.compile(r"^we\b", re.I), "i")]
+       # (not "we're called the Pin Pals": the name of a team or a band is not the user's)
+       (re.compile(r"^we(?:'re|’re| are)\b(?! (?:called|named|known as)\b)", re.I), "i'm"),
+       (re.compile(r"^we(?:'ve|’ve| have)\b", re.I), "i've"),
+       (re.compile(r"^we\b(?!'re|’re| are\b)", re.I), "i")]
 # "I've just moved to Leeds" -> "I just moved to Leeds", "I've got two kids" -> "I have two kids"; "our" -> "my"
 _PERFECT = re.compile(r"^i(?:'ve|’ve| have) (?P<adv>(?:only |just |recently |finally |now |also )*)"
                       r"(?P<verb>(?!need|feed|bleed|seed)\w{2,}ed|got|had|bought|broken|begun|become|found|made|taken|left|"
