@@ -30,7 +30,8 @@ HOLDS = {
         re.I),
     "price": re.compile(rf"\b(?:\d+(?:[.,]\d\d)?|{_NUMBER_WORD})\s?(?:euros?|eur|dollars?|pounds?|usd|gbp|francs?)\b|"
                         r"[€$£]\s?\d|\b\d{1,3}p\b|\bfree\b|\bno charge\b|"  # (and pence: "10p per side")
-                        r"\bhalf[- ]price\b|\b\d+ ?% off\b|\b\d+ ?(?:cents?|pence)\b", re.I),
+                        r"\bhalf[- ]price\b|\b\d+ ?(?:cents?|pence)\b|"
+                        r"\b\d+ ?%(?! of\b)", re.I),  # ("a deposit of 25%", "50% extra"; "90% of students" is none)
     # a preposition and a name that is not a day or a month ("at Birch Lane", not "to Friday"), or a place word
     "place": re.compile(rf"(?<!^)\b(?:at|on|in|to|near) (?!{_DAY}\b|{_MONTH}\b)(?-i:[A-Z])\w+|"
                         r"\b(?:street|road|lane|avenue|square|piazza|row|yard|quay|"

@@ -130,6 +130,7 @@ PHRASES = [
      r"(?:tues|wednes|thurs|fri)day\b", r"\g<0> weekday"),
     (r"\bhang(?:s|ing)? on to\b|\bhold(?:s|ing)? on to\b|\bhang(?:s|ing)? onto\b", "keep"),
     (r"\bput(?:ting)? down\b", "deposit"),
+    (r"\bhold(?:s|ing)? (?:the|a|my|our|your) (date|place|spot|slot|space|room|table|day)\b", r"secure \1"),
     (r"\bcover(?:s|ed)? by\b", r"\g<0> insured"),  # "your physio is covered by Bupa": insurance
     (r"\bseeing (?:as|that)\b", "as"),  # "seeing as we're members": because, not looking
     (r"\bwork(?:s|ing|ed)? towards?\b", "preparing for"),  # "which grade am I working towards?"
@@ -139,6 +140,9 @@ PHRASES = [
     (r"\bboxing day\b", "26 december"), (r"\bnew year'?s eve\b", "31 december"),
     (r"\bnew year'?s(?: day)?\b", "1 january"), (r"\bvalentine'?s day\b", "14 february"),
     (r"\bhalloween\b", "31 october"),
+    # the English bank holidays that fall on a set Monday
+    (r"\baugust bank holiday\b", "last monday in august"), (r"\bspring bank holiday\b", "last monday in may"),
+    (r"\b(?:early )?may bank holiday\b", "first monday in may"),
     (r"\b(?:till|til|'til)\b", "until"),
     (r"\bkick(?:s|ed|ing)? off\b", "start"),
     (r"\bwhereabouts\b", "where"),

@@ -35,3 +35,15 @@ def test_the_premises_are_the_place_itself() -> None:
     reply = engine.compose(DialogueRequest(persona, [Turn("user", "where's your shop?")], knowledge=knowledge,
                                            knowledge_relevance=[0.21, 0.16]))
     assert "Broad Street" in reply, reply
+
+
+def test_a_bank_holiday_is_its_monday_and_a_share_of_the_price_is_a_price() -> None:
+    persona = Persona("Gemma", "", "The manager of Bridport Community Pool.", {"verbosity": 0.3})
+    knowledge = ["We close for two weeks of maintenance every year from the last Monday in August.",
+                 "A non-refundable deposit of 25% secures your date, and the balance is due four weeks before."]
+    reply = engine.compose(DialogueRequest(persona, [Turn("user", "will you be open over the august bank holiday?")],
+                                           knowledge=knowledge, knowledge_relevance=[0.4, 0.2]))
+    assert "maintenance" in reply, reply
+    reply = engine.compose(DialogueRequest(persona, [Turn("user", "how much do i need to put down to hold the date?")],
+                                           knowledge=knowledge, knowledge_relevance=[0.2, 0.5]))
+    assert "25%" in reply, reply
