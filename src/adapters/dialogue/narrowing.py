@@ -18,7 +18,15 @@ import itertools
 import re
 from collections.abc import Sequence
 
-from avatar_service.adapters.dialogue.answer_types import HOLDS, age_fit, ages_meant, holds, on_the_day
+from avatar_service.adapters.dialogue.answer_types import (
+    HOLDS,
+    age_fit,
+    ages_meant,
+    amount_fit,
+    amounts,
+    holds,
+    on_the_day,
+)
 from avatar_service.adapters.dialogue.terms import RELATED, WEEKDAY_TERMS, terms
 from avatar_service.core.text.lexicon import STOPWORDS
 
@@ -254,6 +262,7 @@ def _value_at(text: str, kinds: Sequence[str]) -> int:
 # A sentence listing priced kinds of one thing, one after another: "Adult membership costs £240 a year, family
 # membership £380 and junior membership, for under-18s, £60". A kind ends at the first comma or "and" after its
 # figure; each names itself before its figure (a figure that opens a piece is one_clause's "£18 for jeans").
+_PREPOSITION = re.compile(r"(?:between|within|for|from|over|up to|at|on|in|under)\s", re.I)
 _SEPARATOR = re.compile(r",\s+(?:and\s+|or\s+)?|\s+(?:and|or)\s+", re.I)
 # "for just me", "on my own": the one-person kind
 JUST_ME = re.compile(r"\b(?:just|only) (?:for )?(?:me|myself)\b|\bfor (?:me|myself)\b|\bon my own\b", re.I)
@@ -267,8 +276,8 @@ def one_kind(sentence: str, own: set[str], question: str, kinds: Sequence[str], 
     body = sentence.rstrip(".!?")
     values = [m for kind in kinds[:1] for m in HOLDS[kind].finditer(body)]
     # "orders over £25" is a condition, not a kind (though "under 4" may be the age asked about)
-    threshold = _THRESHOLD.search(body) is not None
-    if len(values) < 2 or not kinds or (threshold and not ages):
+    threshold, asked_amounts = _THRESHOLD.search(body) is not None, amounts(question)
+    if len(values) < 2 or not kinds or (threshold and not ages and not asked_amounts):
         return sentence
     cuts = []
     for before, after in itertools.pairwise(values):
@@ -279,11 +288,14 @@ def one_kind(sentence: str, own: set[str], question: str, kinds: Sequence[str], 
     starts = [0, *(c.end() for c in cuts)]
     ends = [*(c.start() for c in cuts), len(body)]
     pieces = [body[a:b] for a, b in zip(starts, ends, strict=True)]
-    fitting = [i for i, piece in enumerate(pieces) if ages and age_fit(piece, ages) > 0]
+    # (or the amount asked about: "a venue 20 miles away" is within 25 miles, "3 nights" no stay of a week or more)
+    fitting = [i for i, piece in enumerate(pieces) if ages and age_fit(piece, ages) > 0] or \
+        [i for i, piece in enumerate(pieces) if asked_amounts and amount_fit(piece.split(";")[0], asked_amounts)]
     if len(fitting) == 1:  # "£3.10 for juniors aged 4 to 16", "children under 4 swim free"
         i = fitting[0]
-        piece = pieces[i]
-        return f"It's {piece}." if i and values[i].start() == starts[i] else f"{piece[:1].upper()}{piece[1:]}."
+        piece = pieces[i].split(";")[0]
+        said_on = i and (values[i].start() == starts[i] or _PREPOSITION.match(piece))  # "between 25 and 50 miles..."
+        return f"It's {piece}." if said_on else f"{piece[:1].upper()}{piece[1:]}."
     if threshold:
         return sentence
     # the later kinds say their figure first ("cost £12 for A2, £18 for A1 and £25 for A0") or after their name

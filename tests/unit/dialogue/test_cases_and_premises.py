@@ -4,6 +4,7 @@ asked about (a memory's: "and my daughter?"), and a place's premises are the pla
 from __future__ import annotations
 
 from avatar_service.adapters.dialogue import OfflineGroundedDialogue
+from avatar_service.adapters.dialogue.answer_types import amount_fit, amounts
 from avatar_service.adapters.dialogue.narrowing import one_kind
 from avatar_service.adapters.dialogue.terms import terms
 from avatar_service.ports.dialogue import DialogueRequest, Persona, Turn
@@ -47,3 +48,19 @@ def test_a_bank_holiday_is_its_monday_and_a_share_of_the_price_is_a_price() -> N
     reply = engine.compose(DialogueRequest(persona, [Turn("user", "how much do i need to put down to hold the date?")],
                                            knowledge=knowledge, knowledge_relevance=[0.2, 0.5]))
     assert "25%" in reply, reply
+
+
+DELIVERY = ("We deliver and set up at venues within 25 miles of Ludlow for £60, and between 25 and 50 miles away for "
+            "£110; we don't do weddings more than 50 miles away.")
+
+
+def test_the_kind_whose_bounds_hold_the_amount_asked_about() -> None:
+    def cut(question: str) -> str:
+        return one_kind(DELIVERY, set(terms(question)), question, ["price"])
+
+    assert cut("what would you charge to deliver to a venue about 20 miles away?") == \
+        "We deliver and set up at venues within 25 miles of Ludlow for £60."
+    assert cut("and to a venue 40 miles away?") == "It's between 25 and 50 miles away for £110."
+    assert cut("and 60 miles?") == DELIVERY  # no kind holds it: the whole sentence says they don't go that far
+    assert amount_fit("£40 a night for stays of up to 6 nights", amounts("how much a night for 3 nights?"))
+    assert not amount_fit("£35 a night for stays of a week or more", amounts("how much a night for 3 nights?"))
