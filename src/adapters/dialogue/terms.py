@@ -45,16 +45,21 @@ def spelled_out(text: str) -> str:
     return text
 
 
-# Irregular verb forms, which no stemmer meets with their verb: "are children seen?" / "we see children from 8"
-# (left out: "left" a side, "lost" property, "found" founded, "sat" Saturday, "a bit", "drew" a name)
+# Irregular verb forms and adjectives' degrees, which no stemmer meets with their word: "are children seen?" / "we see
+# children from 8", "is it hard?" / "our hardest room". Left out: "left" a side, "lost" property, "found" founded, "sat"
+# Saturday, "a bit", "drew" a name, "the latest", "the closest".
 _IRREGULAR_FORMS = """
-    see saw seen | take took taken | give gave given | go went gone | write wrote written | eat ate eaten
-    drive drove driven | ride rode ridden | wear wore worn | know knew known | show shown | choose chose chosen
-    speak spoke spoken | break broke broken | sell sold | tell told | buy bought | bring brought | keep kept
-    hold held | meet met | send sent | spend spent | build built | make made | pay paid | swim swam swum
-    throw threw thrown | fly flew flown | grow grew grown | draw drawn | hide hid hidden | feed fed
-    catch caught | teach taught | think thought | begin began begun | steal stole stolen | freeze froze frozen
-    sing sang sung | run ran | sleep slept | stand stood | win won | fight fought | bite bitten
+    see saw seen | take took taken | give gave given | go went gone | write wrote written | eat ate eaten |
+    drive drove driven | ride rode ridden | wear wore worn | know knew known | show shown | choose chose chosen |
+    speak spoke spoken | break broke broken | sell sold | tell told | buy bought | bring brought | keep kept |
+    hold held | meet met | send sent | spend spent | build built | make made | pay paid | swim swam swum |
+    throw threw thrown | fly flew flown | grow grew grown | draw drawn | hide hid hidden | feed fed |
+    catch caught | teach taught | think thought | begin began begun | steal stole stolen | freeze froze frozen |
+    sing sang sung | run ran | sleep slept | stand stood | win won | fight fought | bite bitten |
+    hard harder hardest | easy easier easiest | cheap cheaper cheapest | big bigger biggest | small smaller smallest |
+    long longer longest | short shorter shortest | young younger youngest | old older oldest | high higher highest |
+    low lower lowest | busy busier busiest | quiet quieter quietest | quick quicker quickest | fast faster fastest |
+    slow slower slowest | near nearer nearest | good better best | bad worse worst | early earlier earliest
     """
 _IRREGULAR = {form: verb for group in _IRREGULAR_FORMS.split("|") for verb, *forms in [group.split()] for form in forms}
 
@@ -77,7 +82,8 @@ DISCOURSE = words_of(
     again remind reminded remember recall mention mentioned wondering wonder wondered curious quick quickly
     anyway anyhow though besides perhaps maybe probably possibly still even ever never sometimes already also too well
     hi hello hey oh um uh er hmm please kindly per said say tell told ask asking asked
-    mine""")  # ("a mate of mine": whose, as "my" is)
+    happen happens happened happening supposed totally completely
+    mine""")  # ("a mate of mine": whose, as "my" is; "what happens if...", "is it supposed to be hard?")
 
 
 _CONTRACTED = re.compile(r"^[a-z]+'(?:ll|d|ve|re|m)$")

@@ -40,6 +40,9 @@ def test_irregular_verbs_meet_their_verb() -> None:
     assert terms("we took the boat") == terms("we take the boat")
     assert terms("Sat 3 May")[0] != terms("sit")[0]  # a Saturday, not sitting
     assert "bite" not in terms("a bit cheaper")
+    assert terms("our hardest room, a cheaper ticket") == terms("our hard room, a cheap ticket")  # degrees
+    assert terms("who drove") == terms("who drive") != terms("who eat")  # each verb its own (lines are not joined)
+    assert terms("what happens if we get totally stuck?") == terms("what if we get stuck?")  # how it is said
 
 
 def test_a_first_appointment_is_the_initial_assessment() -> None:
