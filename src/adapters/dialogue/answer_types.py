@@ -67,7 +67,9 @@ HOLDS = {
 
 _PRICE_NOUNS = r"(?:money|cash|more|extra|altogether|overall|in total|each|per|for|it|that|this|they|these|those)"
 _WANTS = [
-    ("contact", re.compile(r"\b(?:phone|telephone|call|email|e-mail|contact|reach)\b|\bring (?:you|us)\b", re.I)),
+    # (not "what phone have I got?", "which phone do you fix?": the device)
+    ("contact", re.compile(r"\b(?<!what )(?<!which )(?:phone|telephone|call|email|e-mail|contact|reach)\b|"
+                           r"\bring (?:you|us)\b", re.I)),
     # "how much notice/clay/time" asks for an amount of something else; "per month" asks what it costs a month
     ("price", re.compile(rf"\bhow much\b(?!\s+(?!{_PRICE_NOUNS}\b)[a-z]+\s+(?:do|does|did|is|are|will|would|can|"
                          r"should|must|have|has|of|in|to)\b)|\b(?:cost|costs|price|prices|fee|fees|charge|charges|"

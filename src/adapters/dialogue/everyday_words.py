@@ -42,7 +42,7 @@ lesson lessons class classes course courses session sessions workshop workshops
 shop shops store stores
 big bigger large larger size sizes capacity
 tall taller high higher height heights
-discount discounts reduction reductions concession concessions
+discount discounts reduction reductions concession concessions deal deals
 hobby hobbies pastime pastimes keen fan enthusiast
 enjoy enjoys keen like likes love loves prefer prefers preferred
 condition conditions health medical allergy allergic intolerant intolerance coeliac celiac diabetic diabetes asthma
@@ -111,6 +111,7 @@ urgent urgently rush hurry express asap quicker faster sooner
 bill bills billing billed invoice invoices invoiced
 consultation consultations assessment assessments
 gym gyms fitness
+guarantee guarantees guaranteed warranty warranties
 first initial introductory
 """
 
@@ -145,6 +146,7 @@ PHRASES = [
     (r"\b(?:early )?may bank holiday\b", "first monday in may"),
     (r"\b(?:till|til|'til)\b", "until"),
     (r"\bkick(?:s|ed|ing)? off\b", "start"),
+    (r"\bshut(?:s|ting)?\b", "close"),
     (r"\bwhereabouts\b", "where"),
     (r"\bget (?:a|an|the|someone|somebody|one of you|you) (?:\w+ )?out\b", "call out"),  # "get a plumber out"
     (r"\bring(?:ing)? (?:you|us|them|him|her)\b|\bnumber to ring\b|\bgive (?:you|us) a ring\b", "call"),

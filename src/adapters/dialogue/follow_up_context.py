@@ -67,7 +67,10 @@ def kind_only(text: str, own: dict[str, float], kinds: Sequence[str]) -> bool:
     """"which day?", "who does that?": a short question with no main word of its own beyond the kind it asks for
     (`own`: its terms and their weights, as `answering.question_weights` gives them)."""
     return bool(kinds) and all(w < 1.0 for w in own.values()) and len(words(text)) <= _SHORT and \
-        not addresses_the_place(text)  # "what is your address?" asks it anew
+        not addresses_the_place(text) and not _THE_ADDRESS.search(text)  # "what is your address?" asks it anew
+
+
+_THE_ADDRESS = re.compile(r"\bthe (?:address|postcode|post code)\b", re.I)  # (the place's, whatever came before)
 
 
 def asks_another(text: str) -> bool:

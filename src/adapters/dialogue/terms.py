@@ -82,7 +82,7 @@ DISCOURSE = words_of(
     again remind reminded remember recall mention mentioned wondering wonder wondered curious quick quickly
     anyway anyhow though besides perhaps maybe probably possibly still even ever never sometimes already also too well
     hi hello hey oh um uh er hmm please kindly per said say tell told ask asking asked
-    happen happens happened happening supposed totally completely
+    happen happens happened happening supposed totally completely altogether
     mine""")  # ("a mate of mine": whose, as "my" is; "what happens if...", "is it supposed to be hard?")
 
 

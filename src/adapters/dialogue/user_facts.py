@@ -13,7 +13,8 @@ from avatar_service.core.text.lexicon import STOPWORDS, words_of
 from avatar_service.ports.dialogue import Turn
 
 # "where do I live", "what painter do I like", "am I allergic", "what can't I eat"
-_I_ASKS = re.compile(r"\b(?:do|did|does|am|was|have|had|can't|cannot|should)\s+i\s+(?:usually\s+|always\s+|really\s+)?"
+_I_ASKS = re.compile(r"\b(?:do|did|does|am|was|have|had|can't|cannot|should)\s+i\s+(?:usually\s+|always\s+|really\s+|"
+                     r"actually\s+|still\s+)?"
                      r"(\w+)|\bam i\b|\bcan't i\b|\bcannot i\b", re.I)
 # verbs of doing something at the place ("how do I get there", "do I have to book"): questions for the place
 _PROCEDURE = words_of("get book find reach contact cancel order reserve go come bring need take leave park have "
@@ -41,7 +42,7 @@ _PERMISSION = re.compile(r"^\s*(?:and\s+)?(?:can|could|may|must|should)\s+(?:i|w
                          r"come|go|join|rent|hire|book|bring|stay|use|have|take|get|do|try|learn|sit))\b|"
                          r"^\s*(?:does|do|will)\s+(?:my|our)(?:\s+\w+){1,2}?\s+(?:have|need)\s+to\b|^\s*what if\b|"
                          r"\bwhat (?:should|do|can) (?:i|we) do\b|"
-                         r"\b(?:do|will)\s+i\s+(?:have|need)\s+to\b|"
+                         r"\b(?:do|will)\s+i\s+(?:actually\s+|really\s+|still\s+)?(?:have|need)\s+to\b|"
                          r"\bhow (?:do|can|should) (?:i|we) (?:get|book|find|reach|pay|contact|order|reserve|go)\b",
                          re.I)
 
@@ -67,7 +68,8 @@ def about_user(question: str) -> float:
         if not procedure:
             return 1.0
     mine = len(_MINE.findall(question)) - len(_SERVED.findall(question)) - len(_ASKS_YOU.findall(question))
-    if _PERMISSION.match(question):  # "can my kid rent a violin?", "does my little girl have to pay?": a rule
+    # "can my kid rent a violin?", "does my little girl have to pay?": a rule; "is there anyone to shift my stuff?"
+    if _PERMISSION.match(question) or _THERE_IS.match(question):
         mine -= 1
     return 0.6 if mine > 0 else 0.0
 
