@@ -90,7 +90,7 @@ class Ranking:
     main: frozenset[str] = frozenset()  # the question's own main terms (weight 1), what an "I don't know" names
     wants_kind: bool = False  # asks for a kind of answer (a time, a price...), and not only yes or no
     focus_unknown: bool = False  # the question's last main word, what it is about, is nowhere in what is known
-    literal: bool = False  # asks for what an answer states in so many words (a name, an age, a contact)
+    literal: bool = False  # asks what an answer states in so many words (a name, an age, a contact, "how much is X?")
     aside_named: bool = False  # (Query.aside_named)
     yes_no: bool = False  # asks whether (Query.yes_no)
     unknown: frozenset[str] = frozenset()  # the question's main words that nothing known holds
