@@ -337,11 +337,9 @@ class _Reply(SmallTalk):
             for si, sentence in enumerate(answer_sentences(chunk)):
                 if said and sentence.lower().rstrip(".!?") in said:
                     continue  # "tell me more": what the last reply said is not said again
-                own = request.sentence_relevance.get(sentence)
-                if own is not None:  # "For emergencies outside these hours, ..." means more with its chunk
-                    out.append(Candidate(sentence, "knowledge", ci, si, max(own, 0.5 * (own + relevance)), True, title))
-                else:
-                    out.append(Candidate(sentence, "knowledge", ci, si, relevance, title=title))
+                own = request.sentence_relevance.get(sentence)  # "For emergencies outside these hours, ..."
+                score = relevance if own is None else max(own, 0.5 * (own + relevance))  # means more with its chunk
+                out.append(Candidate(sentence, "knowledge", ci, si, score, own is not None, title))
         for mi, memory in enumerate(request.memories):
             relevance = request.memory_relevance[mi] if mi < len(request.memory_relevance) else 0.0
             out.append(Candidate(as_sentence(second_person(memory, self.user_name)), "memory", mi, 0, relevance,
