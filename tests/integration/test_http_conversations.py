@@ -227,37 +227,36 @@ async def test_the_room_door_opens_to_its_own_token_only(client: AsyncTestClient
     assert said.status_code == 200 and said.json()["reply"]["content"], said.text
 
 
-async def test_honest_limits_name_topics_not_first_words(service: Service, client: AsyncTestClient[Any]) -> None:
-    """An item given no name is named after its first words; "I can help with The museum opens at 9am..." would
-    read them out as a topic. Only the names people gave are topics."""
+async def ask_with_knowledge(service: Service, client: AsyncTestClient[Any], items: list[dict[str, str]],
+                             question: str) -> str:
+    """A new personality given these knowledge items (all ready), asked one question: its reply."""
     personality = await create_personality(client)
-    for item in ({"type": "text", "name": "Opening hours", "content": "The museum opens at 9am on Sundays."},
-                 {"type": "text", "content": "Tickets cost 12 euros and are sold at the front desk."}):
-        response = await client.post(f"/v1/personalities/{personality['id']}/knowledge", json=item)
+    for item in items:
+        response = await client.post(f"/v1/personalities/{personality['id']}/knowledge", json={"type": "text", **item})
         assert response.status_code == 201, response.text
     await service.drain()
     conversation = (
         await client.post("/v1/conversations", json={"personality_id": personality["id"], "mode": "voice"})
     ).json()
-    reply = (await client.post(f"/v1/conversations/{conversation['id']}/messages",
-                               json={"content": "Do you rent out bicycles?"})).json()["reply"]["content"]
+    reply = await client.post(f"/v1/conversations/{conversation['id']}/messages", json={"content": question})
+    return str(reply.json()["reply"]["content"])
+
+
+async def test_honest_limits_name_topics_not_first_words(service: Service, client: AsyncTestClient[Any]) -> None:
+    """An item given no name is named after its first words; "I can help with The museum opens at 9am..." would
+    read them out as a topic. Only the names people gave are topics."""
+    reply = await ask_with_knowledge(service, client, [
+        {"name": "Opening hours", "content": "The museum opens at 9am on Sundays."},
+        {"content": "Tickets cost 12 euros and are sold at the front desk."}], "Do you rent out bicycles?")
     assert "opening hours" in reply and "tickets cost" not in reply.lower(), reply
 
 
 async def test_an_items_name_says_what_its_chunks_are_about(service: Service, client: AsyncTestClient[Any]) -> None:
     """The answerer is handed each chunk's item name: "Pick-up" answers "where do I pick the car up?" from a
     sentence that never says it; an item given no name lends its chunks no title."""
-    personality = await create_personality(client)
-    for item in ({"type": "text", "name": "Pick-up", "content": "Our desk is in the arrivals hall of Eindhoven "
-                  "Airport, next to the bakery. The desk is staffed daily from 6am to 11pm."},
-                 {"type": "text", "content": "We rent small city cars and electric cars. A small car costs 39 euros "
-                  "per day."}):
-        response = await client.post(f"/v1/personalities/{personality['id']}/knowledge", json=item)
-        assert response.status_code == 201, response.text
-    await service.drain()
-    conversation = (
-        await client.post("/v1/conversations", json={"personality_id": personality["id"], "mode": "voice"})
-    ).json()
-    reply = (await client.post(f"/v1/conversations/{conversation['id']}/messages",
-                               json={"content": "Where do I pick the car up?"})).json()["reply"]["content"]
+    reply = await ask_with_knowledge(service, client, [
+        {"name": "Pick-up", "content": "Our desk is in the arrivals hall of Eindhoven Airport, next to the bakery. "
+         "The desk is staffed daily from 6am to 11pm."},
+        {"content": "We rent small city cars and electric cars. A small car costs 39 euros per day."}],
+        "Where do I pick the car up?")
     assert "arrivals hall" in reply, reply
