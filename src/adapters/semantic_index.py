@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from avatar_service.adapters.embedding_batches import EmbeddingBatches
 from avatar_service.adapters.numpy_index import NumpyVectorIndex
 from avatar_service.adapters.vector_files import VectorFiles
 from avatar_service.ports.embedder import Embedder
@@ -52,6 +53,7 @@ class IndexedSemantic:
         self.files = files
         self.dimensions = embedder.dimensions
         self.stats = CacheStats()
+        self.batches = EmbeddingBatches(self._embed, offload)
         self._versions: dict[str, int] = {}
         self._changed_since_file: dict[str, int] = {}
         self._lock = threading.Lock()
@@ -66,7 +68,7 @@ class IndexedSemantic:
         return out
 
     async def embed(self, texts: Sequence[str]) -> list[bytes]:
-        return await self.offload(self._embed, list(texts)) if texts else []
+        return await self.batches.embed(texts) if texts else []
 
     def count_tokens(self, text: str) -> int:
         return self.embedder.count_tokens(text)

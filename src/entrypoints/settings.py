@@ -67,7 +67,7 @@ class Settings(msgspec.Struct, kw_only=True, frozen=True):
     vector_cache_mb: int = 2048  # cached vector namespaces per process; the least recently used go past it
     vector_ann_threshold: int = 200_000  # rows of one namespace from which an approximate (HNSW) index is used
     max_in_flight: int = 64  # requests one process works on at once; more wait in its queue
-    max_model_in_flight: int = 8  # of those, requests that run a model (searches, turns, memory writes, moves)
+    max_model_in_flight: int = 16  # of those, requests that run a model (searches, turns, memory writes, moves)
     max_queued: int = 256  # requests waiting past that; more are answered 503 `overloaded` with Retry-After
     queue_timeout: float = 2.0  # seconds a request may wait in the queue before it is answered 503
 

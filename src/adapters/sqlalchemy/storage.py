@@ -24,6 +24,7 @@ from avatar_service.adapters.sqlalchemy.queues import (
 )
 from avatar_service.adapters.sqlalchemy.read_cache import CacheSession, SqliteReadCache
 from avatar_service.adapters.sqlalchemy.repository import SqlRepository
+from avatar_service.adapters.sqlalchemy.sqlite_one_trip import one_trip_dbapi
 from avatar_service.core import model as m
 
 REPOSITORIES: dict[str, tuple[Any, Any, Any]] = {
@@ -145,7 +146,8 @@ def create_engine(url: str) -> AsyncEngine:
         if parsed.database and parsed.database != ":memory:":
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
         # Units of work always end their own transactions, so the pool need not roll back on return.
-        engine = create_async_engine(url, pool_size=8, max_overflow=8, pool_reset_on_return=None)
+        engine = create_async_engine(url, module=one_trip_dbapi(), pool_size=8, max_overflow=8,
+                                     pool_reset_on_return=None)
         _sqlite_setup(engine)
         return engine
     # Connections open on demand and all 40 are kept: an overflow connection is closed on return, so with 30
