@@ -7,7 +7,7 @@ p50/p99 per operation and the error rate (5xx, transport errors, unexpected 4xx)
 afterwards reads back every acknowledged write (users, memories) and reports any that is missing (lost writes),
 and counts the server log's tracebacks (the log is kept when there are any). The rate limit is off.
 
-    .venv/bin/python bench/load.py [--seconds 60] [--levels 1,4,16,64] [--backends sqlite,postgres] [--server-src DIR]
+    .venv/bin/python bench/load.py [--seconds 60] [--levels 1,4,16,64] [--backends sqlite,postgres] [--server-src DIR] [--workers N]
 """
 
 from __future__ import annotations
@@ -267,7 +267,8 @@ def table(backend: str, rows: list[dict[str, Any]]) -> None:
     print(flush=True)
 
 
-def run_backend(backend: str, levels: list[int], seconds: float, server_src: Path | None = None) -> None:
+def run_backend(backend: str, levels: list[int], seconds: float, server_src: Path | None = None,
+                workers: int = 1) -> None:
     tmp = Path(tempfile.mkdtemp(prefix="avatar-load-"))
     env = {**os.environ, "AVATAR_DATA_DIR": str(tmp), "AVATAR_EMBEDDER": os.environ.get("AVATAR_EMBEDDER", "auto"),
            "AVATAR_RATE_LIMIT_PER_MINUTE": "0"}
@@ -289,7 +290,7 @@ def run_backend(backend: str, levels: list[int], seconds: float, server_src: Pat
         subprocess.run([VENV / "avatar", "migrate"], env=env, check=True, capture_output=True)
         key = subprocess.run([VENV / "avatar", "keys", "create", "--name", "load", "--scopes", "*"], env=env,
                              check=True, capture_output=True, text=True).stdout.strip()
-        server = subprocess.Popen([VENV / "avatar", "serve", "--port", str(port)], env=env,
+        server = subprocess.Popen([VENV / "avatar", "serve", "--port", str(port), "--workers", str(workers)], env=env,
                                   stdout=subprocess.DEVNULL, stderr=open(tmp / "server.log", "wb"))  # noqa: SIM115
         base = f"http://127.0.0.1:{port}"
         for _ in range(300):
@@ -329,6 +330,8 @@ def main() -> None:
     parser.add_argument("--backends", default="sqlite,postgres")
     parser.add_argument("--server-src", type=Path, help="serve the avatar_service package in this folder instead "
                         "(an older commit: git archive COMMIT src | tar -x -C DIR; mv DIR/src DIR/avatar_service)")
+    parser.add_argument("--workers", type=int, default=1, help="API processes of `avatar serve` (more than one: "
+                        "PostgreSQL only)")
     args = parser.parse_args()
     levels = [int(x) for x in args.levels.split(",")]
     print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f}, {os.cpu_count()} CPUs")
@@ -336,7 +339,10 @@ def main() -> None:
         if backend == "postgres" and not os.environ.get("AVATAR_BENCH_POSTGRES_URL"):
             print("postgres: skipped (AVATAR_BENCH_POSTGRES_URL is not set)")
             continue
-        run_backend(backend, levels, args.seconds, args.server_src)
+        if backend == "sqlite" and args.workers > 1:
+            print("sqlite: skipped (more than one process needs PostgreSQL)")
+            continue
+        run_backend(backend, levels, args.seconds, args.server_src, args.workers)
     print(f"load average after {os.getloadavg()[0]:.2f}")
 
 
