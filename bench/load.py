@@ -7,7 +7,8 @@ p50/p99 per operation and the error rate (5xx, transport errors, unexpected 4xx)
 afterwards reads back every acknowledged write (users, memories) and reports any that is missing (lost writes),
 and counts the server log's tracebacks (the log is kept when there are any). The rate limit is off.
 
-    .venv/bin/python bench/load.py [--seconds 60] [--levels 1,4,16,64] [--backends sqlite,postgres] [--server-src DIR] [--workers N]
+    .venv/bin/python bench/load.py [--seconds 60] [--levels 1,4,16,64] [--backends sqlite,postgres]
+        [--server-src DIR] [--workers N]
 """
 
 from __future__ import annotations
