@@ -21,7 +21,7 @@ midnight night nights overnight
 ache aches aching pain painful hurt hurts sore
 toothache tooth teeth dental
 rent rents renting rental rentals hire hires hiring lease
-fix fixes fixing repair repairs repaired mend service servicing
+fix fixes fixing repair repairs repaired mend service servicing patch
 change changes changing move reschedule rearrange amend
 cancel cancels cancelled cancelling cancellation cancellations
 refund refunds refunded reimburse
@@ -37,14 +37,14 @@ free complimentary
 senior seniors pensioner pensioners elderly retired
 student students
 group groups party parties
-teacher teachers instructor instructors tutor tutors coach coaches trainer trainers
+teacher teachers instructor instructors tutor tutors coach coaches trainer trainers teach teaches teaching taught
 lesson lessons class classes course courses session sessions workshop workshops
 shop shops store stores
 big bigger large larger size sizes capacity
 tall taller high higher height heights
 discount discounts reduction reductions concession concessions deal deals
 hobby hobbies pastime pastimes keen fan enthusiast
-enjoy enjoys keen like likes love loves prefer prefers preferred
+enjoy enjoys keen like likes love loves prefer prefers preferred obsessed
 condition conditions health medical allergy allergic intolerant intolerance coeliac celiac diabetic diabetes asthma
 cafe cafes café restaurant restaurants canteen snack snacks food
 sandwich sandwiches picnic picnics snack snacks food
@@ -113,6 +113,9 @@ consultation consultations assessment assessments
 gym gyms fitness
 guarantee guarantees guaranteed warranty warranties
 first initial introductory
+paint paints painting painted respray resprays resprayed
+streetdance breakdance breakdancing breakdancer breakdancers hiphop
+compulsory mandatory obligatory required optional
 """
 
 # what an amount costs, said the everyday way (a price asked, answer_types.wanted, and the word "cost")
@@ -125,7 +128,7 @@ PHRASES = [
     (r"\b(?:do not|don't|does not|doesn't|did not|didn't|never) (?:show|turn) up\b|\bno[ -]shows?\b", "miss"),
     (r"\bmiss(?:es|ed|ing)? the (?:start|beginning)\b|\b(?:running|be|being|get|getting|arrive|arriving) late\b",
      r"\g<0> late"),
-    (r"\bpop(?:s|ped|ping)? (?:in|by|round|over)\b|\bdrop(?:s|ped|ping)? (?:in|by)\b", "visit"),
+    (r"\bpop(?:s|ped|ping)? (?:in|by|round|over)\b|\bdrop(?:s|ped|ping)?[ -](?:in|by)\b", "visit"),
     # "during the week" is the weekdays a text names as a range ("Monday to Friday", "Tuesday to Thursday")
     (r"\b(?:during|in) the week\b|\b(?:mon|tues|wednes|thurs|fri)day (?:to|till|until|through) "
      r"(?:tues|wednes|thurs|fri)day\b", r"\g<0> weekday"),
@@ -148,6 +151,14 @@ PHRASES = [
     (r"\bkick(?:s|ed|ing)? off\b", "start"),
     (r"\bshut(?:s|ting)?\b", "close"),
     (r"\bwhereabouts\b", "where"),
+    (r"\bstreet[- ]danc(?:e|es|ing)\b|\bhip[- ]hop\b", "streetdance"),
+    (r"\b(?:made|forced|obliged) to\b", "compulsory"),  # "is she made to do exams?" / "exams are optional"
+    # coming when one likes, not by the term ("if I just turn up now and again" / "£9 a class as a drop-in")
+    (r"\bnow and (?:again|then)\b|\bevery so often\b|\boccasionally\b|\bpay as you go\b", "visit"),
+    (r"\bsame[- ]day\b", "sameday"),  # "back the same day" is the "same-day service" ("same" alone says nothing)
+    (r"\bwithout los(?:e|es|ing)\b", "keep"),  # "without losing my date" / "and still keep the same date"
+    # what would make a warranty or a booking no longer count ("mess up my warranty" / "your warranty stays valid")
+    (r"\bmess(?:es|ed|ing)? up\b|\binvalidat(?:e|es|ed|ing)\b|\bvoid(?:s|ed)?\b", "valid"),
     (r"\bget (?:a|an|the|someone|somebody|one of you|you) (?:\w+ )?out\b", "call out"),  # "get a plumber out"
     (r"\bring(?:ing)? (?:you|us|them|him|her)\b|\bnumber to ring\b|\bgive (?:you|us) a ring\b", "call"),
     (r"\bend(?:s|ed|ing)? up(?: being)?\b", "be"),  # "what if it ends up being just me?"
@@ -164,6 +175,9 @@ PHRASES = [
     (r"\b(?:turn|turns|turned|turning|show|shows|showed|showing) up\b|\bget (?:there|here)\b", "arrive"),
     (r"\bcheck(?:ing)?[ -]in\b", r"\g<0> arrive"),
     (r"\bset(?:ting)? off\b|\bhead(?:ing)? (?:off|home)\b", "leave"),
+    # the business's own round: "do you pick up and drop off?" is "we collect and deliver"
+    (r"\bpick(?:ing|s)? up and drop(?:ping|s)? off\b|\bdrop(?:ping|s)? off and pick(?:ing|s)? up\b",
+     "collect deliver"),
     (r"\bpick(?:ing|ed|s)?[ -]up\b|\bpick(?:ing|ed|s)? (?:me|us|him|her|them|you|it|(?:the|my|our|your) \w+) up\b",
      "collect"),
     (r"\b(?:good|best|great|expert|experienced) (?:at|in|with)\b", "specialises in"),

@@ -144,6 +144,13 @@ def borrowed_terms(text: str, more: bool, weights: dict[str, float], topic: Sequ
     return out, from_reply, echoed
 
 
-def answered_someone(previous_user: str, previous_reply: str) -> bool:
-    """The turn before asked who, and the reply named someone: "she" now stands for that person."""
+# "what did I say she's called?": the user's own words, so "she" is whom the user spoke of
+_RECALLING = re.compile(r"\b(?:did|have) i (?:say|tell|mention|said|told)|\bi (?:said|told you|mentioned)\b", re.I)
+
+
+def answered_someone(previous_user: str, previous_reply: str, text: str = "") -> bool:
+    """The turn before asked who, and the reply named someone: "she" now stands for that person. Not when this
+    turn asks what the user said, nor a name (the reply had just given that person's)."""
+    if _RECALLING.search(text) or "name" in answer_types.wanted(text):
+        return False
     return "person" in answer_types.wanted(previous_user) and bool(answer_types.HOLDS["person"].search(previous_reply))

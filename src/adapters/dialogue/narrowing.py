@@ -281,7 +281,12 @@ def one_kind(sentence: str, own: set[str], question: str, kinds: Sequence[str], 
         return sentence
     cuts = []
     for before, after in itertools.pairwise(values):
-        cut = next((s for s in _SEPARATOR.finditer(body, before.end(), after.start())), None)
+        # the first separator after a kind, unless a ", and" comes later: then what comes before it is the kind's
+        # own ("Ravi Patel, who specialises in hybrid and electric cars, and Jordan Hughes"; "£8 for tea and
+        # cake, and £12 for lunch"; but "family membership £380 and junior membership, for under-18s, £60")
+        separators = list(_SEPARATOR.finditer(body, before.end(), after.start()))
+        listing = [s for s in separators if s.group(0).startswith(",") and s.group(0).rstrip() != ","]
+        cut = listing[-1] if listing else next(iter(separators), None)
         if cut is None:
             return sentence
         cuts.append(cut)

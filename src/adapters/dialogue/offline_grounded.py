@@ -203,7 +203,7 @@ class _Reply(SmallTalk):
         said = text
         # "can he come on board?" after "what's my dog called?"; but "which days is she in?" after "who does the
         # fittings?" asks about the person the answer named
-        if not answered_someone(self.previous_user, self.previous_reply):
+        if not answered_someone(self.previous_user, self.previous_reply, text):
             text = resolved(text, " ".join(reversed(self.topic)))
         self.pronoun_resolved = text != said
         more = bool(_MORE.search(self.lowered))
@@ -297,13 +297,14 @@ class _Reply(SmallTalk):
         said = said_sentences(self.previous_reply) if context and not more and pointing and \
             not _CONNECTIVE.match(text) else frozenset()
         asked = asked_part(text)  # routing reads the question asked, the ranking every word said
+        told = frozenset(terms(text)) - frozenset(terms(asked))  # what the user told before asking it
         # what the user told before asking is the case of a question with words of its own ("my friend's boy hates
         # loud noise, is there a good time to bring him?"): it ranks, never refuses; "..., is that a problem?" is
         # about what was told
         # (or when the question leans on the turn before: "how much is it going to cost? he wants 20 friends there")
         if asked != text and ({t for t in terms(asked) if weights.get(t, 0.0) >= 1.0} - common_terms(asked) or context
                               or has_in_mind(text)):
-            for t in (set(terms(text)) - set(terms(asked))) & weights.keys():
+            for t in told & weights.keys():
                 weights[t] = min(weights[t], CATEGORY_WEIGHT)
         mine = max(about_user(asked), 0.6 * about_user(context) if context else 0.0)
         to_place = addresses_the_place(asked)
@@ -321,7 +322,7 @@ class _Reply(SmallTalk):
                      mentions_user=mentions_user(asked) or (bool(context) and mentions_user(context)),
                      child=answer_types.mentions_child(text) or bool(asked_ages), said=said,
                      case=case, aside_named=aside_named, from_reply=self.from_reply, echoed=self.echoed,
-                     incidental=common | of_the_family(weights.keys(), itself))
+                     incidental=common | of_the_family(weights.keys(), itself), told=told)
 
     def ages_of_relatives(self, text: str) -> list[int]:
         """"a ticket for my son": his age, when a memory gives it ("... a son named Tom who is 12")."""

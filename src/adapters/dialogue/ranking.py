@@ -71,6 +71,9 @@ class Query:
     # the turn's terms that say how it is asked rather than what about: words of everyday English
     # (terms.common_terms) and the personality's own ("how much to get a plumber out?" of a plumber)
     incidental: frozenset[str] = frozenset()
+    # what the user told before the question they asked ("my little girl's doing grade 1 ballet, who's her
+    # teacher?"): a memory that holds only that says back what they just said, it answers nothing
+    told: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +191,8 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
         if candidate.kind == "memory" and query.about_user >= 1.0 and (other := _SOMEONE_ELSES.match(candidate.text)) \
                 and not set(terms(other.group(1))) & query.own:
             score -= SOMEONE_ELSE  # "what car do I drive?" is not answered by "your wife drives an electric car"
+        if candidate.kind == "memory" and query.told and not query.about_user and have & weights.keys() <= query.told:
+            score -= TOLD_AGAIN
         if query.said and (fits or not query.kinds) and _plain(candidate.text) in query.said:
             score += SAID_BEFORE  # "where can I park?" ... "how much does that cost?": what that reply says
         # the chunk retrieval put first, and a chunk's opening sentences (which state its main facts) win ties
@@ -254,7 +259,7 @@ _ADULT = re.compile(r"\badults?\b", re.I)
 _CASE = re.compile(r"^(?:On|For|During|Outside|After|Before|Except|At)\s+(?:the\s+)?(\w+)")
 
 
-SAID_BEFORE, SOMEONE_ELSE = 0.12, 0.15
+SAID_BEFORE, SOMEONE_ELSE, TOLD_AGAIN = 0.12, 0.15, 0.1
 _SOMEONE_ELSES = re.compile(r"^Your (wife|husband|partner|son|daughter|sons|daughters|child|children|kids?|mum|mom|"
                             r"mother|dad|father|parents|brother|sister|friend|boyfriend|girlfriend|boss|dog|cat)\b")
 

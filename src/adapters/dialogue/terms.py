@@ -123,6 +123,8 @@ include includes included including cover covers covered
 trial trials taster tasters introductory intro try
 wheelchair wheelchairs accessible accessibility disabled disability step ramp lift stairs mobility knee knees hip hips
 girl girls boy boys child children kid kids
+son sons boy boys lad lads
+daughter daughters girl girls
 urgent urgently emergency emergencies
 bbq bbqs barbecue barbecues barbeque
 away holiday holidays vacation

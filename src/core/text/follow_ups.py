@@ -29,7 +29,7 @@ def is_follow_up(text: str) -> bool:
     """Whether `text` leans on the turn before it (see the module docstring)."""
     if _CONNECTIVE.match(text):
         return True
-    said = set(_WORD.findall(text.lower().replace("’", "'")))
+    said = {w.split("'")[0] for w in _WORD.findall(text.lower().replace("’", "'"))}  # "she's": she
     content = len(content_words(text))
     return bool(said & _BACK and content <= 3) or bool(said & _WEAK_BACK and content <= 2)
 

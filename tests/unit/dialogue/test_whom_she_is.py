@@ -1,0 +1,77 @@
+"""Round 20 of the offline answerer: whom "she" stands for when the user asks what they said, a pronoun in a
+contraction ("she's"), a listed person's own description kept with them when the list is cut to one, and everyday
+phrases for what a text says in other words ("the same day", "without losing", "mess up my warranty")."""
+
+from __future__ import annotations
+
+from avatar_service.adapters.dialogue import OfflineGroundedDialogue
+from avatar_service.adapters.dialogue.narrowing import one_kind
+from avatar_service.adapters.dialogue.terms import terms
+from avatar_service.core.text.follow_ups import is_follow_up
+from avatar_service.ports.dialogue import DialogueRequest, Persona, Turn
+
+engine = OfflineGroundedDialogue()
+SCHOOL = [
+    "Miss Clara Voss teaches all the piano lessons, and Mr Tom Reed teaches guitar.",
+    "Lessons last 30 minutes and cost £18 each.",
+    "Your first lesson is a free trial.",
+]
+MEMORIES = ["User's son Felix is 9 and plays piano", "User works as a nurse", "User is going to Spain in August"]
+
+
+def ask(*questions: str) -> str:
+    persona = Persona("Ruth", "", "The office manager at a music school.", {"verbosity": 0.3})
+    history: list[Turn] = []
+    reply = ""
+    for q in questions:
+        history.append(Turn("user", q))
+        reply = engine.compose(DialogueRequest(persona, list(history), knowledge=SCHOOL,
+                                               knowledge_relevance=[0.3, 0.2, 0.2], memories=MEMORIES,
+                                               memory_relevance=[0.2, 0.1, 0.1]))
+        history.append(Turn("assistant", reply))
+    return reply
+
+
+def test_a_pronoun_in_a_contraction_points_back() -> None:
+    assert is_follow_up("what's he called?")
+    assert is_follow_up("and how old's she?")
+
+
+def test_asked_what_the_user_said_he_is_the_users_own() -> None:
+    # the reply named the teacher, but "what did I say he's called?" asks after the user's son
+    reply = ask("my boy's learning piano, who's his teacher?", "what did i say he's called?")
+    assert "Felix" in reply and "Spain" not in reply, reply
+
+
+def test_a_listed_person_keeps_their_own_description() -> None:
+    staff = ("Our coaches are Ana Lopez, who specialises in jazz and tap, and Ben Ode, our trainee, "
+             "and Sam Fry, who runs the office.")
+    assert one_kind(staff, {"specialis", "tap"}, "who's best with tap?", ["person"]) == \
+        "Our coaches are Ana Lopez, who specialises in jazz and tap."
+
+
+def test_everyday_phrases_for_what_a_text_says() -> None:
+    assert "sameday" in terms("can I have it back the same day?")
+    assert "sameday" in terms("Our same-day service costs £5 extra.")
+    assert "keep" in terms("can I book early without losing my renewal date?")
+    assert {"valid", "warranti"} <= set(terms("will a service with you mess up my warranty?"))
+    assert {"collect", "deliv"} <= set(terms("do you pick up and drop off?"))
+
+
+def test_a_memory_that_says_back_what_the_user_just_told_answers_nothing() -> None:
+    reply = ask("my boy's learning piano, who's his teacher?")
+    assert "Clara Voss" in reply and "Felix" not in reply, reply
+
+
+def test_a_kind_named_before_its_figure_keeps_its_own_words() -> None:
+    fees = "Adult membership costs £240 a year, family membership £380 and junior membership, for under-18s, £60."
+    assert one_kind(fees, {"famili"}, "and if I signed the whole family up?", ["price"]) == \
+        "Family membership costs £380."
+
+
+def test_words_for_a_rule_a_style_and_coming_now_and_again() -> None:
+    assert "compulsori" in terms("is she made to do exams?")
+    assert {"exam", "option"} <= set(terms("Exams are optional."))
+    assert "visit" in terms("how much if I just come now and again?")
+    assert "visit" in terms("Adults can pay £9 a class as a drop-in.")
+    assert "streetdanc" in terms("Street dance is on Wednesday at 5pm.")
