@@ -63,7 +63,11 @@ def _dated(template: str, category: str, confidence: float, most: int = 14) -> C
                   for k, g in m.groupdict().items()}  # a name in "my husband Dev and I" keeps its capital
         content = template.format(**{**groups, "v": third_person(value)})
         if groups.get("who"):  # "me and my wife are celebrating our 25th next week"
-            return content.replace("User is ", f"User and their {groups['who']} are ", 1), "relationship", confidence
+            # named ("my fiancé Dan"), the person has their own memory ("User's fiancé is named Dan"), and this one is
+            # the plan and its date: "me and my fiancé Dan are getting married at the old vicarage on 9 May"
+            named = any(w[:1].isupper() for w in groups["who"].split()[1:])
+            return content.replace("User is ", f"User and their {groups['who']} are ", 1), \
+                category if named else "relationship", confidence
         return content, category, confidence
 
     return make

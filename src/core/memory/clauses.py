@@ -281,6 +281,9 @@ _LEG = re.compile(r"^(?:(?:i|we)(?:'m|’m| am|'re|’re| are)? )?(?:fly(?:ing)?
                   r"head(?:ing)? (?:off|out)|(?:coming|come|getting|get) back|back|return(?:ing)?|depart(?:ing)?|"
                   r"driv(?:e|ing) (?:down|up))(?: out| back| home)? (?:on|next|this|in|at|the|from|of|tomorrow|"
                   r"early|late)\b(?!.*\bto (?-i:[A-Z]))", re.I)
+# what is asked for because of the fact before "so": a request ("so please ...") or what is ruled out ("so nothing too
+# spicy for me", "so no nuts please"); the fact is said before it, whole
+_ASKED_FOR = re.compile(r"^(?:please|pls|plz|nothing|no (?!longer\b|one\b|more\b)\w+|none)\b", re.I)
 _TRIP = re.compile(r"\b(?:going|off|heading|flying|travell?ing|driving|coming|over) to (?-i:[A-Z])", re.I)
 
 
@@ -294,6 +297,8 @@ def _next_clause(left: str, rest: str, word: str, subject: str, comma: bool) -> 
         return None  # "going to Lisbon for my 40th, flying out on 12 March": the trip's date, one plan
     if word == "so" and not comma and (_SO_BEFORE.search(left) or _SO_AFTER.match(bare)):
         return None
+    if word == "so" and _ASKED_FOR.match(bare):
+        return rest  # "I'm allergic to perfume so please don't ...", "... so nothing with jumping for me"
     if (word == "so" or comma) and (when := _ONLY_WHEN.match(bare)):  # "so only after 4 for me please"
         return f"I can only come {when.group('when')}"
     if word == "and" and _BARE_RELATION.match(left.strip()):

@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator
 from avatar_service.core.memory.people import Made, relation
 from avatar_service.core.memory.vocabulary import (
     CHAT_OBJECTS,
+    NOT_PLACES,
     REL_MOD,
     RELATIONS,
     TIME_WORDS,
@@ -159,7 +160,35 @@ def _relative_was(m: re.Match[str]) -> Made:
         "relationship", 0.8
 
 
+# what is moved between that is no home: "moved from nights to days", "moved from the sales team to marketing"
+_NOT_MOVED_BETWEEN = re.compile(r"\b(?:team|department|dept|role|job|position|shifts?|class|group|set|year|level|grade|"
+                                r"ward|office|desk|plan|tariff|contract|account|phone|android|iphone|windows|mac|"
+                                r"days|nights|mornings|evenings|weekends|part[- ]time|full[- ]time)\b", re.I)
+
+
+def _moved_between(m: re.Match[str]) -> Made:
+    """ "we've moved from Droitwich to Malvern", "moved up to Hexham from Leeds for my husband's job": where home is
+    now, said with where it was (the slot of "User moved to Malvern", which revises the old home: dedup.py)."""
+    new, old = clean(m.group("v")), clean(m.group("old"))
+    if any(p.lower() in NOT_PLACES or p.lower().split()[0] in NOT_PLACES or _NOT_MOVED_BETWEEN.search(p)
+           or not at_most_words(p, 5) for p in (new, old)):
+        return None
+    rest = clean(m.group("rest") or "")
+    return " ".join(f"User moved to {third_person(new)} from {third_person(old)} {third_person(rest)}".split()), \
+        "location", 0.85
+
+
 _I = r"i(?:'m|’m| am)"
+# a place one works, said as what it is or by its name: "a law firm", "the council", "Deloitte"
+_WORKPLACE = (r"(?:(?:an?|the|my|our) (?:[\w&'’-]+ ){0,3}?(?:firm|company|practice|partnership|bank|school|academy|"
+              r"hospital|trust|agency|council|surgery|clinic|charity|studio|start-?up|consultancy|shop|store|"
+              r"supermarket|restaurant|caf[eé]|hotel|pub|garage|factory|warehouse|lab|laboratory|business|police|"
+              r"army|navy|raf|fire service|civil service|nhs|university|college|nursery|salon|pharmacy|airline|"
+              r"newspaper|magazine|publisher|department|ministry|office|brewery|bakery)|"
+              r"(?-i:[A-Z])[\w&'’.-]*(?: (?-i:[A-Z&])[\w&'’.-]*){0,3})")
+# the parts of the body that give people lasting trouble
+_BODY = (r"(?:knee|back|lower back|hip|shoulder|ankle|wrist|neck|elbow|foot|feet|hamstring|achilles|heart|hand|"
+         r"thumb|toe|leg|arm|spine|disc|pelvis|jaw|ear|eye)")
 _I_HAVE = r"i(?:'ve|’ve| have)"
 _CAPITAL_PLACE = r"(?P<place>(?-i:[A-Z])[\w'’-]+(?: (?-i:[A-Z])[\w'’-]+)*)"
 
@@ -171,6 +200,15 @@ FRAME_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
      _text("User lives in {place}", "location", 0.9)),
     (rf"^i (?:currently |still )?live with [^,;]{{1,40}}? in (?:an? [\w\s-]{{1,25}}? in )?{_CAPITAL_PLACE}$",
      _text("User lives in {place}", "location", 0.85)),
+    # a move from one place to another: "we've moved from Droitwich to Malvern", "moved up to Hexham from Leeds"
+    (r"^(?:i|we) (?:just |finally |recently |only )?(?:moved|relocated)(?: house| home)?(?: (?:back|up|down|over|"
+     r"across))? from (?P<old>[^,;!?]+?) (?:(?:back|up|down|over|across) )?to (?P<v>[^,;!?]+?)"
+     rf"(?P<rest> (?:{_TIME}))?$",
+     _moved_between),
+    (r"^(?:i|we) (?:just |finally |recently |only )?(?:moved|relocated)(?: house| home)?(?: (?:back|up|down|over|"
+     r"across))? to (?P<v>[^,;!?]+?) from (?P<old>[^,;!?]+?)"
+     r"(?P<rest> (?:for|because|after|when|with|to be|in|last|this|a|\d+) [^,;!?]+)?$",
+     _moved_between),
     # moving, said with where from: "we moved out of Berlin and into a house in Potsdam"
     (rf"^(?:i|we) (?:just |finally |recently )?moved\b[^,;!?]*?\b(?:to|into|in) (?:an? [\w\s-]{{1,25}}? in )?"
      rf"{_CAPITAL_PLACE}(?P<when>(?: [a-z][^,;!?]*)?)$",
@@ -196,6 +234,13 @@ FRAME_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
      _text("User has {v}", "personal", 0.85, 5)),
     (r"^i (?:suffer from|live with|struggle with) (?P<v>(?!my |our |a friend|friends|roommates)[^,;!?]+)",
      _text("User has {v}", "personal", 0.75, 4)),
+    # a part of the body that gives trouble: "I've got a dodgy knee from years of netball", "I have a bad back"
+    (r"^i(?P<has> have got|'ve got|’ve got| have) (?P<art>an?|two) (?P<how>(?:(?:really|very|slightly|bit of an?) )?"
+     r"(?:dodgy|bad|weak|sore|gammy|dicky|knackered|arthritic|wonky|stiff|iffy|dislocated|injured|damaged|"
+     rf"bust(?:ed)?|problem|replacement|new|false)) (?P<part>{_BODY}s?)"
+     r"(?P<rest>(?: (?:from|after|since|because of|due to|thanks to) [^,;!?]+?)?)(?=$| so | and | but )",
+     lambda m: _text(f"User has{' got' if 'got' in m.group('has') else ''} {{art}} {{how}} {{part}} {{rest}}",
+                     "personal", 0.85, 12)(m)),
     # fears: "I'm afraid of spiders", "I get really nervous on planes"
     (rf"^{_I} (?:really |so |very |a bit |terribly )?(?P<how>afraid|scared|terrified|frightened) of {V}",
      _text("User is {how} of {v}", "personal", 0.85, 6)),
@@ -254,6 +299,12 @@ FRAME_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
      _text("User works {prep} {v}", "personal", 0.85, 8)),
     (r"^i (?:just |recently |finally )?(?:started|began) (?P<prep>at|with) (?P<v>(?-i:[A-Z])[^,;!?]+)",
      _text("User works {prep} {v}", "personal", 0.8, 8)),  # "I've just started at Deloitte as a graduate"
+    # a workplace joined in a role: "joined a law firm as a paralegal", "I've gone to Aldi as an assistant manager"
+    (r"^i(?:'ve|’ve| have)? (?:just |recently |finally |now )?(?:joined|went to|gone to|"
+     rf"got taken on (?:at|by)|moved to) (?P<where>{_WORKPLACE}) as (?P<art>an?) (?!(?:member|volunteer|guest|beginner|"
+     r"student|trial|customer|patient|client|regular|favour|treat|joke|bit|kid|child)\b)(?P<v>[^,;!?]+?)"
+     rf"(?P<when> (?:{_TIME}))?$",
+     _text("User works as {art} {v} at {where} {when}", "personal", 0.85, 6)),
     (r"^i (?:just |recently |finally )?(?:started|began) working as (?P<art>an?) (?P<v>[^,;!?]+)",
      _text("User works as {art} {v}", "personal", 0.85, 6)),
     # what the user does not do: "I don't drive", "I don't work on Fridays", "I never fly"

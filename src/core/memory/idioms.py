@@ -153,14 +153,32 @@ def _capitalised(m: re.Match[str], group: str) -> str:
     return m.group(group)[:1].upper() + m.group(group)[1:]
 
 
-def _place(m: re.Match[str]) -> str:
-    words = m.group("place").split()
-    if words[0].lower() in _NOT_A_PLACE or re.search(r"(?:ing|ly|ed)$", words[0]) or \
+def _capital_place(place: str) -> str:
+    """A place typed in lower case, capitalised; as typed when its first word is no place."""
+    words = place.split()
+    if not place.islower() or words[0].lower() in _NOT_A_PLACE or re.search(r"(?:ing|ly|ed)$", words[0]) or \
             re.fullmatch(rf"(?:{RELATIONS})s?(?:'s|’s)?", words[0], re.I):  # "moved back home to mum's"
-        return m.group()  # "left feeling sick", "left quickly", "left disappointed": how, not where
+        return place  # "left feeling sick", "left quickly", "left disappointed": how, not where
     if len(words) == 3 and (words[2].lower() in _NOT_A_PLACE or re.fullmatch(_WHEN_SAID, words[2], re.I)):
-        return m.group("cue") + words[0].capitalize() + m.group("place")[len(words[0]):]  # "york in june"
-    return m.group("cue") + " ".join(w if w in ("upon", "on", "under", "in", "by") else w.capitalize() for w in words)
+        return words[0].capitalize() + place[len(words[0]):]  # "york in june"
+    return " ".join(w if w in ("upon", "on", "under", "in", "by") else w.capitalize() for w in words)
+
+
+def _place(m: re.Match[str]) -> str:
+    return m.group("cue") + _capital_place(m.group("place"))
+
+
+# a move said with both places: "moved from droitwich to malvern", "moved up to hexham from leeds"
+_ANY_PLACE = rf"(?:{_PLACE_SHAPE}|(?-i:[A-Z])[\w'’-]+(?: (?-i:[A-Z])[\w'’-]+)*)"
+_MOVED_BETWEEN = re.compile(rf"\b(?P<cue>moved (?:house |home )?(?:(?:back|up|down|over|across) )?(?P<one>from|to) )"
+                            rf"(?P<a>{_ANY_PLACE}) (?P<cue2>(?:(?:back|up|down|over|across) )?(?P<two>to|from) )"
+                            rf"(?P<b>{_ANY_PLACE})(?![\w'’-])", re.I)
+
+
+def _moved_between(m: re.Match[str]) -> str:
+    if m.group("one").lower() == m.group("two").lower():
+        return m.group()
+    return f"{m.group('cue')}{_capital_place(m.group('a'))} {m.group('cue2')}{_capital_place(m.group('b'))}"
 
 
 def _named(m: re.Match[str]) -> str:
@@ -198,7 +216,7 @@ def rewrite(text: str) -> str:
                             text)
     text = ", ".join(_NAMED_BY.sub("we named ", clause) for clause in text.split(", "))
     text = _SHORT_DAYS.sub(lambda m: {"tues": "Tuesdays", "thurs": "Thursdays"}[m.group().lower()], text)
-    return _CUED_PLACE.sub(_place, text)
+    return _CUED_PLACE.sub(_place, _MOVED_BETWEEN.sub(_moved_between, text))
 
 
 def one_booking(turn: str) -> str:

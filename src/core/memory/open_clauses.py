@@ -145,6 +145,8 @@ def open_fact(clause: str) -> tuple[str, str, float] | None:
         return None  # "the one who asked yesterday", "I still have one", "I was diagnosed with nothing"
     if subject == "i" and first in _ERRANDS:
         return None  # "I booked last week"
+    if subject in ("i've", "i have") and first in _ERRANDS and not TIME_WORDS.search(rest):
+        return None  # "I've booked us a table at the Ivy": an errand done, as "I booked a table" is
     past = subject == "i" and (first in _IRREGULAR_PAST or first.endswith("ed"))
     if past and re.match(r"^\w+ (?:(?:\d+|a few|a couple of|two|three|\w+) (?:days|weeks|months|years) ago|"
                          r"in \d{4}|last \w+)$", rest, re.I):
