@@ -52,6 +52,7 @@ talk speak contact ask
 small smaller little tiny
 quick quickly fast rapid
 car cars vehicle vehicles
+car cars drive drives
 doctor doctors gp physician
 vet vets veterinary veterinarian
 medicine medicines medication prescription prescriptions pharmacy
@@ -154,7 +155,8 @@ PHRASES = [
     (r"\bstreet[- ]danc(?:e|es|ing)\b|\bhip[- ]hop\b", "streetdance"),
     (r"\b(?:made|forced|obliged) to\b", "compulsory"),  # "is she made to do exams?" / "exams are optional"
     # coming when one likes, not by the term ("if I just turn up now and again" / "£9 a class as a drop-in")
-    (r"\bnow and (?:again|then)\b|\bevery so often\b|\boccasionally\b|\bpay as you go\b", "visit"),
+    (r"\b(?:(?:turn|show)(?:s|ed|ing)? up )?(?:now and (?:again|then)|every so often|occasionally)\b|"
+     r"\bpay as you go\b", "visit"),
     (r"\bsame[- ]day\b", "sameday"),  # "back the same day" is the "same-day service" ("same" alone says nothing)
     (r"\bwithout los(?:e|es|ing)\b", "keep"),  # "without losing my date" / "and still keep the same date"
     # what would make a warranty or a booking no longer count ("mess up my warranty" / "your warranty stays valid")
@@ -181,7 +183,7 @@ PHRASES = [
     (r"\bpick(?:ing|ed|s)?[ -]up\b|\bpick(?:ing|ed|s)? (?:me|us|him|her|them|you|it|(?:the|my|our|your) \w+) up\b",
      "collect"),
     (r"\b(?:good|best|great|expert|experienced) (?:at|in|with)\b", "specialises in"),
-    (r"\bdrop(?:ping|ped)?[ -]off\b", "leave"),
+    (r"\bdrop(?:s|ping|ped)?((?: \w+){0,2}?)[ -]off\b", r"leave\1"),  # "drop them off", "drop my dog off"
     (r"\bsign(?:ing|ed)?[ -]up\b|\benrol+(?:ing|ed)?\b", "join"),
     (r"\bfind(?:ing)? out\b|\bhear(?:ing)? about\b", "know"),
     (r"\bcall(?:ing|ed)? off\b|\bcan(?:'|no)?t make it\b|\bcan(?:'|no)?t (?:come|attend|go)\b|"

@@ -131,10 +131,15 @@ def one_clause(sentence: str, question: str, kinds: Sequence[str], follow_up: bo
         return named[0][:1].upper() + named[0][1:] + "."
     if len(named) == 1:
         return f"It's {named[0]}."
+    whole = [c for c in clauses if not _verbless(c)]
+    # a later clause of its own that the question names ("..., and a charging port repair costs £45") is the
+    # answer, whatever cases the first one lists
+    shared = [len(question_terms & set(terms(c))) for c in whole]
+    if len(whole) > 1 and max(shared) and shared.count(max(shared)) == 1 and shared.index(max(shared)):
+        return _most_shared(whole, question_terms, set())
     price = _PRICE.search(clauses[0])
     if any(map(_verbless, clauses[1:])) and price and terms(clauses[0][price.end():]):
         return sentence  # "costs £8.50 for children aged 4 to 11 and £6 for ...": cases after the price, none asked
-    whole = [c for c in clauses if not _verbless(c)]
     return _most_shared(whole, question_terms, set(terms(pointed))) or sentence
 
 

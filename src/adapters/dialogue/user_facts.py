@@ -40,7 +40,8 @@ _REMEMBER = re.compile(r"\b(?:do you (?:know|remember|recall)|what (?:do|did) yo
                        r"have i (?:said|told you|mentioned))\b", re.I)
 _PERMISSION = re.compile(r"^\s*(?:and\s+)?(?:can|could|may|must|should)\s+(?:i|we|(?:my|our)(?:\s+\w+){1,3}?\s+(?:"
                          r"come|go|join|rent|hire|book|bring|stay|use|have|take|get|do|try|learn|sit))\b|"
-                         r"^\s*(?:does|do|will)\s+(?:my|our)(?:\s+\w+){1,2}?\s+(?:have|need)\s+to\b|^\s*what if\b|"
+                         r"^\s*(?:(?:what|which|when|where|how much|how many)\s+)?(?:does|do|will)\s+(?:my|our)"
+                         r"(?:\s+\w+){1,2}?\s+(?:have|need)\s+to\b|^\s*what if\b|"
                          r"\bwhat (?:should|do|can) (?:i|we) do\b|"
                          r"\b(?:do|will)\s+i\s+(?:actually\s+|really\s+|still\s+)?(?:have|need)\s+to\b|"
                          r"\bhow (?:do|can|should) (?:i|we) (?:get|book|find|reach|pay|contact|order|reserve|go)\b",
@@ -94,11 +95,15 @@ _HAVING_IN_MIND = re.compile(r"^(?:just\s+)?(?:thinking|planning|looking|hoping|
 _ASKS_THEN = re.compile(r"^(?P<asked>[^?]+\?)\s+(?P<said>[^?]+[.!]?)$")
 
 
+# "what car have I got, do you remember?": the question is what comes before
+_JUST_RECALL = re.compile(r"^(?:and\s+)?(?:do|can|could|would) you (?:remember|recall|know)\s*\??$", re.I)
+
+
 def asked_part(turn: str) -> str:
     """The question a turn asks after telling something about the user ("my wife can't eat gluten, is that a
     problem?" asks "is that a problem?"); the whole turn when it is said in one go."""
     m = _THEN_ASKS.match(turn.strip())
-    if m and not _ME.search(m.group("asked")):
+    if m and not _ME.search(m.group("asked")) and not _JUST_RECALL.match(m.group("asked")):
         return m.group("asked")
     m = _HAVING_IN_MIND.match(turn.strip()) or _ASKS_THEN.match(turn.strip())
     return m.group("asked") if m else turn

@@ -75,3 +75,25 @@ def test_words_for_a_rule_a_style_and_coming_now_and_again() -> None:
     assert "visit" in terms("how much if I just come now and again?")
     assert "visit" in terms("Adults can pay £9 a class as a drop-in.")
     assert "streetdanc" in terms("Street dance is on Wednesday at 5pm.")
+
+
+def test_a_rule_asked_with_what_and_a_question_wrapped_in_do_you_remember() -> None:
+    from avatar_service.adapters.dialogue.user_facts import about_user, asked_part
+
+    assert about_user("what does my little girl have to wear?") == 0.0  # the place's rule for her
+    assert about_user("what does my wife do for a living?") > 0.0
+    assert asked_part("what car have i got, do you remember?") == "what car have i got, do you remember?"
+    assert asked_part("i have a cat, is that ok?") == "is that ok?"
+
+
+def test_a_later_clause_the_question_names_is_the_answer() -> None:
+    from avatar_service.adapters.dialogue.narrowing import one_clause
+
+    repairs = "A new battery costs £59 for any iPhone and £69 for Samsung phones, and a charging port repair costs £45."
+    assert one_clause(repairs, "my charging port is playing up, how much to fix it?", ["price"]) == \
+        "A charging port repair costs £45."
+
+
+def test_dropping_something_off_keeps_what_is_dropped() -> None:
+    assert terms("can I drop my dog off early?") == ["leav", "dog", "earli"]
+    assert "leav" in terms("what's the latest I can drop them off?")
