@@ -70,8 +70,9 @@ _WANTS = [
     # (not "what phone have I got?", "which phone do you fix?": the device)
     ("contact", re.compile(r"\b(?<!what )(?<!which )(?:phone|telephone|call|email|e-mail|contact|reach)\b|"
                            r"\bring (?:you|us)\b", re.I)),
-    # "how much notice/clay/time" asks for an amount of something else; "per month" asks what it costs a month
-    ("price", re.compile(rf"\bhow much\b(?!\s+(?!{_PRICE_NOUNS}\b)[a-z]+\s+(?:do|does|did|is|are|will|would|can|"
+    # "how much notice/clay/time" asks for an amount of something else ("how much to do..." a price); "per month"
+    # asks what it costs a month
+    ("price", re.compile(rf"\bhow much\b(?!\s+(?!{_PRICE_NOUNS}\b|to\b)[a-z]+\s+(?:do|does|did|is|are|will|would|can|"
                          r"should|must|have|has|of|in|to)\b)|\b(?:cost|costs|price|prices|fee|fees|charge|charges|"
                          rf"pay|cheaper|cheapest|pricier|expensive)\b|{COST_IDIOMS}", re.I)),
     ("clock", re.compile(r"\bwhat time\b|\buntil when\b|\bwhat (?:are )?(?:your |the )?(?:opening )?"

@@ -118,6 +118,8 @@ def best_answer(ranking: Ranking, more: bool, asking: bool, about_user: float, t
         return None  # "what's your phone number?" is not answered by "the number 17 bus stops at the gate"
     if about_user >= 1.0 and not ranking.main and best.fits:
         return best  # "when do I normally come in?": no word but the kind asked for, and a memory holds one
+    if ranking.contact and best.fits and best.candidate.kind == "knowledge":
+        return best  # "what number can I ring you on?": "you can book on 023 8049 6115"
     # what the user told is short and said in their words: asked about themselves, a lower similarity will do
     sure = SURE_SIMILARITY - (0.2 * about_user if best.candidate.kind == "memory" else 0.0)
     # the share of what is known of the question's words that the best holds: a sentence holding one word of

@@ -97,6 +97,7 @@ class Ranking:
     aside_named: bool = False  # (Query.aside_named)
     yes_no: bool = False  # asks whether (Query.yes_no)
     unknown: frozenset[str] = frozenset()  # the question's main words that nothing known holds
+    contact: bool = False  # asks for a phone number or an address to write to, and nothing else
 
 
 def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
@@ -167,9 +168,11 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
             lexical = max(lexical, min(1.0, AGE_COVERAGE * length))
         # a time, a price... counts where the sentence is about the question at all ("Belem Tower" is no
         # answer to "who led the rebuilding of the Baixa?" for holding two capitalised words)
-        # (what the user told is about them: asked "when do I normally come in?", their Thursdays fit)
+        # (what the user told is about them: asked "when do I normally come in?", their Thursdays fit; and a phone
+        # number is one whatever the sentence says around it: "you can book on 023 8049 6115")
         fits = bool(query.kinds) and (not weights or coverage > 0 or candidate.relevance >= 0.2 or (
-            candidate.kind == "memory" and query.about_user >= 1.0)) and answer_types.holds(candidate.text, query.kinds)
+            candidate.kind == "memory" and query.about_user >= 1.0) or (candidate.kind == "knowledge" and list(
+                query.kinds) == ["contact"])) and _holds(candidate.text, query)
         if query.kinds and not fits:  # about the topic, but not holding what is asked for (no age for "how old")
             lexical *= UNFIT_LEXICAL if not query.yes_no else (1 + UNFIT_LEXICAL) / 2
             if not query.yes_no and _LITERAL.issuperset(query.kinds):
@@ -207,7 +210,8 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
                    bool(query.kinds) and not query.yes_no and (_LITERAL.issuperset(query.kinds) or (
                        _HOW_MUCH.search(query.text) is not None and set(query.kinds) == {"price"})),
                    query.aside_named, query.yes_no,
-                   frozenset(t for t, w in weights.items() if t not in reachable and w >= 1.0))
+                   frozenset(t for t, w in weights.items() if t not in reachable and w >= 1.0),
+                   list(query.kinds) == ["contact"] and not query.yes_no)
 
 
 # a sentence that opens by pointing back at the one before it: "It costs 23 euros." after "...the theory test..."
@@ -276,6 +280,16 @@ def said_sentences(reply: str) -> frozenset[str]:
 def _asked(word: str, weights: dict[str, float]) -> bool:
     t = terms(word)
     return bool(t) and (t[0] in weights or bool(RELATED.get(t[0], frozenset()) & weights.keys()))
+
+
+def _holds(text: str, query: Query) -> bool:
+    """Holds the kind asked for; a name made of the question's own words is not one ("who does the science
+    show?" is not answered by "The Big Science Show is two hours of experiments")."""
+    return any(kind not in _NAMED or not set(terms(m.group(0))) & query.own
+               for kind in query.kinds for m in answer_types.HOLDS[kind].finditer(text))
+
+
+_NAMED = frozenset(("person", "name"))
 
 
 def _who(query: Query, kind: str) -> float:

@@ -97,3 +97,23 @@ def test_a_later_clause_the_question_names_is_the_answer() -> None:
 def test_dropping_something_off_keeps_what_is_dropped() -> None:
     assert terms("can I drop my dog off early?") == ["leav", "dog", "earli"]
     assert "leav" in terms("what's the latest I can drop them off?")
+
+
+def test_how_much_to_do_something_asks_a_price() -> None:
+    from avatar_service.adapters.dialogue.answer_types import wanted
+
+    assert wanted("how much to do the windows on a 3 bed semi?") == ["price"]
+    assert wanted("how much notice do you need?") == ["number"]
+
+
+def test_a_show_named_in_the_question_is_not_who_does_it() -> None:
+    persona = Persona("Holly", "", "The owner of a party entertainers' business.", {"verbosity": 0.3})
+    knowledge = ["The Big Science Show is two hours of experiments for ages 7 to 11 and costs £290.",
+                 "Professor Fizz (Tasha Reid) runs the Big Science Show.",
+                 "You can book on 023 8049 6115 or through our website."]
+    request = DialogueRequest(persona, [Turn("user", "who does the science show?")], knowledge=knowledge,
+                              knowledge_relevance=[0.45, 0.45, 0.1])
+    assert "Tasha Reid" in engine.compose(request)
+    request = DialogueRequest(persona, [Turn("user", "what number can i ring you on?")], knowledge=knowledge,
+                              knowledge_relevance=[0.1, 0.1, 0.15])
+    assert "023 8049 6115" in engine.compose(request)
