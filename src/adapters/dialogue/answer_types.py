@@ -100,7 +100,8 @@ _WANTS = [
 ]
 _PER_UNIT = re.compile(r"\bper (?:month|week|day|night|hour|year|person|head|session|lesson|class)\b", re.I)
 _PAY_HOW = re.compile(r"\bpay(?:ing)? (?:(?:for \w+(?: \w+){0,3}? )?(?:by|with|in|using|via|through|over|online|"
-                      r"monthly|upfront|up front|later|cash|card|contactless))\b", re.I)
+                      r"monthly|upfront|up front|later|cash|card|contactless))\b|"
+                      r"\bhow (?:do|can|could|should|would|will) (?:i|we) pay\b", re.I)  # "how do I pay you?": by what
 _PRICE_ASKED = re.compile(r"\bhow much\b|\bcosts?\b|\bprices?\b|\bfees?\b|\bcharges?\b", re.I)
 _HOW_MANY = re.compile(r"\bhow (?:many|far|big|tall|often)\b", re.I)
 _YES_NO = re.compile(r"^\s*(?:and\s+)?(?:is|are|am|was|were|do|does|did|can|could|may|will|would|should|have|has)\b",
@@ -114,8 +115,8 @@ def wanted(question: str) -> list[str]:
         kinds.append("price")
     if "clock" in kinds and "time" in kinds:
         kinds.remove("time")  # "what time do you close?" asks for a time of day, not "closed on 25 December"
-    if "price" in kinds and _PAY_HOW.search(question) and not _PRICE_ASKED.search(question):
-        kinds.remove("price")  # "can I pay by card?", "...in instalments?" ask how one pays, not what it costs
+    if "price" in kinds and (_PAY_HOW.search(question) or "duration" in kinds) and not _PRICE_ASKED.search(question):
+        kinds.remove("price")  # "can I pay by card?", "how long have I got to pay?" ask how or when one pays
     if "number" in kinds and ("contact" in kinds or ("price" in kinds and not _HOW_MANY.search(question))):
         kinds.remove("number")  # "how much is it?" asks a price, not any number
     return kinds

@@ -184,6 +184,7 @@ PHRASES = [
      "collect"),
     (r"\b(?:good|best|great|expert|experienced) (?:at|in|with)\b", "specialises in"),
     (r"\bdrop(?:s|ping|ped)?((?: \w+){0,2}?)[ -]off\b", r"leave\1"),  # "drop them off", "drop my dog off"
+    (r"\bbring(?:s|ing)? (?:it|them) in\b", r"\g<0> leave"),  # "bringing it in" is dropping it off
     (r"\bsign(?:ing|ed)?[ -]up\b|\benrol+(?:ing|ed)?\b", "join"),
     (r"\bfind(?:ing)? out\b|\bhear(?:ing)? about\b", "know"),
     (r"\bcall(?:ing|ed)? off\b|\bcan(?:'|no)?t make it\b|\bcan(?:'|no)?t (?:come|attend|go)\b|"

@@ -117,3 +117,12 @@ def test_a_show_named_in_the_question_is_not_who_does_it() -> None:
     request = DialogueRequest(persona, [Turn("user", "what number can i ring you on?")], knowledge=knowledge,
                               knowledge_relevance=[0.1, 0.1, 0.15])
     assert "023 8049 6115" in engine.compose(request)
+
+
+def test_how_and_when_one_pays_are_not_a_price() -> None:
+    from avatar_service.adapters.dialogue.answer_types import wanted
+
+    assert wanted("how do i pay you?") == []
+    assert wanted("how long have i got to pay?") == ["duration"]
+    assert wanted("how much do i pay?") == ["price"]
+    assert "leav" in terms("do i need to book before bringing it in?")
