@@ -111,6 +111,10 @@ class Jobs(Protocol):
 
     async def add(self, job: Job) -> None: ...
 
+    async def any_due(self, now: datetime, kinds: Sequence[JobKind]) -> bool:
+        """Whether a job of these kinds is due and unheld: a reader's question, asked before a writer claims."""
+        ...
+
     async def claim(self, now: datetime, lock_seconds: float, limit: int, kinds: Sequence[JobKind]) -> list[Job]:
         """Locks due jobs for this worker; a worker that dies lets the lock expire and the job runs again."""
         ...

@@ -284,6 +284,22 @@ async def test_jobs_claim_lock_retry_finish(storage: Storage) -> None:
     assert sorted(j.id for j in expired) == ["job_a", "job_other"]
 
 
+async def test_a_reader_tells_whether_any_job_is_due(storage: Storage) -> None:
+    async with storage(None) as uow:
+        await uow.jobs.add(Job(id="job_soon", kind="memory.extract", payload={}, run_at=T0 + timedelta(seconds=60)))
+        await uow.jobs.add(Job(id="job_now", kind="video.render", payload={}, run_at=T0))
+        await uow.commit()
+    async with storage(None, read_only=True) as uow:
+        assert not await uow.jobs.any_due(T0, ["memory.extract"])  # not yet
+        assert await uow.jobs.any_due(T0 + timedelta(seconds=60), ["memory.extract"])
+        assert await uow.jobs.any_due(T0, ["memory.extract", "video.render"])
+    async with storage(None) as uow:
+        assert [j.id for j in await uow.jobs.claim(T0, 30, 10, ["video.render"])] == ["job_now"]
+        await uow.commit()
+    async with storage(None, read_only=True) as uow:
+        assert not await uow.jobs.any_due(T0 + timedelta(seconds=10), ["video.render"])  # held by its worker
+
+
 async def test_exit_without_commit_discards(storage: Storage) -> None:
     async with storage(A) as uow:
         await uow.personalities.add(personality("p1"))

@@ -81,6 +81,10 @@ class MemoryJobs:
     async def add(self, job: Job) -> None:
         await self.repo.add(job)
 
+    async def any_due(self, now: datetime, kinds: Sequence[JobKind]) -> bool:
+        return any(r["run_at"] <= now and r["kind"] in kinds and (r["locked_until"] is None or r["locked_until"] < now)
+                   for r in self.uow.read("jobs").values())
+
     async def claim(self, now: datetime, lock_seconds: float, limit: int, kinds: Sequence[JobKind]) -> list[Job]:
         await self.uow.lock()  # claimed under the writer lock: two workers never claim one job
         rows = [

@@ -88,6 +88,10 @@ class SqlJobs:
         await self.conn.insert(insert_into(t.jobs), [to_row(t.jobs, job)])
         self.conn.wrote_work = True
 
+    async def any_due(self, now: datetime, kinds: Sequence[JobKind]) -> bool:
+        parameters = {"now": now, "kinds": list(kinds), "limit": 1}
+        return (await self.conn.execute(_claimable(False), parameters)).first() is not None
+
     async def claim(self, now: datetime, lock_seconds: float, limit: int, kinds: Sequence[JobKind]) -> list[Job]:
         c = t.jobs.c
         parameters = {"now": now, "kinds": list(kinds), "limit": limit}
