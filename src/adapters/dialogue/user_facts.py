@@ -20,7 +20,8 @@ _I_ASKS = re.compile(r"\b(?:do|did|does|am|was|have|had|can't|cannot|should)\s+i
 _PROCEDURE = words_of("get book find reach contact cancel order reserve go come bring need take leave park have "
                       "pick collect drop return pay sign register apply make join use buy rent hire check change "
                       "arrange borrow talk speak ask call ring phone text dial email see arrive turn show "
-                      "allowed permitted able supposed meant ok okay alright fine")  # "am I allowed to...": a rule
+                      "allowed permitted able supposed meant ok okay alright fine "  # "am I allowed to...": a rule
+                      "tied locked bound charged covered insured")  # "am I tied into a contract?": the place's terms
 _TO = re.compile(r"\s+to\b", re.I)
 # "what should I do if I get a toothache?" asks what to do in a case; "what do I do for a living?" asks about them
 _IN_CASE = re.compile(r"\b(?:if|in case|when|whenever)\b", re.I)
@@ -61,7 +62,8 @@ def about_user(question: str) -> float:
         verb = (m.group(1) or "").lower()
         # "what coffee do I usually have?" is about them, "do I have to book?" about the place; "what should I
         # do?" asks what to do there, "what do I do for a living?" about them
-        procedure = verb in _PROCEDURE and not (verb == "have" and not _TO.match(question, m.end()))
+        procedure = verb in _PROCEDURE and not (verb == "have" and not _TO.match(question, m.end())) or (
+            verb == "got" and bool(_TO.match(question, m.end())))  # "how long have I got to pay?": a rule
         if verb == "do":
             procedure = bool(_IN_CASE.search(question)) or m.group(0).lower().startswith(("should", "can"))
         elif m.group(0).lower().startswith("should") or _IF_I.search(question, 0, m.start()):

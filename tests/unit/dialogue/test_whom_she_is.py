@@ -126,3 +126,13 @@ def test_how_and_when_one_pays_are_not_a_price() -> None:
     assert wanted("how long have i got to pay?") == ["duration"]
     assert wanted("how much do i pay?") == ["price"]
     assert "leav" in terms("do i need to book before bringing it in?")
+
+
+def test_the_places_terms_asked_with_am_i_or_have_i_got_to() -> None:
+    from avatar_service.adapters.dialogue.user_facts import about_user
+
+    assert about_user("am i tied into a contract?") == 0.0
+    assert about_user("how long have i got to pay?") == 0.0
+    assert about_user("am i allergic to anything?") == 1.0
+    assert about_user("what car have i got?") == 1.0
+    assert terms("do you still come out if it's chucking it down?") == ["come", "rain"]
