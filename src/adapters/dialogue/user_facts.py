@@ -62,8 +62,9 @@ def about_user(question: str) -> float:
         verb = (m.group(1) or "").lower()
         # "what coffee do I usually have?" is about them, "do I have to book?" about the place; "what should I
         # do?" asks what to do there, "what do I do for a living?" about them
-        procedure = verb in _PROCEDURE and not (verb == "have" and not _TO.match(question, m.end())) or (
-            verb == "got" and bool(_TO.match(question, m.end())))  # "how long have I got to pay?": a rule
+        to = bool(_TO.match(question, m.end()))
+        # ("how long have I got to pay?": a rule)
+        procedure = (verb in _PROCEDURE and not (verb == "have" and not to)) or (verb == "got" and to)
         if verb == "do":
             procedure = bool(_IN_CASE.search(question)) or m.group(0).lower().startswith(("should", "can"))
         elif m.group(0).lower().startswith("should") or _IF_I.search(question, 0, m.start()):
