@@ -4,13 +4,13 @@ phone that is a device, not a number, and words for the same thing (a warranty i
 
 from __future__ import annotations
 
-from avatar_service.adapters.dialogue import OfflineGroundedDialogue
 from avatar_service.adapters.dialogue.answer_types import wanted
 from avatar_service.adapters.dialogue.terms import terms
 from avatar_service.adapters.dialogue.user_facts import about_user, asks_permission
-from avatar_service.ports.dialogue import DialogueRequest, Persona, Turn
+from avatar_service.ports.dialogue import Persona
 
-engine = OfflineGroundedDialogue()
+from .conversation import last_reply
+
 STORAGE = [
     "Keepsafe Self Storage is at Unit 4, Kembrey Park, Swindon SN2 8UY. Amazon parcels can be sent to us for business "
     "customers, and we take deliveries during office hours.",
@@ -22,16 +22,8 @@ STORAGE = [
 
 def ask(*questions: str) -> str:
     persona = Persona("Joy", "", "The manager of Keepsafe Self Storage in Swindon.", {"verbosity": 0.3})
-    history: list[Turn] = []
-    reply = ""
-    for q in questions:
-        history.append(Turn("user", q))
-        reply = engine.compose(DialogueRequest(persona, list(history), knowledge=STORAGE,
-                                               knowledge_relevance=[0.3, 0.3, 0.2],
-                                               memories=["User rents a 50 square foot unit, number 112"],
-                                               memory_relevance=[0.2]))
-        history.append(Turn("assistant", reply))
-    return reply
+    return last_reply(persona, questions, STORAGE, [0.3, 0.3, 0.2], ["User rents a 50 square foot unit, number 112"],
+                      [0.2])
 
 
 def test_asked_of_the_place_though_it_says_my() -> None:

@@ -4,13 +4,13 @@ phrases for what a text says in other words ("the same day", "without losing", "
 
 from __future__ import annotations
 
-from avatar_service.adapters.dialogue import OfflineGroundedDialogue
 from avatar_service.adapters.dialogue.narrowing import one_kind
 from avatar_service.adapters.dialogue.terms import terms
 from avatar_service.core.text.follow_ups import is_follow_up
 from avatar_service.ports.dialogue import DialogueRequest, Persona, Turn
 
-engine = OfflineGroundedDialogue()
+from .conversation import engine, last_reply
+
 SCHOOL = [
     "Miss Clara Voss teaches all the piano lessons, and Mr Tom Reed teaches guitar.",
     "Lessons last 30 minutes and cost £18 each.",
@@ -21,15 +21,7 @@ MEMORIES = ["User's son Felix is 9 and plays piano", "User works as a nurse", "U
 
 def ask(*questions: str) -> str:
     persona = Persona("Ruth", "", "The office manager at a music school.", {"verbosity": 0.3})
-    history: list[Turn] = []
-    reply = ""
-    for q in questions:
-        history.append(Turn("user", q))
-        reply = engine.compose(DialogueRequest(persona, list(history), knowledge=SCHOOL,
-                                               knowledge_relevance=[0.3, 0.2, 0.2], memories=MEMORIES,
-                                               memory_relevance=[0.2, 0.1, 0.1]))
-        history.append(Turn("assistant", reply))
-    return reply
+    return last_reply(persona, questions, SCHOOL, [0.3, 0.2, 0.2], MEMORIES, [0.2, 0.1, 0.1])
 
 
 def test_a_pronoun_in_a_contraction_points_back() -> None:
