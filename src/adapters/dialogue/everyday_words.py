@@ -157,10 +157,10 @@ PHRASES = [
     # coming when one likes, not by the term ("if I just turn up now and again" / "£9 a class as a drop-in")
     (r"\b(?:(?:turn|show)(?:s|ed|ing)? up )?(?:now and (?:again|then)|every so often|occasionally)\b|"
      r"\bpay as you go\b", "visit"),
-    (r"\bsame[- ]day\b", "sameday"),
+    (r"\bsame[- ]day\b", "sameday"),  # "back the same day" is the "same-day service" ("same" alone says nothing)
     # rain said the British way ("if it's chucking it down" / "we still clean in the rain")
     (r"\b(?:chucking|tipping|bucketing|pissing|belting|pelting|hammering) (?:it )?down\b|\bpouring(?: down)?\b|"
-     r"\braining cats and dogs\b", "rain"),  # "back the same day" is the "same-day service" ("same" alone says nothing)
+     r"\braining cats and dogs\b", "rain"),
     (r"\bwithout los(?:e|es|ing)\b", "keep"),  # "without losing my date" / "and still keep the same date"
     # what would make a warranty or a booking no longer count ("mess up my warranty" / "your warranty stays valid")
     (r"\bmess(?:es|ed|ing)? up\b|\binvalidat(?:e|es|ed|ing)\b|\bvoid(?:s|ed)?\b", "valid"),

@@ -135,8 +135,10 @@ def one_clause(sentence: str, question: str, kinds: Sequence[str], follow_up: bo
     # a later clause of its own that the question names ("..., and a charging port repair costs £45") is the
     # answer, whatever cases the first one lists
     shared = [len(question_terms & set(terms(c))) for c in whole]
-    if len(whole) > 1 and max(shared) and shared.count(max(shared)) == 1 and shared.index(max(shared)):
-        return _most_shared(whole, question_terms, set())
+    best = max(shared, default=0)
+    if best and shared.count(best) == 1 and shared.index(best):
+        chosen = whole[shared.index(best)]
+        return chosen[:1].upper() + chosen[1:] + "."
     price = _PRICE.search(clauses[0])
     if any(map(_verbless, clauses[1:])) and price and terms(clauses[0][price.end():]):
         return sentence  # "costs £8.50 for children aged 4 to 11 and £6 for ...": cases after the price, none asked
@@ -266,7 +268,9 @@ def _value_at(text: str, kinds: Sequence[str]) -> int:
 
 # A sentence listing priced kinds of one thing, one after another: "Adult membership costs £240 a year, family
 # membership £380 and junior membership, for under-18s, £60". A kind ends at the first comma or "and" after its
-# figure; each names itself before its figure (a figure that opens a piece is one_clause's "£18 for jeans").
+# figure, or at the last ", and" before the next one (what comes between is its own: "Ravi Patel, who specialises
+# in hybrid cars, and Jordan Hughes"); each names itself before its figure (a figure that opens a piece is
+# one_clause's "£18 for jeans").
 _PREPOSITION = re.compile(r"(?:between|within|for|from|over|up to|at|on|in|under)\s", re.I)
 _SEPARATOR = re.compile(r",\s+(?:and\s+|or\s+)?|\s+(?:and|or)\s+", re.I)
 # "for just me", "on my own": the one-person kind

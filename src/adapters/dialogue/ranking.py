@@ -72,7 +72,7 @@ class Query:
     # (terms.common_terms) and the personality's own ("how much to get a plumber out?" of a plumber)
     incidental: frozenset[str] = frozenset()
     # what the user told before the question they asked ("my little girl's doing grade 1 ballet, who's her
-    # teacher?"): a memory that holds only that says back what they just said, it answers nothing
+    # teacher?"): a memory that holds nothing of the question beyond it says back what they just said, or nothing
     told: frozenset[str] = frozenset()
 
 
@@ -133,6 +133,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
     unmatched = sum(idf[t] * w for t, w in weights.items() if t not in reachable and w >= 1.0) / total
     # "can I pay in instalments?" asks whether, so the kind its words suggest (a price) matters less
     fit_weight = FIT_WEIGHT / 2 if query.yes_no else FIT_WEIGHT
+    contact = list(query.kinds) == ["contact"]  # a phone number or an address to write to, and nothing else
     scored = []
     main = [t for t, w in weights.items() if w >= 1.0 and t in reachable]
     topic = {t for t in main if not answer_types.mentions_child(t)}  # what is asked of the child, if one is named
@@ -171,8 +172,8 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
         # (what the user told is about them: asked "when do I normally come in?", their Thursdays fit; and a phone
         # number is one whatever the sentence says around it: "you can book on 023 8049 6115")
         fits = bool(query.kinds) and (not weights or coverage > 0 or candidate.relevance >= 0.2 or (
-            candidate.kind == "memory" and query.about_user >= 1.0) or (candidate.kind == "knowledge" and list(
-                query.kinds) == ["contact"])) and _holds(candidate.text, query)
+            candidate.kind == "memory" and query.about_user >= 1.0) or (candidate.kind == "knowledge" and contact)) \
+            and _holds(candidate.text, query)
         if query.kinds and not fits:  # about the topic, but not holding what is asked for (no age for "how old")
             lexical *= UNFIT_LEXICAL if not query.yes_no else (1 + UNFIT_LEXICAL) / 2
             if not query.yes_no and _LITERAL.issuperset(query.kinds):
@@ -211,7 +212,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
                        _HOW_MUCH.search(query.text) is not None and set(query.kinds) == {"price"})),
                    query.aside_named, query.yes_no,
                    frozenset(t for t, w in weights.items() if t not in reachable and w >= 1.0),
-                   list(query.kinds) == ["contact"] and not query.yes_no)
+                   contact and not query.yes_no)
 
 
 # a sentence that opens by pointing back at the one before it: "It costs 23 euros." after "...the theory test..."
