@@ -179,6 +179,9 @@ def _moved_between(m: re.Match[str]) -> Made:
 
 
 _I = r"i(?:'m|’m| am)"
+# "we've just moved up", "I relocated": a move, before where from and where to
+_MOVED = (r"^(?:i|we) (?:just |finally |recently |only )?(?:moved|relocated)(?: house| home)?"
+          r"(?: (?:back|up|down|over|across))?")
 # a place one works, said as what it is or by its name: "a law firm", "the council", "Deloitte"
 _WORKPLACE = (r"(?:(?:an?|the|my|our) (?:[\w&'’-]+ ){0,3}?(?:firm|company|practice|partnership|bank|school|academy|"
               r"hospital|trust|agency|council|surgery|clinic|charity|studio|start-?up|consultancy|shop|store|"
@@ -201,12 +204,10 @@ FRAME_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     (rf"^i (?:currently |still )?live with [^,;]{{1,40}}? in (?:an? [\w\s-]{{1,25}}? in )?{_CAPITAL_PLACE}$",
      _text("User lives in {place}", "location", 0.85)),
     # a move from one place to another: "we've moved from Droitwich to Malvern", "moved up to Hexham from Leeds"
-    (r"^(?:i|we) (?:just |finally |recently |only )?(?:moved|relocated)(?: house| home)?(?: (?:back|up|down|over|"
-     r"across))? from (?P<old>[^,;!?]+?) (?:(?:back|up|down|over|across) )?to (?P<v>[^,;!?]+?)"
+    (rf"{_MOVED} from (?P<old>[^,;!?]+?) (?:(?:back|up|down|over|across) )?to (?P<v>[^,;!?]+?)"
      rf"(?P<rest> (?:{_TIME}))?$",
      _moved_between),
-    (r"^(?:i|we) (?:just |finally |recently |only )?(?:moved|relocated)(?: house| home)?(?: (?:back|up|down|over|"
-     r"across))? to (?P<v>[^,;!?]+?) from (?P<old>[^,;!?]+?)"
+    (rf"{_MOVED} to (?P<v>[^,;!?]+?) from (?P<old>[^,;!?]+?)"
      r"(?P<rest> (?:for|because|after|when|with|to be|in|last|this|a|\d+) [^,;!?]+)?$",
      _moved_between),
     # moving, said with where from: "we moved out of Berlin and into a house in Potsdam"
@@ -235,12 +236,11 @@ FRAME_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     (r"^i (?:suffer from|live with|struggle with) (?P<v>(?!my |our |a friend|friends|roommates)[^,;!?]+)",
      _text("User has {v}", "personal", 0.75, 4)),
     # a part of the body that gives trouble: "I've got a dodgy knee from years of netball", "I have a bad back"
-    (r"^i(?P<has> have got|'ve got|’ve got| have) (?P<art>an?|two) (?P<how>(?:(?:really|very|slightly|bit of an?) )?"
-     r"(?:dodgy|bad|weak|sore|gammy|dicky|knackered|arthritic|wonky|stiff|iffy|dislocated|injured|damaged|"
-     rf"bust(?:ed)?|problem|replacement|new|false)) (?P<part>{_BODY}s?)"
+    (r"^i(?: have|'ve|’ve)(?P<got> got)?(?<!'ve)(?<!’ve) (?P<art>an?|two) (?P<how>(?:(?:really|very|slightly|"
+     r"bit of an?) )?(?:dodgy|bad|weak|sore|gammy|dicky|knackered|arthritic|wonky|stiff|iffy|dislocated|injured|"
+     rf"damaged|bust(?:ed)?|problem|replacement|new|false)) (?P<part>{_BODY}s?)"
      r"(?P<rest>(?: (?:from|after|since|because of|due to|thanks to) [^,;!?]+?)?)(?=$| so | and | but )",
-     lambda m: _text(f"User has{' got' if 'got' in m.group('has') else ''} {{art}} {{how}} {{part}} {{rest}}",
-                     "personal", 0.85, 12)(m)),
+     _text("User has {got} {art} {how} {part} {rest}", "personal", 0.85, 12)),
     # fears: "I'm afraid of spiders", "I get really nervous on planes"
     (rf"^{_I} (?:really |so |very |a bit |terribly )?(?P<how>afraid|scared|terrified|frightened) of {V}",
      _text("User is {how} of {v}", "personal", 0.85, 6)),
