@@ -31,11 +31,14 @@ def test_what_is_moved_between_at_work_is_no_home(said: str) -> None:
 
 
 @pytest.mark.parametrize(("new", "old"), [
-    ("User moved to Bath from Stroud", "User lives in Stroud"),
+    ("User moved to Bath from Stroud", "User lives in Stroud"),  # a move revises the old home
     ("User moved to Exeter from Bristol for their wife's job", "User lives in Bristol"),
     ("User moved to Nottingham from Derby last year", "User moved to Derby"),
+    # a job joined revises the old job
+    ("User now works as a tester at a software company, having left nursing", "User works as a nurse"),
+    ("User works as a cashier at Barclays", "User works as a trainee plumber"),
 ])
-def test_a_move_revises_the_old_home(new: str, old: str) -> None:
+def test_a_move_or_a_new_job_revises_the_old_memory(new: str, old: str) -> None:
     decision = decide(new, [Candidate("m1", old, 0.3)])
     assert (decision.action, decision.memory_id) == ("update", "m1")
 
@@ -90,15 +93,6 @@ def test_a_workplace_joined_in_a_role(said: str, expected: tuple[str, str]) -> N
                                   "i joined the choir as a tenor"])
 def test_joining_as_a_member_or_volunteer_is_no_job(said: str) -> None:
     assert not [f for f in facts(said) if f[0].startswith("User works as")]
-
-
-@pytest.mark.parametrize(("new", "old"), [
-    ("User now works as a tester at a software company, having left nursing", "User works as a nurse"),
-    ("User works as a cashier at Barclays", "User works as a trainee plumber"),
-])
-def test_a_job_joined_revises_the_old_job(new: str, old: str) -> None:
-    decision = decide(new, [Candidate("m1", old, 0.3)])
-    assert (decision.action, decision.memory_id) == ("update", "m1")
 
 
 def test_a_table_booked_for_us_is_an_errand_beside_the_birthday() -> None:
