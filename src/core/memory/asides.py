@@ -13,6 +13,9 @@ kept as said (open_clauses.py). A state is ("so pescatarian now", "so I'm off wo
 does ("so he can only come on Mondays"). What the user does or avoids because of someone else ("my husband is
 allergic to shellfish so I never cook prawns") is about them, and not kept at all.
 
+What the user's days are like in their work, said after "so" ("I'm a midwife so I'm on my feet all day"), is read
+with the job: "User is a midwife and is on their feet all day".
+
 A "but" that qualifies what the user just said of themselves stays with it ("User is a vegetarian but eats fish
 sometimes"). The user's part in a wedding said just before ("my brother is getting married in May and I'm the best
 man") is read with that wedding: "User is the best man at their brother's wedding in May"; and what the user is doing
@@ -73,6 +76,20 @@ _TRAINING = re.compile(r"^User is (?:(?:now|currently|also) )?(?:training|prepar
 def trains_for(before: Fact, clause: str) -> bool:
     """Whether a clause said after "so" is what the user does for the goal the fact before says (see above)."""
     return bool(_TRAINING.match(before.content)) and consequence(clause)
+
+
+# what the user's days are like because of their work: "i'm a midwife so i'm on my feet all day", "I work at the port
+# so I'm up at 4 most mornings". It is part of the job ("User is a midwife and is on their feet all day"), not a
+# time of the week to plan around
+_JOB = re.compile(r"^User (?:is (?:an?|self-employed)|works|teaches|runs)\b")
+_DAYS_LIKE = re.compile(r"^i(?:'m|’m| am) (?!(?:not|no)\b)[^,;]*?\b(?:all (?:day|night|week)|"
+                        r"every (?:day|morning|night|evening|weekend)|"
+                        r"most (?:days|mornings|nights|evenings|weekends))\b", re.I)
+
+
+def at_work(before: Fact, clause: str) -> bool:
+    """Whether a clause said after "so" is what the user's days are like in the work the fact before says."""
+    return before.category == "personal" and bool(_JOB.match(before.content) and _DAYS_LIKE.match(clause.strip()))
 
 
 # what the user does or leaves undone for someone else's sake: "so I never cook prawns", "so we always check labels"

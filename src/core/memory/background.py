@@ -49,7 +49,11 @@ def _turned(m: re.Match[str]) -> Made:
     if not _a_name(name):
         return None
     verb = "is turning" if verb == "turning" else verb
-    return f"User's {name[:1].upper()}{name[1:]} {verb} {m.group('age')}{m.group('v')}", "relationship", 0.7
+    also = clean(m.group("also") or "")
+    if also and not at_most_words(also, 8):
+        return None
+    return (f"User's {name[:1].upper()}{name[1:]} {verb} {m.group('age')}{m.group('v')}"
+            f"{' ' + third_person(also) if also else ''}"), "relationship", 0.7
 
 
 def _dated(template: str, category: str, confidence: float, most: int = 14) -> Callable[[re.Match[str]], Made]:
@@ -143,7 +147,19 @@ BACKGROUND_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     # ("evie's just turned 6": a name typed in lower case, and "has" said short)
     (r"^(?P<name>[^\W\d_][\w-]*?)(?:'s|’s| has)? (?:just |finally )?"
      r"(?P<verb>turned|turns|is turning|turning|will be|is now) "
-     r"(?P<age>\d{1,2})\b(?P<v>(?: (?:on|in|last|next|this|today|yesterday|tomorrow)\b[^,;!?]*)?)$", _turned),
+     r"(?P<age>\d{1,2})\b(?P<v>(?: (?:on|in|last|next|this|today|yesterday|tomorrow)\b[^,;!?]*?)?)"
+     # what else they just did, said with the same subject left out: "leo's just turned 5 and started school" (the
+     # clause reader knows no subject in a name typed in lower case, and leaves it on)
+     r"(?P<also> and (?:has |is )?(?:just |also |now |finally )?(?:[a-z]{2,}ed|began|got|went|lost|became|"
+     r"[a-z]{2,}[^s\W]s)\b[^,;!?]*)?$", _turned),
+    # work done for them on a date: "i'm having a log burner fitted on 14 november", "we're getting the boiler
+    # replaced next week" (a plan; without its date it is an errand)
+    (rf"^{_I_OR_WE} (?:(?:also|just|finally) )?(?:having|getting) (?P<v>(?:an?|the|my|our|some|two|three|\d) "
+     r"(?:[\w-]+ ){0,3}?[\w-]+ (?:fitted|refitted|installed|put in|replaced|delivered|built|done|redone|fixed|mended|"
+     r"repaired|serviced|swept|removed|taken out|rewired|decorated|plastered|renovated|extended|converted|"
+     r"landscaped|re-?roofed|tiled|laid|felled|cut down|knocked through|demolished|inspected|surveyed|valued|"
+     r"upgraded)\b[^;!?]*)$",
+     _dated("User is having {v}", "schedule", 0.75)),
     # a dated event of theirs: "my test's on the 3rd of March", "my interview is next Tuesday"
     (rf"^my (?P<ev>(?:[\w-]+ )?(?:{EVENTS_WORDS}))(?:'s|’s| is)"
      r"(?P<v> (?:on|at|in|next|this|tomorrow|tonight)\b[^,;!?]*)$",

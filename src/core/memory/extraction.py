@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from avatar_service.core.memory.asides import (
+    at_work,
     consequence,
     joined,
     leans_back,
@@ -301,7 +302,8 @@ def _leaning(clause: str, sentence: str, greeting: bool, facts: list[Fact], seen
         seen.add(part.content.casefold())
         facts.append(part)
         return True
-    how = after == "so" and trains_for(facts[-1], clause)  # "training for a triathlon so I swim three mornings a week"
+    # "training for a triathlon so I swim three mornings a week", "a midwife so I'm on my feet all day"
+    how = after == "so" and (trains_for(facts[-1], clause) or at_work(facts[-1], clause))
     made = _clause_facts(clause, sentence, greeting) if leans_back(clause) or how else []
     if not made or (both := joined(facts[-1], made[0])) is None:
         return False

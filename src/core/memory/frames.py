@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator
 from avatar_service.core.memory.people import Made, relation
 from avatar_service.core.memory.vocabulary import (
     CHAT_OBJECTS,
+    HOMES,
     NOT_PLACES,
     REL_MOD,
     RELATIONS,
@@ -203,6 +204,11 @@ FRAME_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
      _text("User lives in {place}", "location", 0.9)),
     (rf"^i (?:currently |still )?live with [^,;]{{1,40}}? in (?:an? [\w\s-]{{1,25}}? in )?{_CAPITAL_PLACE}$",
      _text("User lives in {place}", "location", 0.85)),
+    # where home is, said as the kind of place it is: "we're in a little village near Kendal now", "I'm in a flat in
+    # Leith" (not "I'm in Leeds", which may be a visit)
+    (rf"^{_I} (?:now |currently )?in (?P<v>an? (?:[\w-]+ ){{0,2}}?(?:village|town|hamlet|suburb|{HOMES}) "
+     r"(?:in|near|(?:just )?outside|on the edge of|on the outskirts of) (?!the (?:morning|evening|afternoon|day)\b)"
+     r"[^,;!?]+)$", _text("User lives in {v}", "location", 0.8)),
     # a move from one place to another: "we've moved from Droitwich to Malvern", "moved up to Hexham from Leeds"
     (rf"{_MOVED} from (?P<old>[^,;!?]+?) (?:(?:back|up|down|over|across) )?to (?P<v>[^,;!?]+?)"
      rf"(?P<rest> (?:{_TIME}))?$",

@@ -201,12 +201,13 @@ RULE_TEXTS: list[tuple[str, Callable[[re.Match[str]], Made]]] = [
     ),
     (r"^i (?:can't|cannot|can not) (?P<verb>eat|drink|have) (?!(?:the|this|that|these|those|it|your)\b)(?P<v>"
      r"[^,;!?]+?)(?= or | because | otherwise |$)", _phrase("User cannot {verb} {v}", "personal", 0.85, 5)),
-    (  # a home got in a place is where the user lives now: "got a little flat in Cardiff Bay", "got the keys to..."
-        r"^(?:i|we) (?:just |recently |finally )?(?P<verb>bought|rented|found|got|moved into|"
-        r"(?:got|picked up|collected) the keys (?:to|for)) (?P<art>an?|our|my) (?P<adj>(?:[\w-]+ ){0,2}?)"
-        rf"(?P<what>{HOMES}) in {V}",
-        _phrase("User {verb} {art} {adj}{what} in {v}", "location", 0.85, 6, places=True),
-    ),
+    # a home got in a place is where the user lives now: "got a little flat in Cardiff Bay", "got the keys to...";
+    # what it has, said after the place, is not the place ("near Ludlow with three chimneys"), nor is a team
+    (r"^(?:i|we) (?:just |recently |finally )?(?P<verb>bought|rented|found|got|moved into|"
+     r"(?:got|picked up|collected) the keys (?:to|for)) (?P<art>an?|our|my) (?P<adj>(?:[\w-]+ ){0,2}?)"
+     rf"(?P<what>{HOMES}) (?P<prep>in|near|(?:just )?outside) (?!(?:the |a )?(?:team|squad|final|choir|band|"
+     r"orchestra|class|course|queue|race|programme|scheme)\b)(?P<v>[^,;!?]+?)(?= with | and | which | that |$)",
+     _phrase("User {verb} {art} {adj}{what} {prep} {v}", "location", 0.85, 6, places=True)),
     (rf"^i{S} (?:turning|going to be) (?P<v>\d{{1,3}}[^,;!?]*)", _phrase("User turns {v}", "personal", 0.8, 6)),
     (
         rf"^i{S} (?P<verb>visiting|seeing|meeting) (?P<who>[^,;!?]+?) in "

@@ -64,7 +64,9 @@ OCCUPATIONS = (
     r"stay-at-home (?:mom|dad|parent)|homemaker|veteran"
 )
 # the places people live in, as they say they got one
-HOMES = r"house|flat|apartment|home|place|condo|cottage|bungalow|studio|maisonette|terrace|semi|townhouse"
+# (not a villa, a lodge or a boat: rented or bought, those are as often for holidays)
+HOMES = (r"house|flat|apartment|home|place|condo|cottage|bungalow|studio|maisonette|terrace|semi|townhouse|farmhouse|"
+         r"farm|barn conversion|smallholding|croft|new[- ]build")
 DAYS = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 WHEN = (
     rf"(?:every (?:single )?(?:day|morning|afternoon|evening|night|weekend|week|month|year|summer|winter|"
