@@ -114,6 +114,8 @@ def best_answer(ranking: Ranking, more: bool, asking: bool, about_user: float, t
         # "where are you?", "what's my job?", "how much is that one?": only the kind of answer can choose
         mine = best.candidate.kind == "memory" and about_user >= 0.6
         return best if best.fits and (best.candidate.relevance >= 0.2 or to_place or mine) else None
+    if not ranking.main and ranking.wants_kind and best.fits and best.candidate.relevance >= 0.2:
+        return best  # "how long does it take?" after a price: the kind chooses among what the turns before were about
     if ranking.literal and not best.fits:
         return None  # "what's your phone number?" is not answered by "the number 17 bus stops at the gate"
     if about_user >= 1.0 and not ranking.main and best.fits:

@@ -157,6 +157,9 @@ PHRASES = [
     # coming when one likes, not by the term ("if I just turn up now and again" / "£9 a class as a drop-in")
     (r"\b(?:(?:turn|show)(?:s|ed|ing)? up )?(?:now and (?:again|then)|every so often|occasionally)\b|"
      r"\bpay as you go\b", "visit"),
+    # coming often is what a pass or a membership is for ("a cheaper way if I come a lot?")
+    (r"\b(?:come|coming|go|going|visit|visiting|train|training)(?: here| in)? (?:a lot|loads|often|regularly|"
+     r"every week|most weeks|(?:twice|three times|a few times) a week)\b", r"\g<0> pass membership"),
     (r"\bsame[- ]day\b", "sameday"),  # "back the same day" is the "same-day service" ("same" alone says nothing)
     # rain said the British way ("if it's chucking it down" / "we still clean in the rain")
     (r"\b(?:chucking|tipping|bucketing|pissing|belting|pelting|hammering) (?:it )?down\b|\bpouring(?: down)?\b|"
