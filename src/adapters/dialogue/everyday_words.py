@@ -78,6 +78,7 @@ alcohol alcoholic booze wine wines beer beers spirits
 wrong bad problem problems issue issues trouble
 watch watching spectator spectators audience
 flip flips somersault somersaults backflip backflips
+pregnant pregnancy pregnancies prenatal antenatal expecting maternity
 accompany accompanied supervise supervised supervision
 form forms waiver waivers paperwork
 busy crowded full packed

@@ -137,11 +137,23 @@ def borrowed_terms(text: str, more: bool, weights: dict[str, float], topic: Sequ
     echoed: frozenset[str] = frozenset()
     if not more and (points_back(text, weights) or kind_only(text, weights, answer_types.wanted(text))):
         subject, said = reply_terms(reply, known())  # every sentence known: only for a turn that points back
-        if asks_another(text):
+        # ("is there a class for that?" after "You are 22 weeks pregnant.": what the reply said is what it is for,
+        # and another sentence answers)
+        purpose = asks_whether_there_is(text) and bool(_FOR_THAT.search(text))
+        if asks_another(text) or purpose:
             from_reply, echoed = frozenset(subject.keys() - out.keys()), said
         for t, w in subject.items():
-            out.setdefault(t, w)
+            out[t] = max(out.get(t, 0.0), 1.0) if purpose else out.get(t, w)
     return out, from_reply, echoed
+
+
+def asks_whether_there_is(text: str) -> bool:
+    """"Is there a class for that?", "do you have anything for kids?": whether the place has something."""
+    return bool(_EXISTS.match(text))
+
+
+_EXISTS = re.compile(r"^\s*(?:is|are) there\b|^\s*(?:do|does) (?:you|they|it) (?:have|do|offer|run)\b", re.I)
+_FOR_THAT = re.compile(r"\bfor (?:that|this|it)\s*\??\s*$", re.I)
 
 
 # "what did I say she's called?": the user's own words, so "she" is whom the user spoke of

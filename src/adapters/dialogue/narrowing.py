@@ -212,6 +212,9 @@ def _pick(pieces: Sequence[str], asked: set[str]) -> int:
     return counts.index(best) if best and counts.count(best) == 1 else -1
 
 
+_OPENING = frozenset(terms("open opens opening opened close closes closing closed"))  # what a time asks, not a case
+
+
 def one_case(sentence: str, own: set[str], borrowed: set[str], kinds: Sequence[str],
              pointed: set[str] | frozenset[str] = frozenset()) -> str:
     """`sentence` cut to the one case that the question's own terms name ("a big dog" is the large one's), or,
@@ -233,6 +236,9 @@ def one_case(sentence: str, own: set[str], borrowed: set[str], kinds: Sequence[s
     candidates = [cores[i] for i in valued]
     asked = own - set(terms(head))
     chosen = _pick(candidates, asked)
+    if chosen < 0 and (asked - _OPENING) & set().union(*(_case_terms(p[len(c):]) if i in valued else _case_terms(p)
+                                            for i, (p, c) in enumerate(zip(pieces, cores, strict=True)))):
+        return sentence  # "and sundays?" names a case without a value ("..., and never on Sundays"), not the last one
     for fallback in (borrowed, pointed):
         if chosen < 0:
             asked = set(fallback) - set(terms(head))

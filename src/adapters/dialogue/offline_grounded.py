@@ -26,6 +26,7 @@ from avatar_service.adapters.dialogue.answering import (
 from avatar_service.adapters.dialogue.feelings import Emotion, detect_emotion
 from avatar_service.adapters.dialogue.follow_up_context import (
     answered_someone,
+    asks_whether_there_is,
     borrowed_terms,
     kind_only,
     new_attribute,
@@ -277,9 +278,9 @@ class _Reply(SmallTalk):
                 for name in _PROPER.findall(self.previous_reply):
                     for t in terms(name):
                         weights.setdefault(t, 0.5)
-            # "and for kids?", "can I park there?" ask what the turn before asked; "will my insurance cover it?"
-            # (two words of its own) or "can my 8 year old come on his own?" ask something else
-            if _CONNECTIVE.match(text) or (len(new_words) <= 1 and not asked_ages):
+            # "and for kids?", "can I park there?" ask what the turn before asked; "will my insurance cover it?" (two
+            # words of its own), "can my 8 year old come on his own?" or "is there a class for that?" ask another thing
+            if _CONNECTIVE.match(text) or (len(new_words) <= 1 and not asked_ages and not asks_whether_there_is(text)):
                 kinds = kinds or answer_types.wanted(context)
         if self.pronoun_resolved and not context:  # "what is she frightened of?" after "...called Nala"
             for name in _PROPER.findall(self.previous_reply):

@@ -1,8 +1,11 @@
 """Round 23 of the offline answerer: a follow-up that asks only for a kind of answer ("how long does it take?")
-after turns that borrowed many words, and coming often as what a pass is for."""
+after turns that borrowed many words; coming often as what a pass is for; a day the question names that a sentence
+lists without hours ("and never on Sundays"); whether there is something for what the last reply said."""
 
 from __future__ import annotations
 
+from avatar_service.adapters.dialogue.narrowing import one_case
+from avatar_service.adapters.dialogue.terms import terms
 from avatar_service.ports.dialogue import Persona
 
 from .conversation import last_reply
@@ -12,7 +15,8 @@ SWEEP = [
     "Removing a bird's nest costs from £90.",
     "We sweep with brushes and a sealed vacuum. A normal sweep takes about 45 minutes. "
     "Please don't light the fire on the day of your sweep.",
-    "We cover Shrewsbury and Wem. You can book on 01743 496 027.",
+    "We cover Shrewsbury and Wem. You can book on 01743 496 027. "
+    "We sweep Monday to Friday from 8am to 5pm and on Saturday mornings from 8am to 12 noon, and never on Sundays.",
 ]
 MEMORIES = ["User has a wood-burning stove in the living room and an open fire in the dining room", "User lives in Wem"]
 
@@ -43,3 +47,20 @@ def ask_the_studio(*questions: str) -> str:
 def test_coming_often_is_what_a_pass_is_for() -> None:
     reply = ask_the_studio("is there a cheaper way if i come a lot?")
     assert "pass" in reply and "Private" not in reply, reply
+
+
+def test_a_day_named_without_hours_is_not_cut_to_the_day_before() -> None:
+    hours = SWEEP[2].split(". ")[-1]
+    assert one_case(hours, {"sunday"}, {"saturday"}, ["clock"]) == hours  # the Saturday case is not the answer
+    # ...while "what time do you close that day?" after Saturdays still gets the Saturday case
+    assert "Saturday" in one_case(hours, set(terms("close day")), {"saturday"}, ["clock"])
+    reply = ask("what hours do you work on saturdays?", "and sundays?")
+    assert "never" in reply.lower() and "noon" not in reply, reply
+
+
+def test_whether_there_is_something_for_what_the_reply_said() -> None:
+    studio = [*STUDIO, "Priya teaches our pregnancy yoga class on Thursdays at 6pm, from 14 weeks of pregnancy."]
+    persona = Persona("Priya", "", "The owner of a yoga studio.", {"verbosity": 0.3})
+    reply = last_reply(persona, ["how far along did i say i was?", "is there a class for that?"], studio,
+                       [0.4, 0.3, 0.2], ["User is 22 weeks pregnant"], [0.5])
+    assert "pregnancy yoga" in reply and "Thursday" in reply, reply
