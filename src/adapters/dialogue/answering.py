@@ -175,7 +175,7 @@ def _holds_the_answer(scored: Scored, ranking: Ranking, asking: bool) -> bool:
     return scored.coverage >= needed or (scored.coverage >= 0.2 and (scored.fits or c.relevance >= 0.5))
 
 
-_PARTS = re.compile(r"\s*;\s*|,\s*(?:but|while|whereas)\s+|\s+but\s+", re.I)
+_PARTS = re.compile(r"\s*;\s*|,\s*(?:but|while|whereas|and)\s+|\s+but\s+", re.I)
 
 
 def _with_related(stems: set[str]) -> set[str]:

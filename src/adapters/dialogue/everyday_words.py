@@ -78,6 +78,7 @@ alcohol alcoholic booze wine wines beer beers spirits
 wrong bad problem problems issue issues trouble
 watch watching spectator spectators audience
 flip flips somersault somersaults backflip backflips
+club clubs society societies association associations
 pregnant pregnancy pregnancies prenatal antenatal expecting maternity
 accompany accompanied supervise supervised supervision
 form forms waiver waivers paperwork
@@ -207,7 +208,8 @@ PHRASES = [
     (r"\bon (?:my|his|her|their|our|your) own\b|\bunaccompanied\b|\bunsupervised\b", "supervise"),
     (r"\bsells? out\b|\bsold out\b|\bselling out\b", "full"),
     (r"\bspare time\b|\bfree time\b|\bfor fun\b", "hobby"),
-    (r"\b(?:\d+%|\d+(?:[.,]\d\d)? (?:pounds?|euros?|dollars?)|half|money|anything|something) off\b",
+    (r"\bmoney off\b", "discount"),  # ("money" alone would be a main word nothing holds)
+    (r"\b(?:\d+%|\d+(?:[.,]\d\d)? (?:pounds?|euros?|dollars?)|half|anything|something) off\b",
      r"\g<0> discount"),
     # "me and my mate", "just the two of us": a party of two
     (r"\b(?:me|myself) and (?:my|a|one) (?:\w+ )?(?:mate|friend|partner|wife|husband|boyfriend|girlfriend|son|"

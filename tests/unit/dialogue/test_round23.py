@@ -1,10 +1,13 @@
 """Round 23 of the offline answerer: a follow-up that asks only for a kind of answer ("how long does it take?")
 after turns that borrowed many words; coming often as what a pass is for; a day the question names that a sentence
-lists without hours ("and never on Sundays"); whether there is something for what the last reply said."""
+lists without hours ("and never on Sundays"); whether there is something for what the last reply said; the clause
+after ", and" that holds what is asked says yes or no ("money off" is a discount)."""
 
 from __future__ import annotations
 
+from avatar_service.adapters.dialogue.answering import with_answer_word
 from avatar_service.adapters.dialogue.narrowing import one_case
+from avatar_service.adapters.dialogue.ranking import Candidate, Ranking, Scored
 from avatar_service.adapters.dialogue.terms import terms
 from avatar_service.ports.dialogue import Persona
 
@@ -64,3 +67,11 @@ def test_whether_there_is_something_for_what_the_reply_said() -> None:
     reply = last_reply(persona, ["how far along did i say i was?", "is there a class for that?"], studio,
                        [0.4, 0.3, 0.2], ["User is 22 weeks pregnant"], [0.5])
     assert "pregnancy yoga" in reply and "Thursday" in reply, reply
+
+
+def test_the_clause_that_holds_what_is_asked_says_yes_or_no() -> None:
+    payment = "We take card and cash, but not cheques, and members of the Art Society get 10% off framing."
+    best = Scored(Candidate(payment, "knowledge", 0, 0, 0.4, True), 0.5, 0.5, False)
+    ranking = Ranking([best], 0.0, 1)
+    assert with_answer_word(best, "do i get money off for that?", ranking).startswith("Yes, ")
+    assert with_answer_word(best, "can i pay by cheque?", ranking).startswith("No, ")
