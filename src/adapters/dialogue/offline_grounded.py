@@ -323,7 +323,8 @@ class _Reply(SmallTalk):
                      mentions_user=mentions_user(asked) or (bool(context) and mentions_user(context)),
                      child=answer_types.mentions_child(text) or bool(asked_ages), said=said,
                      case=case, aside_named=aside_named, from_reply=self.from_reply, echoed=self.echoed,
-                     incidental=common | of_the_family(weights.keys(), itself), told=told)
+                     incidental=common | of_the_family(weights.keys(), itself), told=told,
+                     last_reply=said_sentences(self.previous_reply))
 
     def ages_of_relatives(self, text: str) -> list[int]:
         """"a ticket for my son": his age, when a memory gives it ("... a son named Tom who is 12")."""

@@ -74,6 +74,7 @@ class Query:
     # what the user told before the question they asked ("my little girl's doing grade 1 ballet, who's her
     # teacher?"): a memory that holds nothing of the question beyond it says back what they just said, or nothing
     told: frozenset[str] = frozenset()
+    last_reply: frozenset[str] = frozenset()  # the last reply's sentences (said_sentences), whatever is asked
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,6 +198,9 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
             score -= SOMEONE_ELSE  # "what car do I drive?" is not answered by "your wife drives an electric car"
         if candidate.kind == "memory" and query.told and not query.about_user and have & weights.keys() <= query.told:
             score -= TOLD_AGAIN
+        if candidate.kind == "memory" and query.yes_no and query.about_user < 1.0 and \
+                _plain(candidate.text) in query.last_reply:
+            score -= SAID_AGAIN  # "can he ride at that age?" after "Your son Finn is 4.": not that said again
         if query.said and (fits or not query.kinds) and _plain(candidate.text) in query.said:
             score += SAID_BEFORE  # "where can I park?" ... "how much does that cost?": what that reply says
         # the chunk retrieval put first, and a chunk's opening sentences (which state its main facts) win ties
@@ -264,7 +268,7 @@ _ADULT = re.compile(r"\badults?\b", re.I)
 _CASE = re.compile(r"^(?:On|For|During|Outside|After|Before|Except|At)\s+(?:the\s+)?(\w+)")
 
 
-SAID_BEFORE, SOMEONE_ELSE, TOLD_AGAIN = 0.12, 0.15, 0.1
+SAID_BEFORE, SOMEONE_ELSE, TOLD_AGAIN, SAID_AGAIN = 0.12, 0.15, 0.1, 0.3
 _SOMEONE_ELSES = re.compile(r"^Your (wife|husband|partner|son|daughter|sons|daughters|child|children|kids?|mum|mom|"
                             r"mother|dad|father|parents|brother|sister|friend|boyfriend|girlfriend|boss|dog|cat)\b")
 

@@ -1,13 +1,14 @@
 """Round 23 of the offline answerer: a follow-up that asks only for a kind of answer ("how long does it take?")
 after turns that borrowed many words; coming often as what a pass is for; a day the question names that a sentence
 lists without hours ("and never on Sundays"); whether there is something for what the last reply said; the clause
-after ", and" that holds what is asked says yes or no ("money off" is a discount)."""
+after ", and" that holds what is asked says yes or no ("money off" is a discount); a yes-or-no question after a memory is
+not answered by that memory said again."""
 
 from __future__ import annotations
 
 from avatar_service.adapters.dialogue.answering import with_answer_word
 from avatar_service.adapters.dialogue.narrowing import one_case
-from avatar_service.adapters.dialogue.ranking import Candidate, Ranking, Scored
+from avatar_service.adapters.dialogue.ranking import Candidate, Query, Ranking, Scored, rank, said_sentences
 from avatar_service.adapters.dialogue.terms import terms
 from avatar_service.ports.dialogue import Persona
 
@@ -75,3 +76,16 @@ def test_the_clause_that_holds_what_is_asked_says_yes_or_no() -> None:
     ranking = Ranking([best], 0.0, 1)
     assert with_answer_word(best, "do i get money off for that?", ranking).startswith("Yes, ")
     assert with_answer_word(best, "can i pay by cheque?", ranking).startswith("No, ")
+
+
+def test_a_yes_or_no_after_a_memory_is_not_answered_by_that_memory_again() -> None:
+    memory = Candidate("Your daughter Megan is 18 and has just passed her driving test.", "memory", 0, 0, 0.3, True)
+    cars = Candidate("We have two courtesy cars, but drivers must be over 25.", "knowledge", 0, 0, 0.5, True)
+    others = [Candidate(text, "knowledge", 1, i, 0.2, True) for i, text in enumerate([
+        "An MOT costs £45.", "A full service costs £219.", "We are open Monday to Friday from 8am to 6pm.",
+        "Tyres are fitted from £65 each.", "We collect your car from home for £15."])]
+    asked = dict(text="could she borrow one of your courtesy cars?", weights={"courtesi": 1.0, "car": 1.0,
+                 "borrow": 1.0, "daughter": 0.5, "megan": 0.5}, yes_no=True, about_user=0.6)
+    assert rank(Query(**asked), [memory, cars, *others]).ranked[0].candidate is memory  # (what it was before)
+    said = said_sentences(memory.text)
+    assert rank(Query(**asked, last_reply=said), [memory, cars, *others]).ranked[0].candidate is cars
