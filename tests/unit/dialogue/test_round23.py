@@ -1,8 +1,8 @@
 """Round 23 of the offline answerer: a follow-up that asks only for a kind of answer ("how long does it take?")
 after turns that borrowed many words; coming often as what a pass is for; a day the question names that a sentence
 lists without hours ("and never on Sundays"); whether there is something for what the last reply said; the clause
-after ", and" that holds what is asked says yes or no ("money off" is a discount); a yes-or-no question after a memory is
-not answered by that memory said again."""
+after ", and" that holds what is asked says yes or no ("money off" is a discount); a yes-or-no question after a memory
+is not answered by that memory said again."""
 
 from __future__ import annotations
 
