@@ -50,7 +50,7 @@ cafe cafes café restaurant restaurants canteen snack snacks food
 sandwich sandwiches picnic picnics snack snacks food
 talk speak contact ask
 small smaller little tiny
-quick quickly fast rapid
+quick quickly quicker fast faster rapid express rush urgent speedy
 car cars vehicle vehicles
 car cars drive drives
 doctor doctors gp physician

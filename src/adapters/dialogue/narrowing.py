@@ -100,6 +100,21 @@ _LONG_LIST = re.compile(rf"{_ITEM}(?:,\s*{_ITEM})+,?\s+(?:and|or)\s+{_ITEM}")  #
 def one_clause(sentence: str, question: str, kinds: Sequence[str], follow_up: bool = False, pointed: str = "") -> str:
     """`sentence` cut to its one clause that holds the kind asked for and most of the question's terms (or, when
     they tie, of `pointed`: the last reply, which "that" in "what's that cost?" points back to)."""
+    cut = _one_clause(sentence, question, kinds, follow_up, pointed)
+    if "person" not in kinds:
+        return cut
+    # "who does the science show?": the one person of "Uncle Barney does our magic, Professor Fizz runs the Big
+    # Science Show" that it names
+    people = [p for p in _NEXT_PERSON.split(cut.rstrip(".!?")) if p.strip()]
+    if len(people) < 2 or any(len(p.split()) < 4 for p in people):  # "The manager, Ms. Vos, ...": one person
+        return cut
+    return _most_shared(people, set(terms(question)), set()) or cut
+
+
+_NEXT_PERSON = re.compile(r",\s+(?:and\s+)?(?=[A-Z])")
+
+
+def _one_clause(sentence: str, question: str, kinds: Sequence[str], follow_up: bool, pointed: str) -> str:
     question_terms = set(terms(question))
     if not kinds or not question_terms:
         return sentence

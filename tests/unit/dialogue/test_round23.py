@@ -2,12 +2,12 @@
 after turns that borrowed many words; coming often as what a pass is for; a day the question names that a sentence
 lists without hours ("and never on Sundays"); whether there is something for what the last reply said; the clause
 after ", and" that holds what is asked says yes or no ("money off" is a discount); a yes-or-no question after a memory
-is not answered by that memory said again."""
+is not answered by that memory said again; the one person of a list that "who" names, and the quick ways ("express")."""
 
 from __future__ import annotations
 
 from avatar_service.adapters.dialogue.answering import with_answer_word
-from avatar_service.adapters.dialogue.narrowing import one_case
+from avatar_service.adapters.dialogue.narrowing import one_case, one_clause
 from avatar_service.adapters.dialogue.ranking import Candidate, Query, Ranking, Scored, rank, said_sentences
 from avatar_service.adapters.dialogue.terms import terms
 from avatar_service.ports.dialogue import Persona
@@ -89,3 +89,11 @@ def test_a_yes_or_no_after_a_memory_is_not_answered_by_that_memory_again() -> No
     assert rank(Query(**asked), [memory, cars, *others]).ranked[0].candidate is memory  # (what it was before)
     said = said_sentences(memory.text)
     assert rank(Query(**asked, last_reply=said), [memory, cars, *others]).ranked[0].candidate is cars
+
+
+def test_who_is_the_one_person_of_a_list_that_the_question_names() -> None:
+    team = ("Uncle Barney (Barnaby Cole) does our magic and balloon modelling, Professor Fizz (Tasha Reid) runs the "
+            "Big Science Show, and Captain Jo (Joanna Pike) does pirate parties.")
+    assert one_clause(team, "who does the science show?", ["person"]).startswith("Professor Fizz")
+    manager = "The manager, Ms. Florence Okonjo, has run the cinema since 2010."
+    assert one_clause(manager, "who is the manager?", ["person"]) == manager  # one person named twice
