@@ -48,6 +48,7 @@ from avatar_service.adapters.dialogue.ranking import (
 from avatar_service.adapters.dialogue.small_talk import SmallTalk
 from avatar_service.adapters.dialogue.style import Style
 from avatar_service.adapters.dialogue.terms import (
+    GENERIC_TERMS,
     RELATED,
     common_terms,
     is_question,
@@ -91,6 +92,8 @@ _ALL_ABOUT_ME = re.compile(r"\b(what do you (know|remember) about me|do you reme
 _OPENING = frozenset(terms("open opens opening close closes closing"))
 _CONNECTIVE = re.compile(r"^\s*(?:and|also|or|but|so|then|what about|how about)\b", re.I)
 _POINTS_BACK = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their)\b", re.I)
+_ONE = frozenset(terms("single"))  # "how long's that one?" ("one" is read as "single")
+_ALL_OF = re.compile(r"\b(?:both|all|each|every|together|altogether)\b", re.I)
 _PROPER = re.compile(r"(?<![.!?] )(?<!^)\b[A-Z][a-z]+\b")  # a name: capitalised, not as a sentence's first word
 
 
@@ -234,6 +237,13 @@ class _Reply(SmallTalk):
         cut = one_case(cut, own, self.context_terms - own, query.kinds, pointed)
         if cut == whole:  # "the whole family": the family's of "adult membership £240, family membership £380, ..."
             cut = one_kind(cut, own, said, query.kinds, query.ages)
+        named = {t for t in query.own if query.weights.get(t, 0.0) >= 0.3} - GENERIC_TERMS - _ONE
+        if cut == whole and not named and self.context_terms and not _ALL_OF.search(said):
+            # "how long would that take?" after the price of a wedding dress: the wedding dress's (what the last reply
+            # named, or else the turn before)
+            for before in (self.previous_reply, self.previous_user):
+                if cut == whole and whole.rstrip(".") not in before:  # (a reply that said all the cases names none)
+                    cut = one_kind(cut, set(terms(before)), said, query.kinds, query.ages)
         first = dataclasses.replace(first, candidate=dataclasses.replace(first.candidate, text=cut))
         lead = with_answer_word(first, text, ranking)
         if len(chosen) == 1 and not query.yes_no:  # "a sourdough loaf": not the rye's price beside it

@@ -2,7 +2,8 @@
 after turns that borrowed many words; coming often as what a pass is for; a day the question names that a sentence
 lists without hours ("and never on Sundays"); whether there is something for what the last reply said; the clause
 after ", and" that holds what is asked says yes or no ("money off" is a discount); a yes-or-no question after a memory
-is not answered by that memory said again; the one person of a list that "who" names, and the quick ways ("express")."""
+is not answered by that memory said again; the one person of a list that "who" names, and the quick ways ("express"); a
+follow-up that names nothing ("how much is that?") asks about the case the turn before named."""
 
 from __future__ import annotations
 
@@ -97,3 +98,19 @@ def test_who_is_the_one_person_of_a_list_that_the_question_names() -> None:
     assert one_clause(team, "who does the science show?", ["person"]).startswith("Professor Fizz")
     manager = "The manager, Ms. Florence Okonjo, has run the cinema since 2010."
     assert one_clause(manager, "who is the manager?", ["person"]) == manager  # one person named twice
+
+
+CLEANER = ["Taking up trouser hems costs £11, replacing a zip costs from £15, and taking in a dress starts at £20.",
+           "Duvets take three working days and wedding dresses take two weeks."]
+
+
+def ask_the_cleaner(*questions: str) -> str:
+    persona = Persona("Rosa", "", "The owner of a dry cleaner's.", {"verbosity": 0.3})
+    return last_reply(persona, questions, CLEANER, [0.5, 0.4], [], [])
+
+
+def test_a_follow_up_naming_nothing_asks_about_the_case_the_turn_before_named() -> None:
+    assert ask_the_cleaner("can you take up the trousers on my suit?", "how much is that?") == \
+        "Taking up trouser hems costs £11."
+    # ...but a turn that names its own case keeps it
+    assert ask_the_cleaner("how long does a wedding dress take?", "and a duvet?") == "Duvets take three working days."
