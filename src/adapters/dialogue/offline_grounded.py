@@ -23,6 +23,7 @@ from avatar_service.adapters.dialogue.answering import (
     unknown_topic,
     with_answer_word,
 )
+from avatar_service.adapters.dialogue.case_asked import the_case_asked
 from avatar_service.adapters.dialogue.feelings import Emotion, detect_emotion
 from avatar_service.adapters.dialogue.follow_up_context import (
     answered_someone,
@@ -34,7 +35,7 @@ from avatar_service.adapters.dialogue.follow_up_context import (
     points_back,
     topic_turns,
 )
-from avatar_service.adapters.dialogue.narrowing import JUST_ME, ONE_PERSON, narrowed, one_case, one_clause, one_kind
+from avatar_service.adapters.dialogue.narrowing import JUST_ME, ONE_PERSON, one_clause
 from avatar_service.adapters.dialogue.question_cases import asks_age_limit, put_beside
 from avatar_service.adapters.dialogue.ranking import (
     PRONOUN_START,
@@ -48,7 +49,6 @@ from avatar_service.adapters.dialogue.ranking import (
 from avatar_service.adapters.dialogue.small_talk import SmallTalk
 from avatar_service.adapters.dialogue.style import Style
 from avatar_service.adapters.dialogue.terms import (
-    GENERIC_TERMS,
     RELATED,
     common_terms,
     is_question,
@@ -92,8 +92,6 @@ _ALL_ABOUT_ME = re.compile(r"\b(what do you (know|remember) about me|do you reme
 _OPENING = frozenset(terms("open opens opening close closes closing"))
 _CONNECTIVE = re.compile(r"^\s*(?:and|also|or|but|so|then|what about|how about)\b", re.I)
 _POINTS_BACK = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their)\b", re.I)
-_ONE = frozenset(terms("single"))  # "how long's that one?" ("one" is read as "single")
-_ALL_OF = re.compile(r"\b(?:both|all|each|every|together|altogether)\b", re.I)
 _PROPER = re.compile(r"(?<![.!?] )(?<!^)\b[A-Z][a-z]+\b")  # a name: capitalised, not as a sentence's first word
 
 
@@ -227,23 +225,8 @@ class _Reply(SmallTalk):
         if s.warmth >= 0.67 and s.verbosity >= 0.34 and asking and not self.negative:
             self.say(P.SURE, name_comma=self.name_comma(0.8))
         first = self.with_antecedent(chosen[0], ranking, terms(text))
-        cut = narrowed(first.candidate.text, said)  # "an hour lesson": the 60 minutes of "30, 45 or 60 minutes"
-        # "a big dog": the large dog's price of "for a small dog £38, for a medium dog £48 and for a large dog £62"
-        # (cut before "Yes,"/"No," is chosen: the case asked about says which)
-        own = {t for t in query.own if query.weights.get(t, 0.0) >= CATEGORY_WEIGHT}
-        # ("what time do those kick off?" after "you prefer the Wednesday evening races": the case the reply named)
-        pointed = set(terms(self.previous_reply)) - own if self.context_terms else set()
-        whole = cut
-        cut = one_case(cut, own, self.context_terms - own, query.kinds, pointed)
-        if cut == whole:  # "the whole family": the family's of "adult membership £240, family membership £380, ..."
-            cut = one_kind(cut, own, said, query.kinds, query.ages)
-        named = {t for t in query.own if query.weights.get(t, 0.0) >= 0.3} - GENERIC_TERMS - _ONE
-        if cut == whole and not named and self.context_terms and not _ALL_OF.search(said):
-            # "how long would that take?" after the price of a wedding dress: the wedding dress's (what the last reply
-            # named, or else the turn before)
-            for before in (self.previous_reply, self.previous_user):
-                if cut == whole and whole.rstrip(".") not in before:  # (a reply that said all the cases names none)
-                    cut = one_kind(cut, set(terms(before)), said, query.kinds, query.ages)
+        cut = the_case_asked(first.candidate.text, said, query, self.context_terms, self.previous_reply,
+                             self.previous_user)
         first = dataclasses.replace(first, candidate=dataclasses.replace(first.candidate, text=cut))
         lead = with_answer_word(first, text, ranking)
         if len(chosen) == 1 and not query.yes_no:  # "a sourdough loaf": not the rye's price beside it

@@ -1,0 +1,38 @@
+"""The one case of a sentence that a question asks about: "a big dog" is the large dog's price of "for a small dog
+£38, for a medium dog £48 and for a large dog £62"; "how much is that?" after "the trousers on my suit" is the hems'
+of "taking up trouser hems costs £11, replacing a zip costs from £15, ...". Cut before "Yes,"/"No," is chosen: the
+case asked about says which."""
+
+from __future__ import annotations
+
+import re
+
+from avatar_service.adapters.dialogue.answering import CATEGORY_WEIGHT
+from avatar_service.adapters.dialogue.narrowing import narrowed, one_case, one_kind
+from avatar_service.adapters.dialogue.ranking import Query
+from avatar_service.adapters.dialogue.terms import GENERIC_TERMS, terms
+
+_ONE = frozenset(terms("single"))  # "how long's that one?" ("one" is read as "single")
+_ALL_OF = re.compile(r"\b(?:both|all|each|every|together|altogether)\b", re.I)
+
+
+def the_case_asked(sentence: str, said: str, query: Query, context: set[str], previous_reply: str,
+                   previous_user: str) -> str:
+    """`sentence` cut to the case `said` (the turn as the user said it) asks about; `context`: the terms of the turns
+    a follow-up leans on (empty for a turn of its own)."""
+    cut = narrowed(sentence, said)  # "an hour lesson": the 60 minutes of "30, 45 or 60 minutes"
+    own = {t for t in query.own if query.weights.get(t, 0.0) >= CATEGORY_WEIGHT}
+    # ("what time do those kick off?" after "you prefer the Wednesday evening races": the case the reply named)
+    pointed = set(terms(previous_reply)) - own if context else set()
+    whole = cut
+    cut = one_case(cut, own, context - own, query.kinds, pointed)
+    if cut == whole:  # "the whole family": the family's of "adult membership £240, family membership £380, ..."
+        cut = one_kind(cut, own, said, query.kinds, query.ages)
+    named = {t for t in query.own if query.weights.get(t, 0.0) >= 0.3} - GENERIC_TERMS - _ONE
+    if cut == whole and not named and context and not _ALL_OF.search(said):
+        # "how long would that take?" after the price of a wedding dress: the wedding dress's (what the last reply
+        # named, or else the turn before)
+        for before in (previous_reply, previous_user):
+            if cut == whole and whole.rstrip(".") not in before:  # (a reply that said all the cases names none)
+                cut = one_kind(cut, set(terms(before)), said, query.kinds, query.ages)
+    return cut
