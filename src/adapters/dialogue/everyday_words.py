@@ -208,6 +208,10 @@ PHRASES = [
     (r"\bon (?:my|his|her|their|our|your) own\b|\bunaccompanied\b|\bunsupervised\b", "supervise"),
     (r"\bsells? out\b|\bsold out\b|\bselling out\b", "full"),
     (r"\bspare time\b|\bfree time\b|\bfor fun\b", "hobby"),
+    # a duration said in words is its minutes ("for half an hour?" / "a 30-minute lesson")
+    (r"\bhalf an hour\b|(?<!and a )\bhalf[- ]hour\b", "30 minutes"),
+    (r"\b(?:an|one) hour and a half\b|\bone and a half hours\b", "90 minutes"),
+    (r"\b(?:a )?quarter of an hour\b", "15 minutes"), (r"\bthree quarters of an hour\b", "45 minutes"),
     (r"\bmoney off\b", "discount"),  # ("money" alone would be a main word nothing holds)
     (r"\b(?:\d+%|\d+(?:[.,]\d\d)? (?:pounds?|euros?|dollars?)|half|anything|something) off\b",
      r"\g<0> discount"),

@@ -3,7 +3,8 @@ after turns that borrowed many words; coming often as what a pass is for; a day 
 lists without hours ("and never on Sundays"); whether there is something for what the last reply said; the clause
 after ", and" that holds what is asked says yes or no ("money off" is a discount); a yes-or-no question after a memory
 is not answered by that memory said again; the one person of a list that "who" names, and the quick ways ("express"); a
-follow-up that names nothing ("how much is that?") asks about the case the turn before named."""
+follow-up that names nothing ("how much is that?") asks about the case the turn before named; half an hour is 30
+minutes."""
 
 from __future__ import annotations
 
@@ -114,3 +115,12 @@ def test_a_follow_up_naming_nothing_asks_about_the_case_the_turn_before_named() 
         "Taking up trouser hems costs £11."
     # ...but a turn that names its own case keeps it
     assert ask_the_cleaner("how long does a wedding dress take?", "and a duvet?") == "Duvets take three working days."
+
+
+def test_a_duration_said_in_words_is_its_minutes() -> None:
+    assert terms("and for half an hour?") == terms("and for 30 minutes?")
+    assert "30" not in terms("two and a half hours")  # (not "half hours" read as 30 minutes)
+    prices = "A 30-minute private lesson costs £38 and an hour-long private lesson costs £65."
+    persona = Persona("Jo", "", "The owner of a riding school.", {"verbosity": 0.3})
+    reply = last_reply(persona, ["how much is a private lesson?", "and for half an hour?"], [prices], [0.5], [], [])
+    assert "£38" in reply and "£65" not in reply, reply
