@@ -44,6 +44,11 @@ HOLDS = {
                          r"(?-i:[A-Z][a-z]+)|\b(?:chef|manager|curator|mechanic|surgeon|owner|director|doctor|vet|"
                          r"nurse) (?-i:[A-Z])"),
     "number": re.compile(rf"\b\d+(?:[.,]\d+)?\b|\b{_NUMBER_WORD}\b", re.I),
+    # how often: "every four weeks", "twice a year", "weekly"
+    "frequency": re.compile(rf"\bevery (?:(?:\d+|{_NUMBER_WORD}|other|few|couple of) )?(?:days?|weeks?|fortnights?|"
+                            r"months?|years?|mornings?|evenings?|nights?)\b|"
+                            r"\b(?:once|twice|\w+ times) (?:a|an|per|each)\b|"
+                            r"\b(?:daily|weekly|fortnightly|monthly|yearly|annually)\b", re.I),
     # an age or an age limit: "21 years old", "aged 3", "under 18", "over 65", "18+"
     "age": re.compile(r"\b\d{1,3}[ -]years?[ -]old\b|\baged? \d|\b(?:under|over|below|above|from|at least) "
                       r"\d{1,2}\b(?!\s?(?:am|pm|euros?|minutes|hours|km|%))|\b\d{1,2}\+|"
@@ -90,7 +95,8 @@ _WANTS = [
     # ("how quickly can someone get to me?" / "within 45 minutes")
     ("duration", re.compile(r"\bhow (?:long|quickly|soon|fast)\b|\bfor how many (?:days|weeks|months|hours)\b",
                             re.I)),
-    ("number", re.compile(r"\bhow (?:many|far|big|tall|often|much)\b", re.I)),
+    ("frequency", re.compile(r"\bhow (?:often|regularly)\b|\bhow many times\b", re.I)),
+    ("number", re.compile(r"\bhow (?:many|far|big|tall|much)\b", re.I)),
     ("name", re.compile(r"\bname\b|\bcalled\b", re.I)),
     ("occupation", re.compile(r"\bfor a living\b|\bmy (?:job|occupation|profession|line of work)\b|"
                               r"\bwhat (?:(?:do|did) )?i do (?:for work|for my job)\b|\bwhat do i work as\b", re.I)),

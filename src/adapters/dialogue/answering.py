@@ -33,7 +33,8 @@ _HINTS = frozenset(terms("single"))
 _KIND_WORDS = {"name": set(terms("name names called call")),
                "place": set(terms("address location located based situated")),
                "time": set(terms("time hours")), "clock": set(terms("time times hours")),
-               "age": set(terms("old age aged years year")), "number": set(terms("big large far often")),
+               "age": set(terms("old age aged years year")), "number": set(terms("big large far")),
+               "frequency": set(terms("often regularly times")),
                "duration": set(terms("long")), "list": set(terms("kind kinds sort sorts type types")),
                "occupation": set(terms("job work living occupation profession"))}
 

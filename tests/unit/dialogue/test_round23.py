@@ -4,10 +4,11 @@ lists without hours ("and never on Sundays"); whether there is something for wha
 after ", and" that holds what is asked says yes or no ("money off" is a discount); a yes-or-no question after a memory
 is not answered by that memory said again; the one person of a list that "who" names, and the quick ways ("express"); a
 follow-up that names nothing ("how much is that?") asks about the case the turn before named; half an hour is 30
-minutes."""
+minutes; "how often" asks for a frequency, not any number."""
 
 from __future__ import annotations
 
+from avatar_service.adapters.dialogue.answer_types import holds, wanted
 from avatar_service.adapters.dialogue.answering import with_answer_word
 from avatar_service.adapters.dialogue.narrowing import one_case, one_clause
 from avatar_service.adapters.dialogue.ranking import Candidate, Query, Ranking, Scored, rank, said_sentences
@@ -124,3 +125,11 @@ def test_a_duration_said_in_words_is_its_minutes() -> None:
     persona = Persona("Jo", "", "The owner of a riding school.", {"verbosity": 0.3})
     reply = last_reply(persona, ["how much is a private lesson?", "and for half an hour?"], [prices], [0.5], [], [])
     assert "£38" in reply and "£65" not in reply, reply
+
+
+def test_how_often_asks_for_a_frequency_not_any_number() -> None:
+    assert wanted("i burn logs, how often should i have it swept?") == ["frequency"]
+    assert holds("We recommend sweeping twice a year if you burn wood.", ["frequency"])
+    assert holds("Regular customers are cleaned every four weeks.", ["frequency"])
+    assert not holds("Clearflue was started in 2009.", ["frequency"])
+    assert not holds("We only do inside cleans when you ask, not on every visit.", ["frequency"])
