@@ -183,6 +183,12 @@ def _with_related(stems: set[str]) -> set[str]:
     return stems.union(*(RELATED.get(s, frozenset()) for s in stems))
 
 
+_NEED_OWN = re.compile(r"\b(?:need|have|got) to (?:bring|buy|get|have|take)\b|\bbring (?:my|our|his|her|their) own\b",
+                       re.I)
+_PROVIDED = re.compile(r"\b(?:we|they) (?:provide|supply|lend|loan)\b|\b(?:are|is) (?:provided|supplied|included)\b",
+                       re.I)
+
+
 def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
     """The best sentence, with "Yes," or "No," in front when it plainly answers a yes/no question."""
     text = as_sentence(best.candidate.text)
@@ -195,6 +201,8 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
         on_the_day = answer_types.in_the_months(question, text)
     if on_the_day is not None and not _NEGATIVE.search(text):  # "on a Tuesday?" / "from Wednesday to Sunday"
         return ("Yes, " if on_the_day else "No, ") + lower_first(text)
+    if _NEED_OWN.search(question) and _PROVIDED.search(text):
+        return "No, " + lower_first(text)  # "do we need to bring our own mats?" / "we provide mats"
     asked = {t for t in terms(question) if t not in _LIGHT}
     # "Coffee and tea are free; lunch is not included": the part that holds what is asked says yes or no
     parts = [p for p in _PARTS.split(text) if p.strip()]

@@ -4,7 +4,7 @@ lists without hours ("and never on Sundays"); whether there is something for wha
 after ", and" that holds what is asked says yes or no ("money off" is a discount); a yes-or-no question after a memory
 is not answered by that memory said again; the one person of a list that "who" names, and the quick ways ("express"); a
 follow-up that names nothing ("how much is that?") asks about the case the turn before named; half an hour is 30
-minutes; "how often" asks for a frequency, not any number."""
+minutes; "how often" asks for a frequency, not any number; what the place provides one need not bring."""
 
 from __future__ import annotations
 
@@ -133,3 +133,11 @@ def test_how_often_asks_for_a_frequency_not_any_number() -> None:
     assert holds("Regular customers are cleaned every four weeks.", ["frequency"])
     assert not holds("Clearflue was started in 2009.", ["frequency"])
     assert not holds("We only do inside cleans when you ask, not on every visit.", ["frequency"])
+
+
+def test_what_the_place_provides_the_user_need_not_bring() -> None:
+    mats = "We provide mats, blocks and straps free, but you're welcome to bring your own mat."
+    best = Scored(Candidate(mats, "knowledge", 0, 0, 0.4, True), 0.5, 0.5, False)
+    ranking = Ranking([best], 0.0, 1)
+    assert with_answer_word(best, "do we need to bring our own mats?", ranking).startswith("No, ")
+    assert not with_answer_word(best, "can i bring my own mat?", ranking).startswith("No, ")
