@@ -183,8 +183,7 @@ def _with_related(stems: set[str]) -> set[str]:
     return stems.union(*(RELATED.get(s, frozenset()) for s in stems))
 
 
-_NEED_OWN = re.compile(r"\b(?:need|have|got) to (?:bring|buy|get|have|take)\b|\bbring (?:my|our|his|her|their) own\b",
-                       re.I)
+_NEED_OWN = re.compile(r"\b(?:need|have|got) to (?:bring|buy|get|have|take)\b", re.I)  # (not "can I bring my own?")
 _PROVIDED = re.compile(r"\b(?:we|they) (?:provide|supply|lend|loan)\b|\b(?:are|is) (?:provided|supplied|included)\b",
                        re.I)
 
