@@ -78,6 +78,7 @@ alcohol alcoholic booze wine wines beer beers spirits
 wrong bad problem problems issue issues trouble
 watch watching spectator spectators audience
 flip flips somersault somersaults backflip backflips
+latecomer latecomers late lateness punctual early
 club clubs society societies association associations
 pregnant pregnancy pregnancies prenatal antenatal expecting maternity
 accompany accompanied supervise supervised supervision
@@ -129,6 +130,7 @@ COST_IDIOMS = r"\bset(?:s|ting)? (?:me|us|you|him|her|them) back\b|\bwhat'?s the
 PHRASES = [
     # not coming is missing it ("what if I just don't show up?" / "if you miss an appointment...")
     (r"\b(?:do not|don't|does not|doesn't|did not|didn't|never) (?:show|turn) up\b|\bno[ -]shows?\b", "miss"),
+    (r"\brun(?:s|ning)? (?:a (?:bit|little) |slightly )?late\b", "late"),  # (not "run" as what is asked about)
     (r"\bmiss(?:es|ed|ing)? the (?:start|beginning)\b|\b(?:running|be|being|get|getting|arrive|arriving) late\b",
      r"\g<0> late"),
     (r"\bpop(?:s|ped|ping)? (?:in|by|round|over)\b|\bdrop(?:s|ped|ping)?[ -](?:in|by)\b", "visit"),

@@ -4,7 +4,8 @@ lists without hours ("and never on Sundays"); whether there is something for wha
 after ", and" that holds what is asked says yes or no ("money off" is a discount); a yes-or-no question after a memory
 is not answered by that memory said again; the one person of a list that "who" names, and the quick ways ("express"); a
 follow-up that names nothing ("how much is that?") asks about the case the turn before named; half an hour is 30
-minutes; "how often" asks for a frequency, not any number; what the place provides one need not bring."""
+minutes; "how often" asks for a frequency, not any number; what the place provides one need not bring; running late
+is answered by when to arrive."""
 
 from __future__ import annotations
 
@@ -141,3 +142,11 @@ def test_what_the_place_provides_the_user_need_not_bring() -> None:
     ranking = Ranking([best], 0.0, 1)
     assert with_answer_word(best, "do we need to bring our own mats?", ranking).startswith("No, ")
     assert not with_answer_word(best, "can i bring my own mat?", ranking).startswith("No, ")
+
+
+def test_running_late_is_answered_by_when_to_arrive() -> None:
+    rules = ["Please arrive ten minutes early, because the door is locked five minutes after a class starts.",
+             "Morning flow classes run Monday to Friday at 7am."]
+    persona = Persona("Priya", "", "The owner of a yoga studio.", {"verbosity": 0.3})
+    reply = last_reply(persona, ["what if we're running a bit late?"], rules, [0.4, 0.3], [], [])
+    assert "locked" in reply, reply
