@@ -183,6 +183,7 @@ def _with_related(stems: set[str]) -> set[str]:
     return stems.union(*(RELATED.get(s, frozenset()) for s in stems))
 
 
+_PREVENTS = re.compile(r"\b(?:stop|stops|prevent|prevents|protect|protects|block|blocks)\b", re.I)
 _NEED_OWN = re.compile(r"\b(?:need|have|got) to (?:bring|buy|get|have|take)\b", re.I)  # (not "can I bring my own?")
 _PROVIDED = re.compile(r"\b(?:we|they) (?:provide|supply|lend|loan)\b|\b(?:are|is) (?:provided|supplied|included)\b",
                        re.I)
@@ -207,7 +208,8 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
     parts = [p for p in _PARTS.split(text) if p.strip()]
     concerned = [p for p in parts if asked & _with_related(set(terms(p)))] if len(parts) > 1 else []
     if concerned:
-        verdicts = {bool(_NEGATIVE.search(p)) for p in concerned}
+        # ("glass that stops the sun fading it?" / "so pictures don't fade": the "not" is what was asked for)
+        verdicts = {bool(_NEGATIVE.search(p)) and not _PREVENTS.search(question) for p in concerned}
         if len(verdicts) > 1:
             return text  # "covered by insurance; whitening is not": it depends, the sentence says how
         if verdicts == {True}:
@@ -216,7 +218,8 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
         if all(t in text_terms or RELATED.get(t, frozenset()) & text_terms for t in asked):
             return "Yes, " + lower_first(text)
         return text
-    negative = bool(_NEGATIVE.search(text)) and not re.search(r"\b(but|except|only)\b", text, re.I)
+    negative = bool(_NEGATIVE.search(text)) and not re.search(r"\b(but|except|only)\b", text, re.I) and \
+        not _PREVENTS.search(question)
     if negative:
         return "No, " + lower_first(text)
     have = set(terms(text))

@@ -79,6 +79,8 @@ wrong bad problem problems issue issues trouble
 watch watching spectator spectators audience
 flip flips somersault somersaults backflip backflips
 latecomer latecomers late lateness punctual early
+sun sunlight sunshine sunny uv daylight
+stop stops block blocks prevent prevents protect protects
 club clubs society societies association associations
 pregnant pregnancy pregnancies prenatal antenatal expecting maternity
 accompany accompanied supervise supervised supervision

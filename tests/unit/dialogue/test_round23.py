@@ -5,7 +5,7 @@ after ", and" that holds what is asked says yes or no ("money off" is a discount
 is not answered by that memory said again; the one person of a list that "who" names, and the quick ways ("express"); a
 follow-up that names nothing ("how much is that?") asks about the case the turn before named; half an hour is 30
 minutes; "how often" asks for a frequency, not any number; what the place provides one need not bring; running late
-is answered by when to arrive."""
+is answered by when to arrive; what stops the sun fading a picture is what blocks UV light."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from avatar_service.adapters.dialogue.answer_types import holds, wanted
 from avatar_service.adapters.dialogue.answering import with_answer_word
 from avatar_service.adapters.dialogue.narrowing import one_case, one_clause
 from avatar_service.adapters.dialogue.ranking import Candidate, Query, Ranking, Scored, rank, said_sentences
-from avatar_service.adapters.dialogue.terms import terms
+from avatar_service.adapters.dialogue.terms import RELATED, terms
 from avatar_service.ports.dialogue import Persona
 
 from .conversation import last_reply
@@ -150,3 +150,11 @@ def test_running_late_is_answered_by_when_to_arrive() -> None:
     persona = Persona("Priya", "", "The owner of a yoga studio.", {"verbosity": 0.3})
     reply = last_reply(persona, ["what if we're running a bit late?"], rules, [0.4, 0.3], [], [])
     assert "locked" in reply, reply
+
+
+def test_what_stops_the_sun_fading_a_picture() -> None:
+    glass = "Museum glass, which blocks 99% of UV light so pictures don't fade, costs £30 extra."
+    best = Scored(Candidate(glass, "knowledge", 0, 0, 0.4, True), 0.5, 0.5, False)
+    ranking = Ranking([best], 0.0, 1)
+    assert with_answer_word(best, "is there glass that stops the sun fading it?", ranking).startswith("Yes, ")
+    assert RELATED[terms("sun")[0]] & set(terms(glass)) and RELATED[terms("stops")[0]] & set(terms(glass))
