@@ -216,6 +216,11 @@ PHRASES = [
     (r"\bhalf an hour\b|(?<!and a )\bhalf[- ]hour\b", "30 minutes"),
     (r"\b(?:an|one) hour and a half\b|\bone and a half hours\b", "90 minutes"),
     (r"\b(?:a )?quarter of an hour\b", "15 minutes"), (r"\bthree quarters of an hour\b", "45 minutes"),
+    # whether a firm's area takes in a place ("do you come out that far?", "would you go out there?" / "we cover
+    # Shrewsbury and Wem")
+    # (not "do you still come out if it rains?", "would you charge to travel out to me?")
+    (r"\b(?:come|go|travel)(?:s|ing)? out (?:that far|this far|there)\b|\b(?:that|this|so) far out\b|"
+     r"\bgo(?:ing)? over there\b", "cover area"),
     (r"\bmoney off\b", "discount"),  # ("money" alone would be a main word nothing holds)
     (r"\b(?:\d+%|\d+(?:[.,]\d\d)? (?:pounds?|euros?|dollars?)|half|anything|something) off\b",
      r"\g<0> discount"),

@@ -5,7 +5,8 @@ after ", and" that holds what is asked says yes or no ("money off" is a discount
 is not answered by that memory said again; the one person of a list that "who" names, and the quick ways ("express"); a
 follow-up that names nothing ("how much is that?") asks about the case the turn before named; half an hour is 30
 minutes; "how often" asks for a frequency, not any number; what the place provides one need not bring; running late
-is answered by when to arrive; what stops the sun fading a picture is what blocks UV light."""
+is answered by when to arrive; what stops the sun fading a picture is what blocks UV light; coming out that far
+asks whether the area is covered."""
 
 from __future__ import annotations
 
@@ -158,3 +159,10 @@ def test_what_stops_the_sun_fading_a_picture() -> None:
     ranking = Ranking([best], 0.0, 1)
     assert with_answer_word(best, "is there glass that stops the sun fading it?", ranking).startswith("Yes, ")
     assert RELATED[terms("sun")[0]] & set(terms(glass)) and RELATED[terms("stops")[0]] & set(terms(glass))
+
+
+def test_coming_out_that_far_asks_whether_the_area_is_covered() -> None:
+    assert {"cover", "area"} <= set(terms("do you come out that far?"))
+    assert {"cover", "area"} <= set(terms("my sister lives in wokingham, would you go out there?"))
+    assert "cover" not in terms("do you still come out if it's raining?")
+    assert "cover" not in terms("would you charge to travel out to me?")
