@@ -80,6 +80,7 @@ watch watching spectator spectators audience
 flip flips somersault somersaults backflip backflips
 latecomer latecomers late lateness punctual early
 sun sunlight sunshine sunny uv daylight
+install installs installing installed installation fit fits fitting fitted
 stop stops block blocks prevent prevents protect protects
 club clubs society societies association associations
 pregnant pregnancy pregnancies prenatal antenatal expecting maternity
@@ -221,6 +222,7 @@ PHRASES = [
     # (not "do you still come out if it rains?", "would you charge to travel out to me?")
     (r"\b(?:come|go|travel)(?:s|ing)? out (?:that far|this far|there)\b|\b(?:that|this|so) far out\b|"
      r"\bgo(?:ing)? over there\b", "cover area"),
+    (r"\b(?:log|wood)[- ]?burners?\b", "wood-burning stove"),
     (r"\bmoney off\b", "discount"),  # ("money" alone would be a main word nothing holds)
     (r"\b(?:\d+%|\d+(?:[.,]\d\d)? (?:pounds?|euros?|dollars?)|half|anything|something) off\b",
      r"\g<0> discount"),

@@ -6,7 +6,7 @@ is not answered by that memory said again; the one person of a list that "who" n
 follow-up that names nothing ("how much is that?") asks about the case the turn before named; half an hour is 30
 minutes; "how often" asks for a frequency, not any number; what the place provides one need not bring; running late
 is answered by when to arrive; what stops the sun fading a picture is what blocks UV light; coming out that far
-asks whether the area is covered."""
+asks whether the area is covered; fitting a log burner is installing a wood-burning stove."""
 
 from __future__ import annotations
 
@@ -166,3 +166,8 @@ def test_coming_out_that_far_asks_whether_the_area_is_covered() -> None:
     assert {"cover", "area"} <= set(terms("my sister lives in wokingham, would you go out there?"))
     assert "cover" not in terms("do you still come out if it's raining?")
     assert "cover" not in terms("would you charge to travel out to me?")
+
+
+def test_fitting_a_log_burner_is_installing_a_wood_burning_stove() -> None:
+    asked, stated = set(terms("could you fit me a new log burner?")), set(terms("We don't install wood-burning stoves."))
+    assert "stove" in asked and RELATED[terms("fit")[0]] & stated
