@@ -169,5 +169,6 @@ def test_coming_out_that_far_asks_whether_the_area_is_covered() -> None:
 
 
 def test_fitting_a_log_burner_is_installing_a_wood_burning_stove() -> None:
-    asked, stated = set(terms("could you fit me a new log burner?")), set(terms("We don't install wood-burning stoves."))
+    asked = set(terms("could you fit me a new log burner?"))
+    stated = set(terms("We don't install wood-burning stoves."))
     assert "stove" in asked and RELATED[terms("fit")[0]] & stated
