@@ -59,7 +59,8 @@ _IRREGULAR_FORMS = """
     hard harder hardest | easy easier easiest | cheap cheaper cheapest | big bigger biggest | small smaller smallest |
     long longer longest | short shorter shortest | young younger youngest | old older oldest | high higher highest |
     low lower lowest | busy busier busiest | quiet quieter quietest | quick quicker quickest | fast faster fastest |
-    slow slower slowest | near nearer nearest | good better best | bad worse worst | early earlier earliest
+    slow slower slowest | near nearer nearest | good better best | bad worse worst | early earlier earliest |
+    light lit | forget forgot forgotten | lend lent | dig dug | shake shook shaken | sweep swept
     """
 _IRREGULAR = {form: verb for group in _IRREGULAR_FORMS.split("|") for verb, *forms in [group.split()] for form in forms}
 
@@ -162,10 +163,11 @@ def _related() -> dict[str, frozenset[str]]:
 
 RELATED = _related()
 WEEKDAY_TERMS = frozenset(terms("monday tuesday wednesday thursday friday saturday sunday"))
-# (and verbs that stand for any doing: "can I wait while it's done?")
+# (and verbs that stand for any doing: "can I wait while it's done?"; and how a slip is said: "what if I forget and
+# light it?" asks what happens if it is lit)
 GENERIC_TERMS = frozenset(stem(w) for w in GENERIC | words_of(
     "done doing happening stuff round around today tonight now currently first offer offers provide provides "
-    "instead otherwise"))
+    "instead otherwise forget forgets forgot forgotten accidentally"))
 
 
 def same_family(a: str, b: str) -> bool:

@@ -6,7 +6,8 @@ is not answered by that memory said again; the one person of a list that "who" n
 follow-up that names nothing ("how much is that?") asks about the case the turn before named; half an hour is 30
 minutes; "how often" asks for a frequency, not any number; what the place provides one need not bring; running late
 is answered by when to arrive; what stops the sun fading a picture is what blocks UV light; coming out that far
-asks whether the area is covered; fitting a log burner is installing a wood-burning stove."""
+asks whether the area is covered; fitting a log burner is installing a wood-burning stove; forgetting and lighting it is
+about it being lit."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from avatar_service.adapters.dialogue.answer_types import holds, wanted
 from avatar_service.adapters.dialogue.answering import with_answer_word
 from avatar_service.adapters.dialogue.narrowing import one_case, one_clause
 from avatar_service.adapters.dialogue.ranking import Candidate, Query, Ranking, Scored, rank, said_sentences
-from avatar_service.adapters.dialogue.terms import RELATED, terms
+from avatar_service.adapters.dialogue.terms import GENERIC_TERMS, RELATED, terms
 from avatar_service.ports.dialogue import Persona
 
 from .conversation import last_reply
@@ -172,3 +173,8 @@ def test_fitting_a_log_burner_is_installing_a_wood_burning_stove() -> None:
     asked = set(terms("could you fit me a new log burner?"))
     stated = set(terms("We don't install wood-burning stoves."))
     assert "stove" in asked and RELATED[terms("fit")[0]] & stated
+
+
+def test_forgetting_and_lighting_it_is_about_it_being_lit() -> None:
+    assert terms("the fire has been lit") == terms("the fire has been light")
+    assert terms("forget")[0] in GENERIC_TERMS  # how a slip is said, not what it is about
