@@ -224,7 +224,8 @@ PHRASES = [
      r"\bgo(?:ing)? over there\b", "cover area"),
     (r"\b(?:log|wood)[- ]?burners?\b", "wood-burning stove"),
     (r"\bmoney off\b", "discount"),  # ("money" alone would be a main word nothing holds)
-    (r"\b(?:\d+%|\d+(?:[.,]\d\d)? (?:pounds?|euros?|dollars?)|half|anything|something) off\b",
+    (r"(?:[£$€] ?\d+(?:[.,]\d\d)?|\b\d+%|\b\d+(?:[.,]\d\d)? (?:pounds?|euros?|dollars?)|\bhalf|\banything|"
+     r"\bsomething) off\b",
      r"\g<0> discount"),
     # "me and my mate", "just the two of us": a party of two
     (r"\b(?:me|myself) and (?:my|a|one) (?:\w+ )?(?:mate|friend|partner|wife|husband|boyfriend|girlfriend|son|"

@@ -7,7 +7,7 @@ follow-up that names nothing ("how much is that?") asks about the case the turn 
 minutes; "how often" asks for a frequency, not any number; what the place provides one need not bring; running late
 is answered by when to arrive; what stops the sun fading a picture is what blocks UV light; coming out that far
 asks whether the area is covered; fitting a log burner is installing a wood-burning stove; forgetting and lighting it is
-about it being lit."""
+about it being lit; "£10 off" is a discount."""
 
 from __future__ import annotations
 
@@ -178,3 +178,8 @@ def test_fitting_a_log_burner_is_installing_a_wood_burning_stove() -> None:
 def test_forgetting_and_lighting_it_is_about_it_being_lit() -> None:
     assert terms("the fire has been lit") == terms("the fire has been light")
     assert terms("forget")[0] in GENERIC_TERMS  # how a slip is said, not what it is about
+
+
+def test_pounds_off_are_a_discount() -> None:
+    assert "discount" in terms("Pensioners over 70 get £10 off a standard sweep.")
+    assert "discount" in terms("do i get any money off then?")
