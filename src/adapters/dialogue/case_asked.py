@@ -35,4 +35,20 @@ def the_case_asked(sentence: str, said: str, query: Query, context: set[str], pr
         for before in (previous_reply, previous_user):
             if cut == whole and whole.rstrip(".") not in before:  # (a reply that said all the cases names none)
                 cut = one_kind(cut, set(terms(before)), said, query.kinds, query.ages)
+    if query.yes_no and not query.kinds:
+        cut = _the_clause_asked(cut, query)
     return cut
+
+
+def _the_clause_asked(sentence: str, query: Query) -> str:
+    """"Is there a minimum I'd have to spend?": "We have a minimum spend of £450 for weddings", not ", and most of our
+    couples spend between £900 and £1,800" after it: the one clause that holds every main word asked."""
+    main = {t for t in query.own if query.weights.get(t, 0.0) >= 1.0}
+    clauses = _AND.split(sentence.rstrip(".!?"))
+    if len(clauses) < 2 or not main:
+        return sentence
+    holding = [c for c in clauses if main <= set(terms(c))]
+    return holding[0][:1].upper() + holding[0][1:] + "." if len(holding) == 1 else sentence
+
+
+_AND = re.compile(r",\s+and\s+(?=\w+\s+\w+)", re.I)

@@ -80,6 +80,7 @@ watch watching spectator spectators audience
 flip flips somersault somersaults backflip backflips
 latecomer latecomers late lateness punctual early
 sun sunlight sunshine sunny uv daylight
+length lengths lane lanes
 install installs installing installed installation fit fits fitting fitted
 stop stops block blocks prevent prevents protect protects
 club clubs society societies association associations

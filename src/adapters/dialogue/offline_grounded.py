@@ -212,7 +212,8 @@ class _Reply(SmallTalk):
         asking = is_question(text) or more
         query = self.query(text, more)
         ranking, asked = rank(query, self.candidates(exclude=self.previous_reply if more else "")), asked_part(text)
-        best = best_answer(ranking, more, asking, about_user(asked), query.to_place, frozenset(terms(asked)))
+        best = best_answer(ranking, more, asking, about_user(asked), query.to_place or query.permission,
+                           frozenset(terms(asked)))
         if best is None:
             if self.follow_feeling():
                 return None

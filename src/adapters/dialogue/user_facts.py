@@ -44,6 +44,7 @@ _PERMISSION = re.compile(r"^\s*(?:and\s+)?(?:can|could|may|must|should)\s+(?:i|w
                          r"^\s*(?:(?:what|which|when|where|how much|how many)\s+)?(?:does|do|will)\s+(?:my|our)"
                          r"(?:\s+\w+){1,2}?\s+(?:have|need)\s+to\b|^\s*what if\b|"
                          r"\bwhat (?:should|do|can) (?:i|we) do\b|"
+                         r"^\s*(?:when|where|what time|how (?:late|early))\s+(?:can|could|may)\s+(?:i|we)\b|"
                          r"\b(?:do|will)\s+i\s+(?:actually\s+|really\s+|still\s+)?(?:have|need)\s+to\b|"
                          r"\bhow (?:do|can|should) (?:i|we) (?:get|book|find|reach|pay|contact|order|reserve|go)\b",
                          re.I)

@@ -7,7 +7,8 @@ follow-up that names nothing ("how much is that?") asks about the case the turn 
 minutes; "how often" asks for a frequency, not any number; what the place provides one need not bring; running late
 is answered by when to arrive; what stops the sun fading a picture is what blocks UV light; coming out that far
 asks whether the area is covered; fitting a log burner is installing a wood-burning stove; forgetting and lighting it is
-about it being lit; "£10 off" is a discount."""
+about it being lit; "£10 off" is a discount; a yes or no cut to the clause that holds what it asks; "when can I swim?"
+asks the place."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from avatar_service.adapters.dialogue.answering import with_answer_word
 from avatar_service.adapters.dialogue.narrowing import one_case, one_clause
 from avatar_service.adapters.dialogue.ranking import Candidate, Query, Ranking, Scored, rank, said_sentences
 from avatar_service.adapters.dialogue.terms import GENERIC_TERMS, RELATED, terms
+from avatar_service.adapters.dialogue.user_facts import asks_permission
 from avatar_service.ports.dialogue import Persona
 
 from .conversation import last_reply
@@ -183,3 +185,19 @@ def test_forgetting_and_lighting_it_is_about_it_being_lit() -> None:
 def test_pounds_off_are_a_discount() -> None:
     assert "discount" in terms("Pensioners over 70 get £10 off a standard sweep.")
     assert "discount" in terms("do i get any money off then?")
+
+
+def test_a_yes_or_no_is_cut_to_the_clause_that_holds_what_it_asks() -> None:
+    spend = "We have a minimum spend of £450 for weddings, and most of our couples spend between £900 and £1,800."
+    persona = Persona("Flora", "", "The owner of a wedding florist's.", {"verbosity": 0.3})
+    reply = last_reply(persona, ["is there a minimum i'd have to spend?"], [spend], [0.5], [], [])
+    assert "£450" in reply and "£900" not in reply, reply
+
+
+def test_when_can_i_asks_the_place_not_what_the_user_likes() -> None:
+    assert asks_permission("when can i swim lengths before work?")
+    pool = ["Early-morning lane swimming runs Monday to Friday from 6:30am to 9am."]
+    persona = Persona("Dee", "", "The manager of a swimming pool.", {"verbosity": 0.3})
+    reply = last_reply(persona, ["when can i swim lengths before work?"], pool, [0.45],
+                       ["User likes to swim lengths in the morning before work"], [0.6])
+    assert "6:30" in reply, reply
