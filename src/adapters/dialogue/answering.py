@@ -183,6 +183,7 @@ def _with_related(stems: set[str]) -> set[str]:
     return stems.union(*(RELATED.get(s, frozenset()) for s in stems))
 
 
+_SAYS_WHICH = re.compile(r"(?:yes|no)\b", re.I)
 _PREVENTS = re.compile(r"\b(?:stop|stops|prevent|prevents|protect|protects|block|blocks)\b", re.I)
 _NEED_OWN = re.compile(r"\b(?:need|have|got) to (?:bring|buy|get|have|take)\b", re.I)  # (not "can I bring my own?")
 _PROVIDED = re.compile(r"\b(?:we|they) (?:provide|supply|lend|loan)\b|\b(?:are|is) (?:provided|supplied|included)\b",
@@ -192,7 +193,7 @@ _PROVIDED = re.compile(r"\b(?:we|they) (?:provide|supply|lend|loan)\b|\b(?:are|i
 def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
     """The best sentence, with "Yes," or "No," in front when it plainly answers a yes/no question."""
     text = as_sentence(best.candidate.text)
-    if not answer_types.is_yes_no(question):
+    if not answer_types.is_yes_no(question) or _SAYS_WHICH.match(text):  # ("No outside food is allowed": not "No, No")
         return text
     if _NEGATIVE.search(question):
         return text  # "isn't it open?": a yes or no would be ambiguous

@@ -8,7 +8,7 @@ minutes; "how often" asks for a frequency, not any number; what the place provid
 is answered by when to arrive; what stops the sun fading a picture is what blocks UV light; coming out that far
 asks whether the area is covered; fitting a log burner is installing a wood-burning stove; forgetting and lighting it is
 about it being lit; "£10 off" is a discount; a yes or no cut to the clause that holds what it asks; "when can I swim?"
-asks the place."""
+asks the place; no "No, No"."""
 
 from __future__ import annotations
 
@@ -201,3 +201,9 @@ def test_when_can_i_asks_the_place_not_what_the_user_likes() -> None:
     reply = last_reply(persona, ["when can i swim lengths before work?"], pool, [0.45],
                        ["User likes to swim lengths in the morning before work"], [0.6])
     assert "6:30" in reply, reply
+
+
+def test_a_sentence_that_opens_with_no_gets_no_second_no() -> None:
+    food = "No outside food is allowed, apart from birthday cakes and baby food."
+    best = Scored(Candidate(food, "knowledge", 0, 0, 0.4, True), 0.5, 0.5, False)
+    assert with_answer_word(best, "can we bring our own food?", Ranking([best], 0.0, 1)) == food
