@@ -39,6 +39,8 @@ _KIND_WORDS = {"name": set(terms("name names called call")),
                "occupation": set(terms("job work living occupation profession"))}
 
 
+_SINGLE_VISIT = re.compile(r"\b(?:single|one[- ]off) (?:class|session|lesson|visit|swim|game|ticket)\b", re.I)
+DROP_IN = terms("drop-in")[0]  # (the everyday phrases read "drop-in" as a visit)
 _KIND_HINTS = {"duration": terms("lasts")}
 
 
@@ -54,6 +56,8 @@ def question_weights(text: str, kinds: Sequence[str], ages: Sequence[int]) -> di
     category = {t for m in _CATEGORY.finditer(text) for t in terms(m.group(1))}
     weights = {t: (0.3 if t in GENERIC_TERMS or t in light else CATEGORY_WEIGHT if t in category or t[:1].isdigit()
                    else 1.0) for t in terms(text) if t not in skip}
+    if _SINGLE_VISIT.search(text):  # "a single class" is what "a drop-in class" names (never missing where it is not)
+        weights.setdefault(DROP_IN, CATEGORY_WEIGHT)
     for kind in kinds if weights else ():  # "how long are classes?" is answered by what "lasts 60 minutes"
         for t in _KIND_HINTS.get(kind, ()):
             weights.setdefault(t, 0.3)

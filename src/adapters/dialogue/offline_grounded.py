@@ -15,6 +15,7 @@ from avatar_service.adapters.dialogue import answer_types
 from avatar_service.adapters.dialogue import phrases as P
 from avatar_service.adapters.dialogue.answering import (
     CATEGORY_WEIGHT,
+    DROP_IN,
     as_sentence,
     best_answer,
     indirect,
@@ -312,8 +313,8 @@ class _Reply(SmallTalk):
             to_place = True
         return Query(text=text, weights=weights, kinds=kinds, yes_no=answer_types.is_yes_no(asked), about_user=mine,
                      permission=asks_permission(asked) or old_enough, to_place=to_place, ages=asked_ages,
-                     ages_said=bool(answer_types.ages(text)),
-                     place_names=place_names(self.request.persona.description), own=frozenset(terms(text)),
+                     ages_said=bool(answer_types.ages(text)), place_names=place_names(self.request.persona.description),
+                     own=frozenset(terms(text)) | (weights.keys() & {DROP_IN}),  # ("a single class": the drop-in)
                      mentions_user=mentions_user(asked) or (bool(context) and mentions_user(context)),
                      child=answer_types.mentions_child(text) or bool(asked_ages), said=said,
                      case=case, aside_named=aside_named, from_reply=self.from_reply, echoed=self.echoed,

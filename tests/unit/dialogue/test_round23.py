@@ -8,7 +8,7 @@ minutes; "how often" asks for a frequency, not any number; what the place provid
 is answered by when to arrive; what stops the sun fading a picture is what blocks UV light; coming out that far
 asks whether the area is covered; fitting a log burner is installing a wood-burning stove; forgetting and lighting it is
 about it being lit; "£10 off" is a discount; a yes or no cut to the clause that holds what it asks; "when can I swim?"
-asks the place; no "No, No"."""
+asks the place; no "No, No"; a single class is a drop-in."""
 
 from __future__ import annotations
 
@@ -207,3 +207,8 @@ def test_a_sentence_that_opens_with_no_gets_no_second_no() -> None:
     food = "No outside food is allowed, apart from birthday cakes and baby food."
     best = Scored(Candidate(food, "knowledge", 0, 0, 0.4, True), 0.5, 0.5, False)
     assert with_answer_word(best, "can we bring our own food?", Ranking([best], 0.0, 1)) == food
+
+
+def test_a_single_class_is_the_drop_in() -> None:
+    assert "£12" in ask_the_studio("how much is a single class?")
+    assert "£12" not in ask_the_studio("how much is a ten-class pass?")
