@@ -28,7 +28,7 @@ _PHRASES = [(re.compile(r"\bfor a living\b", re.I), "for work"), (re.compile(r"\
             (re.compile(r"\b(?:just |only )?one (?!of\b|or\b|and\b|more\b|another\b|other\b)(?=[a-z])", re.I),
              "single ")]
 # words a phrase above brings in: they tip a balance, and nothing lacks them
-_HINTS = frozenset(terms("single"))
+HINT_TERMS = frozenset(terms("single"))  # words that only tip a balance
 # words that only say which kind of answer is wanted: the kind itself is matched instead
 _KIND_WORDS = {"name": set(terms("name names called call")),
                "place": set(terms("address location located based situated")),
@@ -40,7 +40,7 @@ _KIND_WORDS = {"name": set(terms("name names called call")),
 
 
 _SINGLE_VISIT = re.compile(r"\b(?:single|one[- ]off) (?:class|session|lesson|visit|swim|game|ticket)\b", re.I)
-DROP_IN = terms("drop-in")[0]  # (the everyday phrases read "drop-in" as a visit)
+_DROP_IN = terms("drop-in")[0]  # (the everyday phrases read "drop-in" as a visit)
 _KIND_HINTS = {"duration": terms("lasts")}
 
 
@@ -52,12 +52,12 @@ def question_weights(text: str, kinds: Sequence[str], ages: Sequence[int]) -> di
     skip = {str(age) for age in ages} | (set(terms("year years old")) if ages else set())
     for kind in kinds:
         skip |= _KIND_WORDS.get(kind, set())
-    light = _HINTS | {t for w in _COMPARING.findall(text) for t in terms(w)}
+    light = HINT_TERMS | {t for w in _COMPARING.findall(text) for t in terms(w)}
     category = {t for m in _CATEGORY.finditer(text) for t in terms(m.group(1))}
     weights = {t: (0.3 if t in GENERIC_TERMS or t in light else CATEGORY_WEIGHT if t in category or t[:1].isdigit()
                    else 1.0) for t in terms(text) if t not in skip}
     if _SINGLE_VISIT.search(text):  # "a single class" is what "a drop-in class" names (never missing where it is not)
-        weights.setdefault(DROP_IN, CATEGORY_WEIGHT)
+        weights.setdefault(_DROP_IN, CATEGORY_WEIGHT)
     for kind in kinds if weights else ():  # "how long are classes?" is answered by what "lasts 60 minutes"
         for t in _KIND_HINTS.get(kind, ()):
             weights.setdefault(t, 0.3)

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import re
 
-from avatar_service.adapters.dialogue.answering import CATEGORY_WEIGHT
+from avatar_service.adapters.dialogue.answering import CATEGORY_WEIGHT, HINT_TERMS
 from avatar_service.adapters.dialogue.narrowing import narrowed, one_case, one_kind
 from avatar_service.adapters.dialogue.ranking import Query
 from avatar_service.adapters.dialogue.terms import GENERIC_TERMS, terms
 
-_ONE = frozenset(terms("single"))  # "how long's that one?" ("one" is read as "single")
 _ALL_OF = re.compile(r"\b(?:both|all|each|every|together|altogether)\b", re.I)
 
 
@@ -28,7 +27,8 @@ def the_case_asked(sentence: str, said: str, query: Query, context: set[str], pr
     cut = one_case(cut, own, context - own, query.kinds, pointed)
     if cut == whole:  # "the whole family": the family's of "adult membership £240, family membership £380, ..."
         cut = one_kind(cut, own, said, query.kinds, query.ages)
-    named = {t for t in query.own if query.weights.get(t, 0.0) >= 0.3} - GENERIC_TERMS - _ONE
+    # (not a hint: "how long's that one?" reads "one" as "single")
+    named = {t for t in query.own if query.weights.get(t, 0.0) >= 0.3} - GENERIC_TERMS - HINT_TERMS
     if cut == whole and not named and context and not _ALL_OF.search(said):
         # "how long would that take?" after the price of a wedding dress: the wedding dress's (what the last reply
         # named, or else the turn before)

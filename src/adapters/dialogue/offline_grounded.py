@@ -15,7 +15,6 @@ from avatar_service.adapters.dialogue import answer_types
 from avatar_service.adapters.dialogue import phrases as P
 from avatar_service.adapters.dialogue.answering import (
     CATEGORY_WEIGHT,
-    DROP_IN,
     as_sentence,
     best_answer,
     indirect,
@@ -243,6 +242,8 @@ class _Reply(SmallTalk):
         kinds = answer_types.wanted(text)
         weights = question_weights(text, kinds, asked_ages)
         weights.pop("more", None)
+        # the turn's own terms: its words, and what its phrasing says in other words ("a single class": the drop-in)
+        own_terms = frozenset(terms(text)) | {t for t, w in weights.items() if w >= CATEGORY_WEIGHT}
         case, aside_named = put_beside(text)  # where, instead of what, for whom: not what it is about
         for t in case & weights.keys():
             weights[t] = min(weights[t], 0.3)
@@ -314,7 +315,7 @@ class _Reply(SmallTalk):
         return Query(text=text, weights=weights, kinds=kinds, yes_no=answer_types.is_yes_no(asked), about_user=mine,
                      permission=asks_permission(asked) or old_enough, to_place=to_place, ages=asked_ages,
                      ages_said=bool(answer_types.ages(text)), place_names=place_names(self.request.persona.description),
-                     own=frozenset(terms(text)) | (weights.keys() & {DROP_IN}),  # ("a single class": the drop-in)
+                     own=own_terms,
                      mentions_user=mentions_user(asked) or (bool(context) and mentions_user(context)),
                      child=answer_types.mentions_child(text) or bool(asked_ages), said=said,
                      case=case, aside_named=aside_named, from_reply=self.from_reply, echoed=self.echoed,
