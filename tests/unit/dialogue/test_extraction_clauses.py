@@ -8,11 +8,8 @@ import pytest
 
 from avatar_service.core.memory.clauses import pieces, tidy
 from avatar_service.core.memory.dedup import Candidate, decide, naming_of, slot_of
-from avatar_service.core.memory.extraction import extract_facts
 
-
-def facts(*turns: str) -> list[tuple[str, str]]:
-    return [(f.content, f.category) for f in extract_facts(turns)]
+from .extracted import facts
 
 
 def statements(sentence: str) -> list[str]:

@@ -6,12 +6,9 @@ from __future__ import annotations
 import pytest
 
 from avatar_service.core.memory.dedup import Candidate, decide
-from avatar_service.core.memory.extraction import extract_facts
 from avatar_service.core.memory.normalise import normalise, sentences_of
 
-
-def facts(*turns: str) -> list[tuple[str, str]]:
-    return [(f.content, f.category) for f in extract_facts(turns)]
+from .extracted import facts
 
 
 @pytest.mark.parametrize(("typed", "read"), [

@@ -10,9 +10,7 @@ from avatar_service.core.memory.dedup import Candidate, decide, given_up
 from avatar_service.core.memory.extraction import extract_facts
 from avatar_service.core.memory.frames import variants
 
-
-def facts(*turns: str) -> list[tuple[str, str]]:
-    return [(f.content, f.category) for f in extract_facts(turns)]
+from .extracted import facts
 
 
 def test_variants_put_a_leading_time_last_and_drop_a_closing_now() -> None:

@@ -8,11 +8,8 @@ from __future__ import annotations
 import pytest
 
 from avatar_service.core.memory.dedup import Candidate, decide, slot_of
-from avatar_service.core.memory.extraction import extract_facts
 
-
-def facts(*turns: str) -> list[tuple[str, str]]:
-    return [(f.content, f.category) for f in extract_facts(turns)]
+from .extracted import facts
 
 
 @pytest.mark.parametrize("said", [
