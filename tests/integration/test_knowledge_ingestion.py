@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from datetime import UTC, datetime
 from typing import Any
 
@@ -294,3 +295,45 @@ async def test_refresh_replaces_chunks_atomically(service: Service, client: Asyn
     assert {c.id for c in chunks_of(service, item["id"])} == {c.id for c in after}
     [next_job] = refresh_jobs(service, item["id"])
     assert next_job.id != scheduled.id and next_job.run_at > datetime.now(UTC)
+
+
+async def test_a_refresh_committed_between_the_cache_check_and_the_row_read_is_found(
+        service: Service, client: AsyncTestClient[Any], receiver: Receiver, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The interleaving the test above can only land on by chance, forced: the search checks its cache's
+    version, the refresh commits, then the search reads the rows its (old) vectors named. It catches up and
+    answers from the new chunks; it once discarded the old vectors and answered nothing."""
+    receiver.pages["/lines.txt"] = ("text/plain", b"The red tram line stops at the market square.")
+    base = f"/v1/personalities/{(await create_personality(client))['id']}/knowledge"
+    item = (await client.post(base, json={"type": "url", "url": receiver.url + "/lines.txt",
+                                          "refresh_interval": "daily"})).json()
+    assert (await ready(service, client, base, item["id"]))["status"] == "ready"
+    [scheduled] = refresh_jobs(service, item["id"])
+    receiver.pages["/lines.txt"] = ("text/plain", b"The blue metro line stops at the harbour.")
+    make_due(service, item["id"])
+    knowledge = service.container.resolve(Knowledge)
+    processor = service.container.resolve(KnowledgeProcessor)
+    query = KnowledgeSearch(query="which line stops where", limit=5)
+    personality_id = base.split("/")[3]
+    service.call(knowledge.search, service.organization_id, personality_id, query)  # the old chunk is cached
+
+    semantic = knowledge.semantic
+    search, apply, held_back = semantic.search, semantic.apply, []
+
+    async def hold_back(*args: Any, **kwargs: Any) -> None:
+        held_back.append((args, kwargs))  # the refreshing task's own cache update, not yet run
+
+    async def refreshing_first(*args: Any, **kwargs: Any) -> Any:
+        hits = await search(*args, **kwargs)
+        if not held_back:
+            with monkeypatch.context() as patch:
+                patch.setattr(semantic, "apply", hold_back)
+                await processor(scheduled.payload)  # commits after this search read its version, before its rows
+        return hits
+
+    monkeypatch.setattr(semantic, "search", refreshing_first)
+    result = service.call(knowledge.search, service.organization_id, personality_id, query)
+    assert held_back and [h.content for h in result.data] == ["The blue metro line stops at the harbour."]
+    for args, kwargs in held_back:  # the refresh's own update lands late: the cache stays right
+        service.call(functools.partial(apply, *args, **kwargs))
+    again = service.call(knowledge.search, service.organization_id, personality_id, query)
+    assert [h.content for h in again.data] == ["The blue metro line stops at the harbour."]

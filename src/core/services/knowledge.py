@@ -20,7 +20,7 @@ from avatar_service.core.model import (
 from avatar_service.core.pagination import PageRequest
 from avatar_service.core.services.base import Deps, fetch, fetch_owned, page_of
 from avatar_service.core.services.filters import given
-from avatar_service.core.services.vector_cache import Source, Stored, fresh, stored
+from avatar_service.core.services.vector_cache import Source, Stored, fresh, rows_missing, stored
 from avatar_service.ports.jobs import JobQueue
 from avatar_service.ports.semantic import Semantic
 from avatar_service.ports.storage import UnitOfWork
@@ -115,7 +115,8 @@ class Knowledge:
     async def ranked_by_vector(self, uow: UnitOfWork, personality_id: str, vector: bytes, limit: int,
                                min_relevance: float = 0.0) -> Hits:
         ns = namespace(personality_id)
-        await fresh(uow, self.semantic, ns, self._source(uow, personality_id))
+        source = self._source(uow, personality_id)
+        await fresh(uow, self.semantic, ns, source)
         for attempt in range(3):
             hits = await self.semantic.search(ns, vector, limit)
             hits = [(ident, max(0.0, min(1.0, score))) for ident, score in hits]
@@ -123,9 +124,7 @@ class Knowledge:
             chunks = {c.id: c for c in await uow.chunks.get_many([i for i, _ in hits])} if hits else {}
             if len(chunks) == len(hits) or attempt == 2:
                 break
-            # A vector whose row is gone without a version bump (its personality was deleted): it leaves the
-            # cache and the search runs again.
-            self.semantic.discard(ns, [i for i, _ in hits if i not in chunks])
+            await rows_missing(uow, self.semantic, ns, source, [i for i, _ in hits if i not in chunks])
         return [KnowledgeHit(knowledge_item_id=chunks[i].knowledge_item_id, content=chunks[i].content,
                              relevance=round(score, 4)) for i, score in hits if i in chunks]
 

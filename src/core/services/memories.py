@@ -25,7 +25,7 @@ from avatar_service.core.model.common import UNSET
 from avatar_service.core.pagination import PageRequest
 from avatar_service.core.services.base import Deps, emit, fetch, fetch_owned, page_of
 from avatar_service.core.services.filters import given
-from avatar_service.core.services.vector_cache import Source, Stored, fresh, stored
+from avatar_service.core.services.vector_cache import Source, Stored, fresh, rows_missing, stored
 from avatar_service.ports.semantic import Semantic
 from avatar_service.ports.storage import UnitOfWork
 
@@ -170,16 +170,16 @@ class Memories:
     async def ranked_by_vector(self, uow: UnitOfWork, user_id: str, vector: bytes, personality_id: str | None,
                                limit: int, min_relevance: float = 0.0) -> Ranked:
         ns = namespace(user_id)
-        await self.ensure_loaded(uow, user_id)
+        source = self._source(uow, user_id)
+        await fresh(uow, self.semantic, ns, source)
         for attempt in range(3):
             hits = await self.semantic.search(ns, vector, limit, personality_id)
             hits = [(ident, relevance(score)) for ident, score in hits if relevance(score) >= min_relevance]
             records = {r.id: r for r in await uow.memories.get_many([ident for ident, _ in hits])} if hits else {}
             if len(records) == len(hits) or attempt == 2:
                 break
-            # A vector whose row is gone without a version bump (a personality deleted with its memories):
-            # it leaves the cache, and the search runs again rather than returning a short list.
-            self.semantic.discard(ns, [ident for ident, _ in hits if ident not in records])
+            # the search runs again rather than returning a short list
+            await rows_missing(uow, self.semantic, ns, source, [ident for ident, _ in hits if ident not in records])
         return [(records[ident], score) for ident, score in hits if ident in records]
 
     async def search(self, organization_id: str, user_id: str, data: MemorySearch) -> MemorySearchResult:

@@ -78,3 +78,15 @@ async def reload(uow: UnitOfWork, semantic: Semantic, namespace: str, source: So
     """Rebuilds the namespace whatever its version says."""
     semantic.forget(namespace)
     await fresh(uow, semantic, namespace, source)
+
+
+async def rows_missing(uow: UnitOfWork, semantic: Semantic, namespace: str, source: Source,
+                       missing: Sequence[str]) -> None:
+    """A search named vectors whose rows were not there when read. When storage moved on since the cache was
+    brought up to date (a commit landed between the two reads: a knowledge refresh replacing its chunks), the
+    cache catches up with it, so the next search finds the new rows instead of none. When it did not (a row
+    deleted without a version bump: its personality's), the vectors leave the cache."""
+    held = semantic.version(namespace)
+    await fresh(uow, semantic, namespace, source)
+    if semantic.version(namespace) == held:
+        semantic.discard(namespace, missing)
