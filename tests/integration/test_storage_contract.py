@@ -391,3 +391,25 @@ async def test_memory_nested_writers_fail_fast_instead_of_hanging() -> None:
             with pytest.raises(RuntimeError):
                 await inner.personalities.add(personality("p2"))
     assert await storage.ping() is True
+
+
+async def test_closing_waits_for_open_units_of_work(storage: Storage) -> None:
+    """A write still open when the service shuts down (a room's last reply being stored) is committed, not cut
+    off by the engine's disposal (on SQLite that once hung the event loop's own shutdown)."""
+    if not isinstance(storage, SqlStorage):
+        pytest.skip("closing the in-memory storage has nothing to wait for")
+    opened = asyncio.Event()
+
+    async def slow_write() -> None:
+        async with storage(A) as uow:
+            opened.set()
+            await asyncio.sleep(0.3)  # the shutdown begins meanwhile
+            await uow.personalities.add(personality("late"))
+            await uow.commit()
+
+    writing = asyncio.ensure_future(slow_write())
+    await opened.wait()
+    await storage.close()
+    assert writing.done() and writing.exception() is None
+    async with storage(A, read_only=True) as uow:  # (the engine opens a new pool: the fixture closes it again)
+        assert (await uow.personalities.get("personality_late")) is not None

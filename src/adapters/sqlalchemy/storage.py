@@ -1,5 +1,6 @@
 """The SQL unit of work and the storage that opens it, on SQLite or PostgreSQL."""
 
+import asyncio
 from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
@@ -26,6 +27,8 @@ from avatar_service.adapters.sqlalchemy.read_cache import CacheSession, SqliteRe
 from avatar_service.adapters.sqlalchemy.repository import SqlRepository
 from avatar_service.adapters.sqlalchemy.sqlite_one_trip import one_trip_dbapi
 from avatar_service.core import model as m
+
+CLOSE_GRACE = 10.0  # seconds closing waits for open units of work
 
 REPOSITORIES: dict[str, tuple[Any, Any, Any]] = {
     "organizations": (SqlRepository, t.organizations, m.Organization),
@@ -62,13 +65,19 @@ class SqlUnitOfWork:
         self._committed = False
 
     async def __aenter__(self) -> Self:
+        self._storage.in_use.enter()
         if self._write_lock is None:
             return self  # connects on its first statement, if any
-        await self._write_lock.acquire()
+        try:
+            await self._write_lock.acquire()
+        except BaseException:
+            self._storage.in_use.leave()
+            raise
         try:
             await self.connection.open()  # a writer begins now, in the order it took the lock
         except BaseException:
             self._write_lock.release()
+            self._storage.in_use.leave()
             raise
         return self
 
@@ -90,6 +99,12 @@ class SqlUnitOfWork:
 
     async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                         tb: TracebackType | None) -> None:
+        try:
+            await self._end()
+        finally:
+            self._storage.in_use.leave()
+
+    async def _end(self) -> None:
         self.connection.discard()
         conn = self.connection.opened
         if conn is None and self._write_lock is None:
@@ -174,9 +189,28 @@ def _postgres_setup(engine: AsyncEngine) -> None:
             raise DisconnectionError("the server closed this connection")
 
 
+class InUse:
+    """How many units of work are open, and a way to wait until none is."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.idle = asyncio.Event()
+        self.idle.set()
+
+    def enter(self) -> None:
+        self.count += 1
+        self.idle.clear()
+
+    def leave(self) -> None:
+        self.count -= 1
+        if self.count == 0:
+            self.idle.set()
+
+
 class SqlStorage:
     def __init__(self, url: str, *, read_cache: bool = True) -> None:
         self.url = url
+        self.in_use = InUse()
         self.engine = create_engine(url)
         sqlite_file = sqlite_path(url)
         # SQLite has one writer at a time: writers of this process queue here, in order, instead of
@@ -208,6 +242,12 @@ class SqlStorage:
             return False
 
     async def close(self) -> None:
+        """Units of work still open (a request finishing, a room's last reply being stored) end first, for at
+        most CLOSE_GRACE seconds. One cut off here had its connection torn down as the event loop shut down:
+        aiosqlite's close, cancelled midway, then waited for a thread that had already stopped, and the loop's
+        shutdown hung with it."""
+        with anyio.move_on_after(CLOSE_GRACE):
+            await self.in_use.idle.wait()
         if isinstance(self.read_cache, PostgresReadCache):
             await self.read_cache.aclose()
         elif self.read_cache is not None:
