@@ -106,6 +106,14 @@ class LiveKitRooms:
         except Exception as error:  # the conversation ends regardless; LiveKit's own empty-room timeout cleans up
             log.warning("could not delete LiveKit room %s: %s", conversation_id, error)
 
+    async def aclose(self) -> None:
+        """The avatars this process runs in LiveKit rooms leave them, their last replies stored."""
+        if self.agents is not None:
+            from avatar_service.adapters.aiortc_rooms.pipeline_session import close_sessions
+
+            await close_sessions(self.agents.sessions, self.agents.close)
+            await self.agents.engines.aclose()
+
     # --- the room's signaling side, for the avatar this process runs -------------------------------------
 
     async def answer(self, organization_id: str, conversation_id: str, sdp: str, kind: str) -> tuple[str, str]:

@@ -21,6 +21,10 @@ class RoomProvider(Protocol):
 
     async def close(self, conversation_id: str) -> None: ...
 
+    async def aclose(self) -> None:
+        """At shutdown, before storage closes: the rooms this process hosts close, and what they were writing
+        is written."""
+
 
 class RoomTokens(Protocol):
     """Checks the token a room's participant brings (the service signs them whoever hosts the media)."""

@@ -244,6 +244,23 @@ async def test_a_closed_page_ends_the_conversation_within_seconds(service: Servi
     assert time.monotonic() - closed < 10
 
 
+async def test_a_shutdown_ends_at_once_the_conversation_of_a_participant_who_left(service: Service) -> None:
+    """The service stopping (what its lifespan does before storage closes) does not wait out the grace given
+    to a reload: the conversation of a participant who had left ends, reason `left`, before storage closes."""
+    conversation, room = await _open_room(service, video_enabled=False)
+    ident = conversation["id"]
+    rooms = service.container.resolve(RoomProvider)
+    assert isinstance(rooms, AiortcRooms)
+    assert await room.wait_for(lambda: ident in rooms.sessions and rooms.sessions[ident]._joined, 10)
+    await room.close()
+    assert await room.wait_for(lambda: ident not in rooms.sessions, 10)  # seen to leave; the grace begins
+    started = time.monotonic()
+    service.call(rooms.aclose)
+    assert time.monotonic() - started < rooms.left_grace
+    body = (await service.client.get(f"/v1/conversations/{ident}")).json()
+    assert (body["status"], body["end_reason"]) == ("ended", "left")
+
+
 async def test_a_recorded_conversation_is_written_and_served(service: Service, question: tuple[np.ndarray, int]
                                                              ) -> None:
     conversation, room = await _open_room(service, record=True)

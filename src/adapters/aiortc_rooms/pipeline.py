@@ -121,6 +121,10 @@ class ConversationPipeline:
     def start(self) -> None:
         self._spawn(asyncio.ensure_future(self._turns()))
 
+    @property
+    def tasks(self) -> set[asyncio.Task[Any]]:
+        return set(self._tasks)
+
     def _spawn(self, task: asyncio.Task[Any]) -> asyncio.Task[Any]:
         self._tasks.add(task)
         task.add_done_callback(self._task_done)

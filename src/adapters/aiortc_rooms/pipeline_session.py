@@ -5,7 +5,7 @@ the steps of closing that do not depend on the transport. `RoomSession` and `Liv
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from avatar_service.adapters.aiortc_rooms.audio import ReplyAudioTrack
@@ -104,6 +104,11 @@ class PipelineSession:
         finally:
             await self.close()
 
+    def running(self) -> set[asyncio.Task[Any]]:
+        """The session's tasks and its pipeline's, still running: closing cancels them, and what they were
+        storing (a reply cut off) is written as they end."""
+        return {task for task in (*self._tasks, *self.pipeline.tasks) if not task.done()}
+
     def _stop(self) -> bool:
         """Closing's first steps: the pipeline, every task but the one closing, and the tracks stop. False when
         the session was closed already (the caller then has nothing left to do)."""
@@ -144,3 +149,20 @@ class SessionTurns:
             return False
         await session.reply(content, turn)
         return True
+
+
+CLOSE_GRACE = 10.0  # seconds a shutdown waits for the rooms' last writes
+
+
+async def close_sessions(sessions: Mapping[str, PipelineSession], close: Callable[[str], Awaitable[None]],
+                         *others: asyncio.Future[Any]) -> None:
+    """At shutdown: closes every session (by its owner's `close`), then waits, for at most CLOSE_GRACE seconds,
+    until their tasks and `others` have ended: what they were storing (a reply cut off) is written before
+    storage closes."""
+    running: set[asyncio.Future[Any]] = set(others)
+    for ident, session in list(sessions.items()):
+        running |= session.running()
+        await close(ident)
+    running = {task for task in running if not task.done() and task is not asyncio.current_task()}
+    if running:
+        await asyncio.wait(running, timeout=CLOSE_GRACE)

@@ -19,7 +19,7 @@ import numpy as np
 
 from avatar_service.adapters.aiortc_rooms.ice import add_host_addresses
 from avatar_service.adapters.aiortc_rooms.pipeline import Observe
-from avatar_service.adapters.aiortc_rooms.pipeline_session import SessionTurns
+from avatar_service.adapters.aiortc_rooms.pipeline_session import SessionTurns, close_sessions
 from avatar_service.adapters.aiortc_rooms.recording import RoomRecorder
 from avatar_service.adapters.aiortc_rooms.session import RoomSession
 from avatar_service.adapters.aiortc_rooms.video import LiveAvatar, avatar_composer
@@ -72,6 +72,7 @@ class AiortcRooms(SessionTurns):
         self.recordings: set[asyncio.Task[None]] = set()  # being written
         self._warm: asyncio.Future[None] | None = None
         self._background: set[asyncio.Future[Any]] = set()
+        self._closing = asyncio.Event()  # the process is shutting down: participants who left are not waited for
         add_host_addresses(host_addresses)
 
     def attach(self, host: RoomHost, portraits: PortraitSource | None = None) -> None:
@@ -169,13 +170,22 @@ class AiortcRooms(SessionTurns):
         self._keep(asyncio.ensure_future(self._end_unless_back(organization_id, conversation_id, session)))
 
     async def _end_unless_back(self, organization_id: str, ident: str, session: RoomSession | None) -> None:
-        await asyncio.sleep(self.left_grace)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._closing.wait(), self.left_grace)
         current = self.sessions.get(ident)
         if current is not None and current is not session and not current._closed:
             return  # they came back (a reload joined again)
         if self.host is not None:
             with contextlib.suppress(NotFound, Conflict):
                 await self.host.end(organization_id, ident, "ended", reason="left")
+
+    async def aclose(self) -> None:
+        """At shutdown, before storage closes: every room here closes (a reply being spoken is stored as far as
+        it got), the conversation of a participant who had left ends now rather than after the grace, and the
+        recordings being written are finished. The conversations of rooms still open stay active: their pages
+        join again when the service is back."""
+        self._closing.set()
+        await close_sessions(self.sessions, self.close, *self._background, *self.recordings)
 
     def _forget(self, session: RoomSession) -> None:
         ident = session.media.conversation_id

@@ -238,4 +238,5 @@ class PlacedRooms:
                                     reason="host_lost")
 
     async def aclose(self) -> None:
+        await self.local.aclose()
         await self.caller.aclose()

@@ -143,6 +143,7 @@ def create_app(container: punq.Container, *, run_worker: bool | None = None) -> 
                 yield
             finally:
                 group.cancel_scope.cancel()
+        await container.resolve(RoomProvider).aclose()  # before storage: the rooms' last writes are made
         await container.resolve(GuardedHttp).aclose()  # the delivery connections this loop kept alive
         await container.resolve(Storage).close()
 

@@ -84,6 +84,7 @@ class Local:
     def __init__(self) -> None:
         self.sessions: dict[str, Session] = {}
         self.hung_up: list[tuple[str, str, str, str]] = []
+        self.closed = False
 
     def attach(self, host: Any, portraits: Any = None) -> None:
         return None
@@ -91,6 +92,10 @@ class Local:
     async def hang_up(self, conversation_id: str, status: str, reason: str, message: str) -> None:
         self.sessions.pop(conversation_id, None)
         self.hung_up.append((conversation_id, status, reason, message))
+
+    async def aclose(self) -> None:
+        self.sessions.clear()
+        self.closed = True
 
 
 class Conversations:
@@ -195,4 +200,4 @@ async def test_stopping_fails_the_rooms_as_host_lost_and_retires_the_worker() ->
     await asyncio.gather(running, return_exceptions=True)
     assert sorted(conversations.ended) == [("conv_1", "failed", "host_lost"), ("conv_2", "failed", "host_lost")]
     assert hosts.retired == ["rh_1"] and hosts.rows == {} and hosts.placements == {}
-    assert made.server.stopped and made.rooms.caller.closed  # type: ignore[attr-defined]
+    assert made.server.stopped and made.rooms.caller.closed and local.closed  # type: ignore[attr-defined]
