@@ -185,7 +185,9 @@ class AiortcRooms(SessionTurns):
         recordings being written are finished. The conversations of rooms still open stay active: their pages
         join again when the service is back."""
         self._closing.set()
-        await close_sessions(self.sessions, self.close, *self._background, *self.recordings)
+        # (not the warm-up, which writes nothing: a shutdown does not wait seconds for Whisper to load)
+        ending = [task for task in self._background if task is not self._warm]
+        await close_sessions(self.sessions, self.close, *ending, *self.recordings)
 
     def _forget(self, session: RoomSession) -> None:
         ident = session.media.conversation_id
