@@ -314,3 +314,33 @@ def in_the_months(question: str, sentence: str) -> bool | None:
     month = _MONTHS.index(next(iter(asked)))
     return any((month - _MONTHS.index(a.lower())) % 12 <= (_MONTHS.index(b.lower()) - _MONTHS.index(a.lower())) % 12
                for a, b in ranges)
+
+
+_COUNTED = re.compile(rf"\b(\d+|{_NUMBER_WORD})\s+([a-z]{{3,}})\b", re.I)
+_COUNT_WORDS = {w: i for i, w in enumerate(("zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
+                                            "nine", "ten", "eleven", "twelve"))}
+_BOUNDED = re.compile(r"(?:within|up to|under|less than|fewer than|no more than|over|more than|above|at least|"
+                      r"at most|maximum(?: of)?|minimum(?: of)?|from)\s+$", re.I)
+
+
+def _counts(text: str, bounded_too: bool = True) -> dict[str, set[int]]:
+    """What a text counts ("three visits" -> {"visit": {3}}), by the counted word without its plural."""
+    out: dict[str, set[int]] = {}
+    for m in _COUNTED.finditer(text):
+        number = m.group(1).lower()
+        value = int(number) if number.isdigit() else _COUNT_WORDS.get(number)
+        if value is None or (not bounded_too and _BOUNDED.search(text[:m.start()])):
+            continue
+        out.setdefault(m.group(2).lower().removesuffix("s"), set()).add(value)
+    return out
+
+
+def in_the_count(question: str, sentence: str) -> bool | None:
+    """Whether the number a yes-or-no question puts on a thing ("is that just the one visit?") is the one a sentence
+    gives it ("covers three visits over three weeks"); None when they count nothing in common, or the sentence
+    only bounds it ("up to four passengers": amount_fit's)."""
+    asked, given = _counts(question), _counts(sentence, bounded_too=False)
+    common = asked.keys() & given.keys()
+    if not common:
+        return None
+    return all(asked[thing] & given[thing] for thing in common)

@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 
 from avatar_service.adapters.dialogue import answer_types
-from avatar_service.adapters.dialogue.ranking import Ranking, Scored
+from avatar_service.adapters.dialogue.ranking import PRONOUN_START, Ranking, Scored
 from avatar_service.adapters.dialogue.terms import GENERIC_TERMS, RELATED, is_common, terms
 from avatar_service.core.text.lexicon import words_of
 
@@ -151,8 +151,11 @@ def best_answer(ranking: Ranking, more: bool, asking: bool, about_user: float, t
         return best
     # ...and holds the kind asked for when one is ("until what time can I get food?" is not answered by
     # "outside food is not allowed")
+    # (unless the kind is the turn before's and the best holds none of the words: "what about christmas day?" after
+    # "from what time?" is answered by "on Christmas Day fares are double", not by a time)
     level = [s for s in ranked[1:RUNNERS_UP + 1] if s.score >= best.score - LEVEL_SCORE and
-             (s.fits or not ranking.wants_kind) and _holds_the_answer(s, ranking, asking)]
+             (s.fits or not ranking.wants_kind or (ranking.kind_borrowed and best.coverage == 0 and
+                                                   s.main_held >= 1.0)) and _holds_the_answer(s, ranking, asking)]
     return max(level, key=lambda s: s.coverage, default=None)
 
 
@@ -177,7 +180,9 @@ def _holds_the_answer(scored: Scored, ranking: Ranking, asking: bool) -> bool:
             c.relevance < FAR_SIMILARITY:
         return False  # "what's your pass rate?" / "...runs Pass Plus courses": a word shared, the meaning far
     needed = 0.3 if asking else 0.5
-    return scored.coverage >= needed or (scored.coverage >= 0.2 and (scored.fits or c.relevance >= 0.5))
+    # ("could you drop a parcel off?" / "we don't deliver parcels": every main word asked whether, held in a no)
+    whether = ranking.yes_no and ranking.main and scored.main_held >= 1.0 and bool(_NEGATIVE.search(c.text))
+    return scored.coverage >= needed or (scored.coverage >= 0.2 and (scored.fits or c.relevance >= 0.5 or whether))
 
 
 _PARTS = re.compile(r"\s*;\s*|,\s*(?:but|while|whereas|and)\s+|\s+but\s+", re.I)
@@ -197,13 +202,16 @@ _PROVIDED = re.compile(r"\b(?:we|they) (?:provide|supply|lend|loan)\b|\b(?:are|i
 def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
     """The best sentence, with "Yes," or "No," in front when it plainly answers a yes/no question."""
     text = as_sentence(best.candidate.text)
-    if not answer_types.is_yes_no(question) or _SAYS_WHICH.match(text):  # ("No outside food is allowed": not "No, No")
+    # (the question asked after what the user told: "there's a fox under our shed, can you get rid of it?")
+    if not (ranking.yes_no or answer_types.is_yes_no(question)) or _SAYS_WHICH.match(text):  # (not "No, No")
         return text
     if _NEGATIVE.search(question):
         return text  # "isn't it open?": a yes or no would be ambiguous
     on_the_day = answer_types.on_the_day(question, text)
     if on_the_day is None:  # "in October?" / "only sold from May to September"
         on_the_day = answer_types.in_the_months(question, text)
+    if on_the_day is None:  # "is that just the one visit?" / "covers three visits"
+        on_the_day = answer_types.in_the_count(question, text)
     if on_the_day is not None and not _NEGATIVE.search(text):  # "on a Tuesday?" / "from Wednesday to Sunday"
         return ("Yes, " if on_the_day else "No, ") + lower_first(text)
     if _NEED_OWN.search(question) and _PROVIDED.search(text):
@@ -284,3 +292,32 @@ def indirect(question: str) -> str:
     if m:
         return f"what your {m.group(2)} is {m.group(3)}" if m.group(3) else f"your {m.group(2)}"
     return "that"
+
+
+def chosen_sentences(ranking: Ranking, best: Scored, verbosity: float) -> list[Scored]:
+    """The best sentence, then (as verbosity allows) others that answer nearly as well, or follow it."""
+    v = verbosity
+    wanted = 1 if v < 0.34 else 2 if v < 0.67 else 3 if v < 0.9 else 4
+    chosen = [best]
+    taken = {(best.candidate.kind, best.candidate.group, best.candidate.position)}
+    for other in ranking.ranked:
+        if len(chosen) >= wanted:
+            break
+        c = other.candidate
+        key = (c.kind, c.group, c.position)
+        if key in taken or other.coverage <= 0 or other.score < 0.7 * best.score:
+            continue
+        if PRONOUN_START.match(c.text) and (c.kind, c.group, c.position - 1) not in taken:
+            continue  # "It opened in 2019" only makes sense after the sentence it refers to
+        chosen.append(other)
+        taken.add(key)
+    if v >= 0.67:  # elaborating: the sentences that follow the best one in its chunk
+        for other in ranking.ranked:
+            c = other.candidate
+            if len(chosen) >= wanted:
+                break
+            if c.kind == best.candidate.kind == "knowledge" and c.group == best.candidate.group and \
+                    (c.kind, c.group, c.position) not in taken and c.position > best.candidate.position:
+                chosen.append(other)
+                taken.add((c.kind, c.group, c.position))
+    return chosen

@@ -124,6 +124,9 @@ first initial introductory
 paint paints painting painted respray resprays resprayed
 streetdance breakdance breakdancing breakdancer breakdancers hiphop
 compulsory mandatory obligatory required optional
+poison poisons bait baits pesticide pesticides insecticide insecticides
+guest guests visitor visitors attendee attendees people
+mobility wheelchair wheelchairs crutches walker
 """
 
 # what an amount costs, said the everyday way (a price asked, answer_types.wanted, and the word "cost")
@@ -181,7 +184,8 @@ PHRASES = [
     (COST_IDIOMS, "cost"),
     (r"\bbecom(?:e|es|ing) an? member\b", "join membership"),
     (r"\bfirst (?:meeting|appointment|session|chat)\b", "first consultation"),
-    (r"\blook(?:s|ed|ing)? after\b|\bdeal(?:s|t|ing)? with\b|\btake(?:s)? care of\b", "handle"),
+    (r"\blook(?:s|ed|ing)? after\b|\bdeal(?:s|t|ing)? with\b|\btake(?:s)? care of\b|\bget(?:s|ting)? rid of\b",
+     "handle"),
     (r"\bwho (?:am i|are we|is he|is she) (?:seeing|meeting)\b", "who appointment"),
     (r"\bwhere (?:am i|are we|is he|is she) moving(?: to)?\b", "where new home"),
     (r"\bwhere (?:am i|are we|is he|is she) (?:driving|coming|travel+ing|flying|cycling|setting off) from\b",
@@ -232,4 +236,6 @@ PHRASES = [
     (r"\b(?:me|myself) and (?:my|a|one) (?:\w+ )?(?:mate|friend|partner|wife|husband|boyfriend|girlfriend|son|"
      r"daughter|mum|dad|mother|father|brother|sister|colleague|pal|buddy|other half)\b|\bjust the two of us\b", "2"),
     (r"\bone[ -]to[ -]one\b|\b1[ -]to[ -]1\b", "private"),
+    (r"\b(?:sat|sitting) down\b", "seated"),  # ("sat" alone is Saturday)
+    (r"\bget(?:s|ting)? (?:around|about)\b", "mobility"),  # "what I told you about getting around" / "a wheelchair"
 ]

@@ -17,6 +17,7 @@ from avatar_service.adapters.dialogue.answering import (
     CATEGORY_WEIGHT,
     as_sentence,
     best_answer,
+    chosen_sentences,
     indirect,
     lower_name,
     question_weights,
@@ -61,6 +62,7 @@ from avatar_service.adapters.dialogue.user_facts import (
     about_user,
     addresses_the_place,
     asked_part,
+    asks_about_the_told,
     asks_permission,
     has_in_mind,
     mentions_user,
@@ -221,7 +223,7 @@ class _Reply(SmallTalk):
                 self.say(P.STATEMENT_ACK)
                 return self.say(P.TELL_ME_MORE, topic=unknown_topic(text, ranking) or "that")
             return self.dont_know(text, ranking)
-        chosen = self.choose(ranking, best)
+        chosen = chosen_sentences(ranking, best, self.style.verbosity)
         s = self.style
         if s.warmth >= 0.67 and s.verbosity >= 0.34 and asking and not self.negative:
             self.say(P.SURE, name_comma=self.name_comma(0.8))
@@ -239,7 +241,7 @@ class _Reply(SmallTalk):
 
     def query(self, text: str, more: bool) -> Query:
         asked_ages = answer_types.ages(text)
-        kinds = answer_types.wanted(text)
+        kinds, borrowed_kinds = answer_types.wanted(text), []
         weights = question_weights(text, kinds, asked_ages)
         weights.pop("more", None)
         # the turn's own terms: its words, and what its phrasing says in other words ("a single class": the drop-in)
@@ -276,8 +278,9 @@ class _Reply(SmallTalk):
                         weights.setdefault(t, 0.5)
             # "and for kids?", "can I park there?" ask what the turn before asked; "will my insurance cover it?" (two
             # words of its own), "can my 8 year old come on his own?" or "is there a class for that?" ask another thing
-            if _CONNECTIVE.match(text) or (len(new_words) <= 1 and not asked_ages and not asks_whether_there_is(text)):
-                kinds = kinds or answer_types.wanted(context)
+            if not kinds and (_CONNECTIVE.match(text) or (
+                    len(new_words) <= 1 and not asked_ages and not asks_whether_there_is(text))):
+                kinds = borrowed_kinds = answer_types.wanted(context)
         if self.pronoun_resolved and not context:  # "what is she frightened of?" after "...called Nala"
             for name in _PROPER.findall(self.previous_reply):
                 for t in terms(name):
@@ -299,8 +302,10 @@ class _Reply(SmallTalk):
         # loud noise, is there a good time to bring him?"): it ranks, never refuses; "..., is that a problem?" is
         # about what was told
         # (or when the question leans on the turn before: "how much is it going to cost? he wants 20 friends there")
-        if asked != text and ({t for t in terms(asked) if weights.get(t, 0.0) >= 1.0} - common_terms(asked) or context
-                              or has_in_mind(text)):
+        # (but "there's a fox under our shed, can you get rid of it?" asks about what was told: "it" is the fox)
+        if asked != text and not asks_about_the_told(asked) and (
+                {t for t in terms(asked) if weights.get(t, 0.0) >= 1.0} - common_terms(asked) or context
+                or has_in_mind(text)):
             for t in told & weights.keys():
                 weights[t] = min(weights[t], CATEGORY_WEIGHT)
         mine = max(about_user(asked), 0.6 * about_user(context) if context else 0.0)
@@ -320,7 +325,7 @@ class _Reply(SmallTalk):
                      child=answer_types.mentions_child(text) or bool(asked_ages), said=said,
                      case=case, aside_named=aside_named, from_reply=self.from_reply, echoed=self.echoed,
                      incidental=common | of_the_family(weights.keys(), itself), told=told,
-                     last_reply=said_sentences(self.previous_reply))
+                     last_reply=said_sentences(self.previous_reply), kind_borrowed=bool(borrowed_kinds))
 
     def ages_of_relatives(self, text: str) -> list[int]:
         """"a ticket for my son": his age, when a memory gives it ("... a son named Tom who is 12")."""
@@ -359,34 +364,6 @@ class _Reply(SmallTalk):
                 not missing & set(terms(before.text)):
             return best
         return dataclasses.replace(best, candidate=dataclasses.replace(c, text=f"{as_sentence(before.text)} {c.text}"))
-
-    def choose(self, ranking: Ranking, best: Scored) -> list[Scored]:
-        """The best sentence, then (as verbosity allows) others that answer nearly as well, or follow it."""
-        v = self.style.verbosity
-        wanted = 1 if v < 0.34 else 2 if v < 0.67 else 3 if v < 0.9 else 4
-        chosen = [best]
-        taken = {(best.candidate.kind, best.candidate.group, best.candidate.position)}
-        for other in ranking.ranked:
-            if len(chosen) >= wanted:
-                break
-            c = other.candidate
-            key = (c.kind, c.group, c.position)
-            if key in taken or other.coverage <= 0 or other.score < 0.7 * best.score:
-                continue
-            if PRONOUN_START.match(c.text) and (c.kind, c.group, c.position - 1) not in taken:
-                continue  # "It opened in 2019" only makes sense after the sentence it refers to
-            chosen.append(other)
-            taken.add(key)
-        if v >= 0.67:  # elaborating: the sentences that follow the best one in its chunk
-            for other in ranking.ranked:
-                c = other.candidate
-                if len(chosen) >= wanted:
-                    break
-                if c.kind == best.candidate.kind == "knowledge" and c.group == best.candidate.group and \
-                        (c.kind, c.group, c.position) not in taken and c.position > best.candidate.position:
-                    chosen.append(other)
-                    taken.add((c.kind, c.group, c.position))
-        return chosen
 
     def dont_know(self, text: str, ranking: Ranking) -> None:
         if about_user(text) >= 0.6:

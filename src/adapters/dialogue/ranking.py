@@ -75,6 +75,7 @@ class Query:
     # teacher?"): a memory that holds nothing of the question beyond it says back what they just said, or nothing
     told: frozenset[str] = frozenset()
     last_reply: frozenset[str] = frozenset()  # the last reply's sentences (said_sentences), whatever is asked
+    kind_borrowed: bool = False  # the kinds are the turn before's ("what about christmas day?" after "from what time?")
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +100,7 @@ class Ranking:
     yes_no: bool = False  # asks whether (Query.yes_no)
     unknown: frozenset[str] = frozenset()  # the question's main words that nothing known holds
     contact: bool = False  # asks for a phone number or an address to write to, and nothing else
+    kind_borrowed: bool = False  # (Query.kind_borrowed)
 
 
 def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
@@ -216,7 +218,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
                        _HOW_MUCH.search(query.text) is not None and set(query.kinds) == {"price"})),
                    query.aside_named, query.yes_no,
                    frozenset(t for t, w in weights.items() if t not in reachable and w >= 1.0),
-                   contact and not query.yes_no)
+                   contact and not query.yes_no, query.kind_borrowed)
 
 
 # a sentence that opens by pointing back at the one before it: "It costs 23 euros." after "...the theory test..."

@@ -77,13 +77,15 @@ def stem(word: str) -> str:
 
 # Words of talking rather than of the topic: apologies, hedges, emphasis, asking again ("Sorry, which street was
 # that?", "Where are you exactly?", "Remind me what...", "Do you teach X as well?"). A question's terms leave them
-# out, so they are never what it is about nor the topic of an "I don't know".
+# out, so they are never what it is about nor the topic of an "I don't know" ("is there a proper kitchen?");
+# "afterwards" is "after", which is no term either.
 DISCOURSE = words_of(
     """sorry pardon excuse exactly precisely actually basically honestly really quite rather just simply
     again remind reminded remember recall mention mentioned wondering wonder wondered curious quick quickly
     anyway anyhow though besides perhaps maybe probably possibly still even ever never sometimes already also too well
     hi hello hey oh um uh er hmm please kindly per said say tell told ask asking asked
-    happen happens happened happening supposed totally completely altogether
+    happen happens happened happening supposed totally completely altogether proper decent
+    afterwards afterward
     mine""")  # ("a mate of mine": whose, as "my" is; "what happens if...", "is it supposed to be hard?")
 
 

@@ -113,6 +113,16 @@ def asked_part(turn: str) -> str:
     return m.group("asked") if m else turn
 
 
+# the question's object, said last, is a pronoun: what the user told ("..., can you get rid of it for me?")
+_ENDS_ON_IT = re.compile(r"\b(?:it|them)(?:\s+(?:too|as well|for me|for us|please|today|out|off|away|up))?\s*\??\s*$",
+                         re.I)
+
+
+def asks_about_the_told(asked: str) -> bool:
+    """"there's a fox under our shed, can you get rid of it?": the question asked is about what was told."""
+    return bool(_ENDS_ON_IT.search(asked))
+
+
 def has_in_mind(turn: str) -> bool:
     """"thinking of joining, what would it cost?": the turn opens with what the user has in mind, then asks."""
     return bool(_HAVING_IN_MIND.match(turn.strip()))

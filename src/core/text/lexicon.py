@@ -76,7 +76,7 @@ ABBREVIATIONS = words_of(
 RELATED_GROUPS = """
 people resident residents population inhabitant citizen
 build built construct constructed founded established
-cost costs price prices fee fees charge pay paid payment expensive cheap rate
+cost costs price prices fee fees charge pay paid payment expensive cheap rate dear dearer pricey pricier
 instalment instalments installment installments monthly plan plans
 child children kid kids son daughter baby toddler junior minor
 pet pets dog dogs puppy cat cats kitten animal animals

@@ -1,0 +1,79 @@
+"""Round 24 of the offline answerer: emphasis that names nothing ("a proper kitchen"); "afterwards" is "after";
+a question about what the user just told ("there's a fox under our shed, can you get rid of it?"); a yes-or-no
+question whose every main word a sentence holds ("could you drop a parcel off?" / "we don't deliver parcels"); a
+follow-up whose kind is the turn before's is answered by the sentence holding its own words ("what about christmas
+day?" after "from what time?"); a number asked whether ("just the one visit?") checked against the one given; poison
+is bait, dearer is a price, sitting down is seated, people are guests."""
+
+from __future__ import annotations
+
+from avatar_service.adapters.dialogue.answer_types import in_the_count
+from avatar_service.adapters.dialogue.terms import RELATED, terms
+from avatar_service.ports.dialogue import Persona
+
+from .conversation import last_reply
+
+PESTS = [
+    "Getting rid of rats or mice in a house costs £140, which covers three visits over three weeks. "
+    "Treating a wasp nest costs £60.",
+    "For fleas, you need to hoover every room before we come, and children and pets must stay out of the house for "
+    "four hours after we spray. For rats and mice we use sealed bait boxes that are safe around children and pets.",
+    "We don't deal with foxes, badgers or moles, and we don't deliver leaflets.",
+]
+
+
+def ask_about_pests(*questions: str) -> str:
+    persona = Persona("Declan", "", "The owner of a pest control firm.", {"verbosity": 0.3})
+    return last_reply(persona, questions, PESTS, [0.5, 0.4, 0.3], [], [])
+
+
+def test_what_the_user_told_is_what_it_stands_for() -> None:
+    reply = ask_about_pests("there's a fox living under our shed, can you get rid of it?")
+    assert reply.startswith("No") and "foxes" in reply, reply
+
+
+def test_afterwards_is_after() -> None:
+    reply = ask_about_pests("how much is a flea treatment?", "how long do we have to stay out afterwards?")
+    assert "four hours" in reply, reply
+
+
+def test_a_number_asked_whether_is_checked_against_the_one_given() -> None:
+    reply = ask_about_pests("how much to get rid of mice?", "is that just the one visit?")
+    assert reply.startswith("No") and "three visits" in reply, reply
+    assert in_the_count("do you have two ovens?", "The kitchen has two ovens and a dishwasher.") is True
+    assert in_the_count("can 5 people come?", "Our cars take up to four people.") is None  # a bound: not a count
+
+
+def test_a_yes_or_no_question_whose_every_main_word_a_sentence_holds() -> None:
+    reply = ask_about_pests("could you drop some leaflets off for me?")
+    assert reply.startswith("No") and "leaflets" in reply, reply
+
+
+TAXI = [
+    "Our fares start at £4.50, plus £2.20 a mile. Between 11pm and 6am, fares are time and a half. "
+    "On Christmas Day and Boxing Day, fares are double.",
+    "The main hall holds 120 people standing or 80 seated at tables. The kitchen has two ovens and an urn.",
+]
+
+
+def ask_the_taxi(*questions: str) -> str:
+    persona = Persona("Bev", "", "The owner of a taxi firm.", {"verbosity": 0.3})
+    return last_reply(persona, questions, TAXI, [0.5, 0.2], [], [])
+
+
+def test_a_follow_up_with_the_turn_befores_kind_is_answered_by_its_own_words() -> None:
+    reply = ask_the_taxi("when are fares time and a half?", "from what time?", "what about christmas day?")
+    assert "double" in reply, reply
+
+
+def test_emphasis_names_nothing() -> None:
+    assert "proper" not in terms("is there a proper kitchen i could use?")
+    reply = ask_the_taxi("is there a proper kitchen i could use?")
+    assert "ovens" in reply, reply
+
+
+def test_everyday_words() -> None:
+    assert "bait" in RELATED.get("poison", frozenset())
+    assert "expens" in RELATED.get("dearer", frozenset()) or "cost" in RELATED.get("dearer", frozenset())
+    assert "seat" in terms("will they all fit sat down?")
+    assert "guest" in RELATED.get("peopl", frozenset())
