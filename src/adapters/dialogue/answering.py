@@ -143,8 +143,13 @@ def best_answer(ranking: Ranking, more: bool, asking: bool, about_user: float, t
     # silver instead of gold?" by the gold)
     if best.candidate.own and (near or (_clearly_closest(best, ranked) and not (unsure and ranking.aside_named))):
         return best  # it says what was asked in other words ("hire a van" / "a van costs 89 euros per day")
-    if ranking.yes_no and ranking.unknown & asked and best.candidate.kind == "knowledge":
-        return None  # "do you sell halal meat?" is not answered yes or no by the meat boxes: "halal" is nowhere
+    # "do you sell halal meat?" is not answered yes or no by the meat boxes: "halal" is nowhere (but "can I put bunting
+    # up with blu tack?" is, by "please don't use Blu Tack on the walls": a no holding all the words asked that are
+    # known, two or more)
+    if ranking.yes_no and ranking.unknown & asked and best.candidate.kind == "knowledge" and not (
+            len(ranking.main - ranking.unknown) >= 2 and best.main_held >= 1.0 and
+            _NEGATIVE.search(best.candidate.text)):
+        return None
     # by the words: the best, or one nearly level with it that holds them ("what if my dog gets sick at night?":
     # "for emergencies outside these hours..." came just behind "bring your pet's vaccination booklet")
     if _holds_the_answer(best, ranking, asking) or _alone_of_its_kind(best, ranking):

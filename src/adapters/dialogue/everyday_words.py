@@ -127,6 +127,8 @@ compulsory mandatory obligatory required optional
 poison poisons bait baits pesticide pesticides insecticide insecticides
 guest guests visitor visitors attendee attendees people
 mobility wheelchair wheelchairs crutches walker
+wheelchair wheelchairs accessible accessibility ramp ramps step-free
+crockery plate plates cup cups mug mugs cutlery
 """
 
 # what an amount costs, said the everyday way (a price asked, answer_types.wanted, and the word "cost")
@@ -237,5 +239,8 @@ PHRASES = [
      r"daughter|mum|dad|mother|father|brother|sister|colleague|pal|buddy|other half)\b|\bjust the two of us\b", "2"),
     (r"\bone[ -]to[ -]one\b|\b1[ -]to[ -]1\b", "private"),
     (r"\b(?:sat|sitting) down\b", "seated"),  # ("sat" alone is Saturday)
+    # seeing a place before booking it ("can I come and look round first?" / "Sue shows people round")
+    (r"\b(?:look|looks|looking|have a look|show|shows|showed|showing)(?: \w+)? (?:round|around)(?! (?:my|our|your)\b)",
+     "viewing"),
     (r"\bget(?:s|ting)? (?:around|about)\b", "mobility"),  # "what I told you about getting around" / "a wheelchair"
 ]

@@ -169,6 +169,7 @@ WEEKDAY_TERMS = frozenset(terms("monday tuesday wednesday thursday friday saturd
 # light it?" asks what happens if it is lit)
 GENERIC_TERMS = frozenset(stem(w) for w in GENERIC | words_of(
     "done doing happening stuff round around today tonight now currently first offer offers provide provides "
+    "include includes included including "
     "instead otherwise forget forgets forgot forgotten accidentally"))
 
 

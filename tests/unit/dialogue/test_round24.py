@@ -77,3 +77,25 @@ def test_everyday_words() -> None:
     assert "expens" in RELATED.get("dearer", frozenset()) or "cost" in RELATED.get("dearer", frozenset())
     assert "seat" in terms("will they all fit sat down?")
     assert "guest" in RELATED.get("peopl", frozenset())
+
+
+HALL = [
+    "Please don't use nails, tape or Blu Tack on the walls; use the hooks along the picture rail. "
+    "Sue shows people round the hall on Tuesday evenings between 6pm and 7pm.",
+    "The kitchen has two ovens, a dishwasher, and crockery and cutlery for 100 people.",
+]
+
+
+def ask_the_hall(*questions: str) -> str:
+    persona = Persona("Sue", "", "The bookings secretary of a village hall.", {"verbosity": 0.3})
+    return last_reply(persona, questions, HALL, [0.4, 0.3], [], [])
+
+
+def test_a_no_holding_every_known_word_asked_answers_though_one_is_unknown() -> None:
+    reply = ask_the_hall("can i put bunting up with blu tack?")  # (bunting is nowhere)
+    assert reply.startswith("No") and "Blu Tack" in reply, reply
+
+
+def test_looking_round_is_a_viewing_and_cups_are_crockery() -> None:
+    assert "Tuesday" in ask_the_hall("can i come and look round first?")
+    assert "crockery" in ask_the_hall("are plates and cups included?")
