@@ -205,6 +205,10 @@ PHRASES = [
     (r"\b(?:good|best|great|expert|experienced) (?:at|in|with)\b", "specialises in"),
     (r"\bdrop(?:s|ping|ped)?((?: \w+){0,2}?)[ -]off\b", r"leave\1"),  # "drop them off", "drop my dog off"
     (r"\bbring(?:s|ing)? (?:it|them) in\b", r"\g<0> leave"),  # "bringing it in" is dropping it off
+    # trying before committing is what a trial is for ("can I try a lesson before signing up?" / "a first trial
+    # lesson is free"): what comes after "before" is no topic of its own
+    (r"\bbefore (?:i |we |you |he |she |they )?(?:sign(?:ing)?[ -]up|join(?:ing)?|commit(?:ting)?|enrol+(?:ing)?)\b",
+     "trial"),
     (r"\bsign(?:ing|ed)?[ -]up\b|\benrol+(?:ing|ed)?\b", "join"),
     (r"\bfind(?:ing)? out\b|\bhear(?:ing)? about\b", "know"),
     (r"\bcall(?:ing|ed)? off\b|\bcan(?:'|no)?t make it\b|\bcan(?:'|no)?t (?:come|attend|go)\b|"
