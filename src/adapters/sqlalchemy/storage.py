@@ -1,6 +1,5 @@
 """The SQL unit of work and the storage that opens it, on SQLite or PostgreSQL."""
 
-import asyncio
 from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
@@ -65,19 +64,19 @@ class SqlUnitOfWork:
         self._committed = False
 
     async def __aenter__(self) -> Self:
-        self._storage.in_use.enter()
+        self._storage.entered()
         if self._write_lock is None:
             return self  # connects on its first statement, if any
         try:
             await self._write_lock.acquire()
         except BaseException:
-            self._storage.in_use.leave()
+            self._storage.left()
             raise
         try:
             await self.connection.open()  # a writer begins now, in the order it took the lock
         except BaseException:
             self._write_lock.release()
-            self._storage.in_use.leave()
+            self._storage.left()
             raise
         return self
 
@@ -102,7 +101,7 @@ class SqlUnitOfWork:
         try:
             await self._end()
         finally:
-            self._storage.in_use.leave()
+            self._storage.left()
 
     async def _end(self) -> None:
         self.connection.discard()
@@ -189,28 +188,11 @@ def _postgres_setup(engine: AsyncEngine) -> None:
             raise DisconnectionError("the server closed this connection")
 
 
-class InUse:
-    """How many units of work are open, and a way to wait until none is."""
-
-    def __init__(self) -> None:
-        self.count = 0
-        self.idle = asyncio.Event()
-        self.idle.set()
-
-    def enter(self) -> None:
-        self.count += 1
-        self.idle.clear()
-
-    def leave(self) -> None:
-        self.count -= 1
-        if self.count == 0:
-            self.idle.set()
-
-
 class SqlStorage:
     def __init__(self, url: str, *, read_cache: bool = True) -> None:
         self.url = url
-        self.in_use = InUse()
+        self.open_units = 0  # units of work entered and not yet left: closing waits for them
+        self._drained: anyio.Event | None = None  # made by a close that waits, in its own event loop
         self.engine = create_engine(url)
         sqlite_file = sqlite_path(url)
         # SQLite has one writer at a time: writers of this process queue here, in order, instead of
@@ -241,13 +223,23 @@ class SqlStorage:
         except Exception:
             return False
 
+    def entered(self) -> None:
+        self.open_units += 1
+
+    def left(self) -> None:
+        self.open_units -= 1
+        if self.open_units == 0 and self._drained is not None:
+            self._drained.set()
+
     async def close(self) -> None:
         """Units of work still open (a request finishing, a room's last reply being stored) end first, for at
         most CLOSE_GRACE seconds. One cut off here had its connection torn down as the event loop shut down:
         aiosqlite's close, cancelled midway, then waited for a thread that had already stopped, and the loop's
         shutdown hung with it."""
-        with anyio.move_on_after(CLOSE_GRACE):
-            await self.in_use.idle.wait()
+        if self.open_units:
+            self._drained = anyio.Event()
+            with anyio.move_on_after(CLOSE_GRACE):
+                await self._drained.wait()
         if isinstance(self.read_cache, PostgresReadCache):
             await self.read_cache.aclose()
         elif self.read_cache is not None:
