@@ -154,6 +154,12 @@ def best_answer(ranking: Ranking, more: bool, asking: bool, about_user: float, t
     # "for emergencies outside these hours..." came just behind "bring your pet's vaccination booklet")
     if _holds_the_answer(best, ranking, asking) or _alone_of_its_kind(best, ranking):
         return best
+    # asked about themselves, the one thing the user told that holds a word asked, well ahead of the rest ("which part
+    # of the site do I like to be in?" / "you prefer pitches close to the river")
+    runner_up = ranked[1].score if len(ranked) > 1 else 0.0
+    if about_user >= 1.0 and best.candidate.kind == "memory" and best.main_held > 0 and \
+            best.score - runner_up >= MINE_MARGIN:
+        return best
     # ...and holds the kind asked for when one is ("until what time can I get food?" is not answered by
     # "outside food is not allowed")
     # (unless the kind is the turn before's and the best holds none of the words: "what about christmas day?" after
@@ -166,6 +172,7 @@ def best_answer(ranking: Ranking, more: bool, asking: bool, about_user: float, t
 
 # how far ahead of every other candidate a sentence that alone holds the kind asked for must be
 ALONE_MARGIN = 0.3
+MINE_MARGIN = 0.15  # ...and a memory that alone holds a word of a question about the user
 
 
 def _alone_of_its_kind(best: Scored, ranking: Ranking) -> bool:

@@ -184,7 +184,7 @@ PHRASES = [
     (r"\bring(?:ing)? (?:you|us|them|him|her)\b|\bnumber to ring\b|\bgive (?:you|us) a ring\b", "call"),
     (r"\bend(?:s|ed|ing)? up(?: being)?\b", "be"),  # "what if it ends up being just me?"
     (COST_IDIOMS, "cost"),
-    (r"\bbecom(?:e|es|ing) an? member\b", "join membership"),
+    (r"\bbecom(?:e|es|ing) an? member\b", "membership"),
     (r"\bfirst (?:meeting|appointment|session|chat)\b", "first consultation"),
     (r"\blook(?:s|ed|ing)? after\b|\bdeal(?:s|t|ing)? with\b|\btake(?:s)? care of\b|\bget(?:s|ting)? rid of\b",
      "handle"),

@@ -99,3 +99,20 @@ def test_a_no_holding_every_known_word_asked_answers_though_one_is_unknown() -> 
 def test_looking_round_is_a_viewing_and_cups_are_crockery() -> None:
     assert "Tuesday" in ask_the_hall("can i come and look round first?")
     assert "crockery" in ask_the_hall("are plates and cups included?")
+
+
+def test_the_one_memory_holding_a_word_asked_about_the_user_answers() -> None:
+    persona = Persona("Bryn", "", "The warden of a campsite.", {"verbosity": 0.3})
+    memories = ["User prefers pitches close to the river", "User is allergic to wasp stings",
+                "User travels in an old VW campervan"]
+    reply = last_reply(persona, ["Which part of the site do I like to be in?"], ["Pitches cost £25 a night."], [0.1],
+                       memories, [0.16, 0.07, 0.03])
+    assert "river" in reply, reply
+
+
+def test_becoming_a_member_is_the_membership() -> None:
+    persona = Persona("Ana", "", "The manager of a cinema.", {"verbosity": 0.3})
+    knowledge = ["Regent membership costs 45 euros a year. Members get 2 euros off every ticket, 10% off at the bar, "
+                 "and two free tickets when they join."]
+    reply = last_reply(persona, ["How much is it to become a member?"], knowledge, [0.5], [], [])
+    assert "45 euros" in reply, reply
