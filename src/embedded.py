@@ -25,7 +25,6 @@ from avatar_service.core.validation import parse
 from avatar_service.entrypoints import bootstrap
 from avatar_service.entrypoints.settings import load_settings
 from avatar_service.ports.jobs import JobRunner
-from avatar_service.ports.rooms import RoomProvider
 
 
 class Validated:
@@ -98,8 +97,6 @@ async def open(database_url: str | None = None, *, worker: bool = True, **settin
             finally:
                 group.cancel_scope.cancel()
     finally:
-        await container.resolve(RoomProvider).aclose()  # before storage: the rooms' last writes are made
-        await container.resolve(bootstrap.GuardedHttp).aclose()  # the delivery connections kept alive
-        await storage.close()
+        await bootstrap.shut_down(container)
 
 

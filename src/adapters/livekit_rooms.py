@@ -109,10 +109,7 @@ class LiveKitRooms:
     async def aclose(self) -> None:
         """The avatars this process runs in LiveKit rooms leave them, their last replies stored."""
         if self.agents is not None:
-            from avatar_service.adapters.aiortc_rooms.pipeline_session import close_sessions
-
-            await close_sessions(self.agents.sessions, self.agents.close)
-            await self.agents.engines.aclose()
+            await self.agents.aclose()
 
     # --- the room's signaling side, for the avatar this process runs -------------------------------------
 

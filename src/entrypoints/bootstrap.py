@@ -1,7 +1,9 @@
 """One function per deployment profile, each returning a punq container with every port and use case."""
 
+import contextlib
 from typing import Any
 
+import anyio
 import punq
 
 from avatar_service.adapters.audio_decode import decode_audio
@@ -318,3 +320,14 @@ def server(settings: Settings) -> punq.Container:
 def test(settings: Settings, storage: Storage, clock: Clock | None = None, **overrides: object) -> punq.Container:
     """Tests: the storage they give (in-memory or a real database), optional fake clock and ports."""
     return assemble(settings, storage, clock, **overrides)
+
+
+async def shut_down(container: punq.Container) -> None:
+    """What every process does last: its rooms close (their last writes made), then the delivery connections it
+    kept alive, then storage (which waits for units of work still open). Each runs whatever the one before raised,
+    and no cancellation cuts them short."""
+    with anyio.CancelScope(shield=True):
+        async with contextlib.AsyncExitStack() as closing:  # (run last to first)
+            closing.push_async_callback(container.resolve(Storage).close)
+            closing.push_async_callback(container.resolve(GuardedHttp).aclose)
+            closing.push_async_callback(container.resolve(RoomProvider).aclose)

@@ -5,7 +5,8 @@ the steps of closing that do not depend on the transport. `RoomSession` and `Liv
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Mapping
+import contextlib
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
 from avatar_service.adapters.aiortc_rooms.audio import ReplyAudioTrack
@@ -151,18 +152,20 @@ class SessionTurns:
         return True
 
 
-CLOSE_GRACE = 10.0  # seconds a shutdown waits for the rooms' last writes
+CLOSE_GRACE = 10.0  # seconds a shutdown waits, in all, for the rooms to close and their last writes
 
 
 async def close_sessions(sessions: Mapping[str, PipelineSession], close: Callable[[str], Awaitable[None]],
-                         *others: asyncio.Future[Any]) -> None:
-    """At shutdown: closes every session (by its owner's `close`), then waits, for at most CLOSE_GRACE seconds,
-    until their tasks and `others` have ended: what they were storing (a reply cut off) is written before
-    storage closes."""
-    running: set[asyncio.Future[Any]] = set(others)
-    for ident, session in list(sessions.items()):
-        running |= session.running()
-        await close(ident)
-    running = {task for task in running if not task.done() and task is not asyncio.current_task()}
-    if running:
-        await asyncio.wait(running, timeout=CLOSE_GRACE)
+                         pending: Callable[[], Iterable[asyncio.Future[Any]]] = tuple) -> None:
+    """At shutdown: closes every session (by its owner's `close`), then waits until their tasks and the owner's
+    `pending` work have ended, for at most CLOSE_GRACE seconds in all. `pending` is asked again after each wait:
+    closing adds to it (a recording to write, a conversation to end whose participant had left)."""
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(CLOSE_GRACE):
+            running: set[asyncio.Future[Any]] = set()
+            for ident, session in list(sessions.items()):
+                running |= session.running()
+                await close(ident)
+            while running := {task for task in running | set(pending())
+                              if not task.done() and task is not asyncio.current_task()}:
+                await asyncio.wait(running)

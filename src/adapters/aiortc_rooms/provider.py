@@ -72,7 +72,10 @@ class AiortcRooms(SessionTurns):
         self.recordings: set[asyncio.Task[None]] = set()  # being written
         self._warm: asyncio.Future[None] | None = None
         self._background: set[asyncio.Future[Any]] = set()
-        self._closing = asyncio.Event()  # the process is shutting down: participants who left are not waited for
+        # At shutdown: participants who left are not waited for (the event, made by the first wait, wakes them), and
+        # whether one came back is decided by the rooms open when the shutdown began
+        self._wake: asyncio.Event | None = None
+        self._open_at_close: dict[str, RoomSession] | None = None
         add_host_addresses(host_addresses)
 
     def attach(self, host: RoomHost, portraits: PortraitSource | None = None) -> None:
@@ -170,11 +173,12 @@ class AiortcRooms(SessionTurns):
         self._keep(asyncio.ensure_future(self._end_unless_back(organization_id, conversation_id, session)))
 
     async def _end_unless_back(self, organization_id: str, ident: str, session: RoomSession | None) -> None:
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._closing.wait(), self.left_grace)
-        current = self.sessions.get(ident)
-        if current is not None and current is not session and not current._closed:
-            return  # they came back (a reload joined again)
+        if self._open_at_close is None:
+            self._wake = self._wake or asyncio.Event()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.left_grace)
+        if self._came_back(ident, session):
+            return  # a reload joined again
         if self.host is not None:
             with contextlib.suppress(NotFound, Conflict):
                 await self.host.end(organization_id, ident, "ended", reason="left")
@@ -184,10 +188,20 @@ class AiortcRooms(SessionTurns):
         it got), the conversation of a participant who had left ends now rather than after the grace, and the
         recordings being written are finished. The conversations of rooms still open stay active: their pages
         join again when the service is back."""
-        self._closing.set()
+        self._open_at_close = {ident: s for ident, s in self.sessions.items() if not s._closed}
+        if self._wake is not None:
+            self._wake.set()
         # (not the warm-up, which writes nothing: a shutdown does not wait seconds for Whisper to load)
-        ending = [task for task in self._background if task is not self._warm]
-        await close_sessions(self.sessions, self.close, *ending, *self.recordings)
+        await close_sessions(self.sessions, self.close,
+                             lambda: [*(task for task in self._background if task is not self._warm), *self.recordings])
+
+    def _came_back(self, ident: str, session: RoomSession | None) -> bool:
+        """Whether the conversation's participant, who left `session`, is in another session of it now."""
+        if self._open_at_close is not None:  # shutting down: the sessions it is closing count
+            current = self._open_at_close.get(ident)
+            return current is not None and current is not session
+        current = self.sessions.get(ident)
+        return current is not None and current is not session and not current._closed
 
     def _forget(self, session: RoomSession) -> None:
         ident = session.media.conversation_id

@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from avatar_service.adapters.aiortc_rooms import AiortcRooms
-from avatar_service.adapters.aiortc_rooms.pipeline_session import SessionTurns
+from avatar_service.adapters.aiortc_rooms.pipeline_session import SessionTurns, close_sessions
 from avatar_service.adapters.echo_cancel import echo_canceller
 from avatar_service.adapters.livekit_agent.session import LiveKitSession
 from avatar_service.core.errors import Conflict, NotFound
@@ -75,6 +75,11 @@ class LiveKitAgents(SessionTurns):
         task = asyncio.ensure_future(end())
         self._background.add(task)
         task.add_done_callback(self._background.discard)
+
+    async def aclose(self) -> None:
+        """At shutdown: the avatar leaves every room, the replies and endings under way are stored."""
+        await close_sessions(self.sessions, self.close, lambda: self._background)
+        await self.engines.aclose()
 
     # --- what Rooms and Conversations ask of a room (speak, interrupt, reply: SessionTurns) --------------------
 

@@ -116,9 +116,7 @@ def worker(once: bool = typer.Option(False, help="Run the work that is due now, 
                     await jobs.run()
                 group.cancel_scope.cancel()
         finally:
-            with anyio.CancelScope(shield=True):
-                await container.resolve(bootstrap.GuardedHttp).aclose()  # kept-alive delivery connections
-                await container.resolve(bootstrap.Storage).close()
+            await bootstrap.shut_down(container)
 
     runtime.run(work)
 

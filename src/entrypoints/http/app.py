@@ -14,7 +14,6 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme
 
 from avatar_service import __version__
-from avatar_service.adapters.guarded_http import GuardedHttp
 from avatar_service.adapters.speech.voices import offline_voice_map
 from avatar_service.adapters.vad import default_scorer
 from avatar_service.core.media_urls import MediaSigner
@@ -31,6 +30,7 @@ from avatar_service.core.services.videos import Videos
 from avatar_service.core.services.voices import Voices
 from avatar_service.core.services.webhooks import Webhooks
 from avatar_service.entrypoints import heap
+from avatar_service.entrypoints.bootstrap import shut_down
 from avatar_service.entrypoints.http import metrics, public, rooms
 from avatar_service.entrypoints.http.admission import AdmissionMiddleware
 from avatar_service.entrypoints.http.auth import authenticate, current_caller
@@ -143,9 +143,7 @@ def create_app(container: punq.Container, *, run_worker: bool | None = None) -> 
                 yield
             finally:
                 group.cancel_scope.cancel()
-        await container.resolve(RoomProvider).aclose()  # before storage: the rooms' last writes are made
-        await container.resolve(GuardedHttp).aclose()  # the delivery connections this loop kept alive
-        await container.resolve(Storage).close()
+        await shut_down(container)
 
     def provider(kind: Any) -> Provide:
         instance = container.resolve(kind)
