@@ -116,3 +116,12 @@ def test_becoming_a_member_is_the_membership() -> None:
                  "and two free tickets when they join."]
     reply = last_reply(persona, ["How much is it to become a member?"], knowledge, [0.5], [], [])
     assert "45 euros" in reply, reply
+
+
+def test_when_a_place_shuts_asks_the_hour() -> None:
+    persona = Persona("Betty", "", "The owner of a bakery.", {"verbosity": 0.3})
+    knowledge = ["The shop is open Tuesday to Saturday from 7am to 4pm and on Sunday from 8am to 1pm. We are closed on "
+                 "Mondays."]
+    turns = ["What time do you open on a Sunday?", "and when do you shut?"]
+    reply = last_reply(persona, turns, knowledge, [0.6], [], [])
+    assert "1pm" in reply, reply
