@@ -214,7 +214,10 @@ def _head(first: str, case: str) -> int:
     """Where the first case begins inside the first piece, which also holds what all cases share ("A full groom
     for a small dog", "We are open Monday to Friday"): at the word the next case opens with, or at its first day."""
     opener = case.split(None, 1)[0]
-    found = [m.start() for m in (re.search(rf"(?<=\s){re.escape(opener)}\s", first), _DAY_WORD.search(first)) if m]
+    day = _DAY_WORD.search(first)
+    if day and len(first[:day.start()].split()) <= 1:
+        day = None  # "At weekends we are open from..., and from ... on Sunday": the frame of every case, not the first
+    found = [m.start() for m in (re.search(rf"(?<=\s){re.escape(opener)}\s", first), day) if m]
     return min(found) if found else -1
 
 

@@ -125,3 +125,11 @@ def test_when_a_place_shuts_asks_the_hour() -> None:
     turns = ["What time do you open on a Sunday?", "and when do you shut?"]
     reply = last_reply(persona, turns, knowledge, [0.6], [], [])
     assert "1pm" in reply, reply
+
+
+def test_a_day_the_whole_sentence_opens_with_is_no_case_of_it() -> None:
+    from avatar_service.adapters.dialogue.narrowing import one_case
+
+    sentence = "At weekends we are open from 8am to 1pm on Saturday and from 8am to 4pm on Sunday."
+    assert one_case(sentence, set(terms("are you open on sundays?")), set(), ["time"]) == \
+        "At weekends we are open from 8am to 4pm on Sunday."
