@@ -64,6 +64,7 @@ from avatar_service.adapters.dialogue.user_facts import (
     asked_part,
     asks_about_the_told,
     asks_permission,
+    asks_who_here,
     has_in_mind,
     mentions_user,
     name_in_history,
@@ -309,7 +310,7 @@ class _Reply(SmallTalk):
             for t in told & weights.keys():
                 weights[t] = min(weights[t], CATEGORY_WEIGHT)
         mine = max(about_user(asked), 0.6 * about_user(context) if context else 0.0)
-        to_place = addresses_the_place(asked)
+        to_place = addresses_the_place(asked) or asks_who_here(asked)
         itself = the_place_itself(self.request.persona.description)
         common = common_terms(text)
         if {"place", "time"} & set(kinds) and not mentions_user(text) and weights and \

@@ -84,6 +84,8 @@ _ME = re.compile(r"\b(?:i|my|me|mine|our|we)\b", re.I)
 
 
 _THERE_IS = re.compile(r"^\s*(?:and\s+)?(?:is|are) there\b", re.I)
+_WHO = re.compile(r"^\W*(?:(?:and|so|but)\s+)?who\b", re.I)
+_AGAIN = re.compile(r"\b(?:again|remind)\b", re.I)
 
 
 # "My son is 3, is there something for him?": what the user says of themselves, then the question they ask
@@ -132,6 +134,12 @@ def addresses_the_place(question: str) -> bool:
     """"Where are you?", "What is your address?", "Is there food?": asked of the personality (the place), not of
     the user."""
     return (bool(_YOU.search(question)) or bool(_THERE_IS.match(question))) and not _ME.search(question)
+
+
+def asks_who_here(question: str) -> bool:
+    """"Who does the piercings?", "who takes those classes?": one of the place's people, whom what the user told
+    does not name (not "who's it with again?", which asks what was told)."""
+    return bool(_WHO.match(question)) and not _ME.search(question) and not _AGAIN.search(question)
 
 
 # what a place's own premises are called, whatever its trade: "where's your shop?" of a florist's studio

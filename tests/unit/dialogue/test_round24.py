@@ -133,3 +133,11 @@ def test_a_day_the_whole_sentence_opens_with_is_no_case_of_it() -> None:
     sentence = "At weekends we are open from 8am to 1pm on Saturday and from 8am to 4pm on Sunday."
     assert one_case(sentence, set(terms("are you open on sundays?")), set(), ["time"]) == \
         "At weekends we are open from 8am to 4pm on Sunday."
+
+
+def test_who_does_something_asks_the_place_not_what_the_user_told() -> None:
+    persona = Persona("Robyn", "", "The manager of a tattoo studio.", {"verbosity": 0.3})
+    knowledge = ["Mia Carter does all our piercings, with sterile needles."]
+    reply = last_reply(persona, ["who does the piercings?"], knowledge, [0.3],
+                       ["User's sister Grace is 16 and wants her nose pierced"], [0.5])
+    assert "Mia" in reply, reply
