@@ -118,15 +118,6 @@ def test_becoming_a_member_is_the_membership() -> None:
     assert "45 euros" in reply, reply
 
 
-def test_when_a_place_shuts_asks_the_hour() -> None:
-    persona = Persona("Betty", "", "The owner of a bakery.", {"verbosity": 0.3})
-    knowledge = ["The shop is open Tuesday to Saturday from 7am to 4pm and on Sunday from 8am to 1pm. We are closed on "
-                 "Mondays."]
-    turns = ["What time do you open on a Sunday?", "and when do you shut?"]
-    reply = last_reply(persona, turns, knowledge, [0.6], [], [])
-    assert "1pm" in reply, reply
-
-
 def test_a_day_the_whole_sentence_opens_with_is_no_case_of_it() -> None:
     from avatar_service.adapters.dialogue.narrowing import one_case
 
