@@ -121,6 +121,17 @@ class SentenceCutter:
         rest, self._pending = self._pending.strip(), ""
         return self._give(rest) if rest else []
 
+    def closed_first(self) -> list[str]:
+        """The first sentence, given out as soon as a piece closes it (".", "!" or "?") instead of when the next one
+        begins: a reply of one sentence is otherwise only given out after its last piece was taken, when the turn
+        has been stored already without the figures of its first audio. (An abbreviation that ends a piece, "9
+        a.m." before " on Sundays", then splits the first sentence in two lines.)"""
+        rest = self._pending.strip()
+        if not self._first or not rest or rest[-1] not in ".!?":
+            return []
+        self._pending = ""
+        return self._give(rest)
+
     def _give(self, sentence: str) -> list[str]:
         if self._first:
             self._first = False

@@ -324,7 +324,7 @@ class ConversationPipeline:
             turn.set_metrics(timing.figures())  # kept up to date: a turn cut short is stored with what happened
         try:
             async for piece in turn:
-                for line in cutter.feed(piece):
+                for line in cutter.feed(piece) + cutter.closed_first():
                     await self._line(lines, line, turn, timing, first_audio)
             for line in cutter.end():
                 await self._line(lines, line, turn, timing, first_audio)

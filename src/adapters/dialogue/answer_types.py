@@ -80,8 +80,10 @@ _WANTS = [
     ("price", re.compile(rf"\bhow much\b(?!\s+(?!{_PRICE_NOUNS}\b|to\b)[a-z]+\s+(?:do|does|did|is|are|will|would|can|"
                          r"should|must|have|has|of|in|to)\b)|\b(?:cost|costs|price|prices|fee|fees|charge|charges|"
                          rf"pay|cheaper|cheapest|pricier|expensive)\b|{COST_IDIOMS}", re.I)),
+    # ("when do you shut?" asks the hour, not "closed on Mondays")
     ("clock", re.compile(r"\bwhat time\b|\buntil when\b|\bwhat (?:are )?(?:your |the )?(?:opening )?"
-                         r"hours\b|\bopening hours\b|\bwhat times\b", re.I)),
+                         r"hours\b|\bopening hours\b|\bwhat times\b|"
+                         r"\bwhen (?:do|does|will) (?:you|they|it|the \w+) (?:open|close|shut)\b", re.I)),
     # ("when" opens the question or a clause of it, or asks indirectly: "do you know when..."; "how do I like to be
     # told when he's ready?" asks how, "when he's ready" only says in which case)
     ("time", re.compile(r"(?:^\W*|[,;:.!?]\s*|\b(?:and|so|but|then|okay|ok|right|know|tell me|remind me|idea|sure|"

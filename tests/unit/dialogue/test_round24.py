@@ -132,3 +132,12 @@ def test_who_does_something_asks_the_place_not_what_the_user_told() -> None:
     reply = last_reply(persona, ["who does the piercings?"], knowledge, [0.3],
                        ["User's sister Grace is 16 and wants her nose pierced"], [0.5])
     assert "Mia" in reply, reply
+
+
+def test_when_a_place_shuts_asks_the_hour() -> None:
+    persona = Persona("Betty", "", "The owner of a bakery.", {"verbosity": 0.3})
+    knowledge = ["The shop is open Tuesday to Saturday from 7am to 4pm and on Sunday from 8am to 1pm. We are closed on "
+                 "Mondays."]
+    turns = ["What time do you open on a Sunday?", "and when do you shut?"]
+    reply = last_reply(persona, turns, knowledge, [0.6], [], [])
+    assert "1pm" in reply, reply

@@ -290,6 +290,14 @@ def test_a_sentence_is_out_once_the_next_one_begins() -> None:
     assert cutter.feed(" are") == [] and cutter.end() == ["How are"]
 
 
+def test_a_first_sentence_a_piece_closes_is_out_before_the_reply_ends() -> None:
+    # (a one-sentence reply is spoken before its turn is stored, so it is stored with its first audio's figures)
+    cutter = SentenceCutter()
+    assert cutter.feed("We open at 9am") + cutter.closed_first() == []
+    assert cutter.feed(" on Sundays.") + cutter.closed_first() == ["We open at 9am on Sundays."]
+    assert cutter.feed(" And") + cutter.closed_first() == [] and cutter.end() == ["And"]  # only the first
+
+
 async def _talk(session: RoomSession) -> None:
     """One push-to-talk utterance: start, half a second of sound, stop."""
     session._on_message('{"type": "talk", "state": "start"}')
@@ -436,7 +444,8 @@ async def test_an_interruption_in_the_room_stops_the_model_and_keeps_the_reply_m
     assert SlowEngine.stopped
     transcript = (await conversations.get("org", conversation.id, include_transcript=True)).transcript or []
     assert [(t.role, t.interrupted) for t in transcript] == [("user", False), ("assistant", True)]
-    assert transcript[1].content.startswith("Hello there. Word0") and len(transcript[1].content.split()) < 100
+    # (the first sentence is out as its piece closes it: the words after it are written while it plays, if any yet)
+    assert transcript[1].content.startswith("Hello there.") and len(transcript[1].content.split()) < 100
     metrics = transcript[1].metrics or {}
     assert metrics["end_of_speech_to_first_audio_ms"] is not None and "first_piece_ms" not in metrics
     await session.close()
