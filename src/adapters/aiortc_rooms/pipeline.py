@@ -96,7 +96,7 @@ class ConversationPipeline:
         self._held: tuple[str, int] | None = None  # (what was heard, samples left) of speech that may be an echo
         self._replying: set[asyncio.Task[Any]] = set()  # the reply's writing and speaking: an interruption ends them
         self._writer: asyncio.Task[Any] | None = None  # the reply being written: the next turn waits for it
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self.tasks: set[asyncio.Task[Any]] = set()  # running: closing cancels them, a shutdown waits for them
         self._closed = False
         self.microphone_taps: list[Callable[[np.ndarray], None]] = []  # the cleaned microphone (the recorder)
         self.heard: list[str] = []  # what the transcriber made of each utterance (tests, debugging)
@@ -121,17 +121,13 @@ class ConversationPipeline:
     def start(self) -> None:
         self._spawn(asyncio.ensure_future(self._turns()))
 
-    @property
-    def tasks(self) -> set[asyncio.Task[Any]]:
-        return set(self._tasks)
-
     def _spawn(self, task: asyncio.Task[Any]) -> asyncio.Task[Any]:
-        self._tasks.add(task)
+        self.tasks.add(task)
         task.add_done_callback(self._task_done)
         return task
 
     def _task_done(self, task: asyncio.Task[Any]) -> None:
-        self._tasks.discard(task)
+        self.tasks.discard(task)
         if task.cancelled() or self._closed:
             return
         error = task.exception()
@@ -150,7 +146,7 @@ class ConversationPipeline:
             return
         self._closed = True
         current = asyncio.current_task()
-        for task in list(self._tasks):
+        for task in list(self.tasks):
             if task is not current:
                 task.cancel()
 
