@@ -13,6 +13,13 @@ from avatar_service.ports.dialogue import Persona
 
 from .conversation import last_reply
 
+
+def ask(description: str, knowledge: list[str], relevance: list[float], *questions: str,
+        memories: tuple[list[str], list[float]] = ([], [])) -> str:
+    """The reply to the last of `questions`, asked in turn of a personality that `description` describes."""
+    persona = Persona("Sam", "", description, {"verbosity": 0.3})
+    return last_reply(persona, questions, knowledge, relevance, *memories)
+
 PESTS = [
     "Getting rid of rats or mice in a house costs £140, which covers three visits over three weeks. "
     "Treating a wasp nest costs £60.",
@@ -23,8 +30,7 @@ PESTS = [
 
 
 def ask_about_pests(*questions: str) -> str:
-    persona = Persona("Declan", "", "The owner of a pest control firm.", {"verbosity": 0.3})
-    return last_reply(persona, questions, PESTS, [0.5, 0.4, 0.3], [], [])
+    return ask("The owner of a pest control firm.", PESTS, [0.5, 0.4, 0.3], *questions)
 
 
 def test_what_the_user_told_is_what_it_stands_for() -> None:
@@ -57,8 +63,7 @@ TAXI = [
 
 
 def ask_the_taxi(*questions: str) -> str:
-    persona = Persona("Bev", "", "The owner of a taxi firm.", {"verbosity": 0.3})
-    return last_reply(persona, questions, TAXI, [0.5, 0.2], [], [])
+    return ask("The owner of a taxi firm.", TAXI, [0.5, 0.2], *questions)
 
 
 def test_a_follow_up_with_the_turn_befores_kind_is_answered_by_its_own_words() -> None:
@@ -87,8 +92,7 @@ HALL = [
 
 
 def ask_the_hall(*questions: str) -> str:
-    persona = Persona("Sue", "", "The bookings secretary of a village hall.", {"verbosity": 0.3})
-    return last_reply(persona, questions, HALL, [0.4, 0.3], [], [])
+    return ask("The bookings secretary of a village hall.", HALL, [0.4, 0.3], *questions)
 
 
 def test_a_no_holding_every_known_word_asked_answers_though_one_is_unknown() -> None:
@@ -102,19 +106,17 @@ def test_looking_round_is_a_viewing_and_cups_are_crockery() -> None:
 
 
 def test_the_one_memory_holding_a_word_asked_about_the_user_answers() -> None:
-    persona = Persona("Bryn", "", "The warden of a campsite.", {"verbosity": 0.3})
     memories = ["User prefers pitches close to the river", "User is allergic to wasp stings",
                 "User travels in an old VW campervan"]
-    reply = last_reply(persona, ["Which part of the site do I like to be in?"], ["Pitches cost £25 a night."], [0.1],
-                       memories, [0.16, 0.07, 0.03])
+    reply = ask("The warden of a campsite.", ["Pitches cost £25 a night."], [0.1],
+                "Which part of the site do I like to be in?", memories=(memories, [0.16, 0.07, 0.03]))
     assert "river" in reply, reply
 
 
 def test_becoming_a_member_is_the_membership() -> None:
-    persona = Persona("Ana", "", "The manager of a cinema.", {"verbosity": 0.3})
     knowledge = ["Regent membership costs 45 euros a year. Members get 2 euros off every ticket, 10% off at the bar, "
                  "and two free tickets when they join."]
-    reply = last_reply(persona, ["How much is it to become a member?"], knowledge, [0.5], [], [])
+    reply = ask("The manager of a cinema.", knowledge, [0.5], "How much is it to become a member?")
     assert "45 euros" in reply, reply
 
 
@@ -127,17 +129,15 @@ def test_a_day_the_whole_sentence_opens_with_is_no_case_of_it() -> None:
 
 
 def test_who_does_something_asks_the_place_not_what_the_user_told() -> None:
-    persona = Persona("Robyn", "", "The manager of a tattoo studio.", {"verbosity": 0.3})
     knowledge = ["Mia Carter does all our piercings, with sterile needles."]
-    reply = last_reply(persona, ["who does the piercings?"], knowledge, [0.3],
-                       ["User's sister Grace is 16 and wants her nose pierced"], [0.5])
+    reply = ask("The manager of a tattoo studio.", knowledge, [0.3], "who does the piercings?",
+                memories=(["User's sister Grace is 16 and wants her nose pierced"], [0.5]))
     assert "Mia" in reply, reply
 
 
 def test_when_a_place_shuts_asks_the_hour() -> None:
-    persona = Persona("Betty", "", "The owner of a bakery.", {"verbosity": 0.3})
     knowledge = ["The shop is open Tuesday to Saturday from 7am to 4pm and on Sunday from 8am to 1pm. We are closed on "
                  "Mondays."]
-    turns = ["What time do you open on a Sunday?", "and when do you shut?"]
-    reply = last_reply(persona, turns, knowledge, [0.6], [], [])
+    reply = ask("The owner of a bakery.", knowledge, [0.6],
+                "What time do you open on a Sunday?", "and when do you shut?")
     assert "1pm" in reply, reply
