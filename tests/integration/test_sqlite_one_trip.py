@@ -1,7 +1,11 @@
-"""A SQLite statement is one trip to aiosqlite's thread, and SQLAlchemy still reads everything it needs."""
+"""A SQLite statement is one trip to aiosqlite's thread, and SQLAlchemy still reads everything it needs; a
+writer's BEGIN and inserts go in the trip of its next statement or of its COMMIT."""
 
 from __future__ import annotations
 
+import shutil
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -9,7 +13,12 @@ import aiosqlite
 import pytest
 from sqlalchemy import text
 
-from avatar_service.adapters.sqlalchemy.storage import create_engine
+from avatar_service.adapters.sqlalchemy.storage import SqlStorage, create_engine
+from avatar_service.core.errors import Conflict
+from avatar_service.core.model import UserRecord
+
+ORG = "org_aaaaaaaaaaaaaaaaaaaaaaaa"
+T0 = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)
 
 
 @pytest.fixture
@@ -48,3 +57,76 @@ async def test_each_statement_is_one_trip_with_rows_rowcount_and_lastrowid(tmp_p
                 await conn.execute(text("INSERT INTO pets (name) VALUES (NULL)"))
     finally:
         await engine.dispose()
+
+
+def user(ident: str, external_id: str | None = None) -> UserRecord:
+    return UserRecord(id=f"user_{ident}", created_at=T0, updated_at=T0, external_id=external_id, organization_id=ORG)
+
+
+@pytest.fixture
+async def storage(tmp_path: Path, sqlite_template: Path) -> AsyncIterator[SqlStorage]:
+    shutil.copyfile(sqlite_template, tmp_path / "avatar.db")
+    sql = SqlStorage(f"sqlite+aiosqlite:///{tmp_path / 'avatar.db'}", read_cache=False)
+    try:
+        yield sql
+    finally:
+        await sql.close()
+
+
+async def stored_ids(storage: SqlStorage) -> list[str]:
+    async with storage(ORG, read_only=True) as uow:
+        return sorted(u.id for u in await uow.users.get_many([f"user_{i}" for i in "abcd"]))
+
+
+async def warm(storage: SqlStorage, trips: list[str]) -> None:
+    """The pool's connection made (its set-up is trips of its own), and the count started afresh."""
+    await stored_ids(storage)
+    trips.clear()
+
+
+async def test_a_writer_that_only_inserts_begins_inserts_and_commits_in_one_trip(storage: SqlStorage,
+                                                                               trips: list[str]) -> None:
+    await warm(storage, trips)
+    async with storage(ORG) as uow:
+        await uow.users.add(user("a"))
+        await uow.users.add(user("b"))
+        await uow.commit()
+    assert trips == ["_commit"]
+    assert await stored_ids(storage) == ["user_a", "user_b"]
+
+
+async def test_a_writers_begin_goes_with_its_first_read_and_its_inserts_with_the_commit(storage: SqlStorage,
+                                                                                      trips: list[str]) -> None:
+    await warm(storage, trips)
+    async with storage(ORG) as uow:
+        assert await uow.users.get("user_a") is None
+        await uow.users.add(user("a"))
+        await uow.commit()
+    assert trips == ["_run", "_commit"]
+    trips.clear()
+    async with storage(ORG) as uow:  # one that changes its mind sends nothing at all
+        await uow.users.add(user("c"))
+    assert trips == []
+    assert await stored_ids(storage) == ["user_a"]
+
+
+async def test_a_held_insert_that_conflicts_fails_at_the_next_statement_or_the_commit_and_changes_nothing(
+        storage: SqlStorage) -> None:
+    async with storage(ORG) as uow:
+        await uow.users.add(user("a", external_id="x"))
+        await uow.commit()
+    with pytest.raises(Conflict):  # surfaces at the read the insert was sent with
+        async with storage(ORG) as uow:
+            await uow.users.add(user("b"))
+            await uow.users.add(user("c", external_id="x"))
+            await uow.users.get("user_a")
+    with pytest.raises(Conflict):  # surfaces at the commit
+        async with storage(ORG) as uow:
+            await uow.users.add(user("b"))
+            await uow.users.add(user("a"))
+            await uow.commit()
+    assert await stored_ids(storage) == ["user_a"]
+    async with storage(ORG) as uow:  # the failed writers left no transaction open on a pooled connection
+        await uow.users.add(user("d"))
+        await uow.commit()
+    assert await stored_ids(storage) == ["user_a", "user_d"]

@@ -7,6 +7,7 @@ from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from avatar_service.adapters.sqlalchemy.sqlite_one_trip import holding
 from avatar_service.core.errors import Conflict
 
 AUTOCOMMIT = {"isolation_level": "AUTOCOMMIT"}
@@ -20,11 +21,12 @@ class LazyConnection:
     """Opens (and begins) on the first `execute`: a read answered from the read cache never takes a pooled
     connection, nor a trip through aiosqlite's thread.
 
-    A writer that `defers` (PostgreSQL's) also holds back inserts whose result nobody reads until the next
-    statement or the commit. A unit of work that only inserts one row then costs one round trip, the insert in
+    A writer that `defers` also holds back inserts whose result nobody reads until the next statement or the
+    commit. On PostgreSQL a unit of work that only inserts one row then costs one round trip, the insert in
     autocommit, instead of three (BEGIN, INSERT, COMMIT): on a loopback or LAN connection each round trip's
     system calls were most of a write's CPU. Anything else runs the held-back inserts first, in a transaction, so
-    the order of statements, and what the unit of work reads, are as if they had run at once.
+    the order of statements, and what the unit of work reads, are as if they had run at once. On SQLite they go
+    further: they are sent in the trip of the next statement or of the COMMIT (`sqlite_one_trip.holding`).
 
     Each step runs its synchronous SQLAlchemy calls in one greenlet (`AsyncConnection.run_sync`): the options,
     the BEGIN, the held-back inserts, the statement and the COMMIT of a step, instead of a greenlet for each
@@ -76,12 +78,15 @@ class LazyConnection:
 
     def _run(self, conn: Connection, work: Callable[[Connection], Any]) -> Any:
         held, self.held = self.held, []
-        for statement, parameters in held:
-            try:
-                conn.execute(statement, parameters)
-            except IntegrityError as error:
+        try:
+            with holding(conn.connection.dbapi_connection):  # SQLite: sent with `work`'s statement, in its trip
+                for statement, parameters in held:
+                    conn.execute(statement, parameters)
+            return work(conn)
+        except IntegrityError as error:
+            if held:  # a held-back insert's violation, wherever it surfaced
                 raise conflict(error) from error
-        return work(conn)
+            raise
 
     async def insert(self, statement: Any, parameters: Any) -> None:
         """An insert whose result the caller does not read: held back when deferring, else run now. A unique

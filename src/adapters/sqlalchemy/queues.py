@@ -143,7 +143,7 @@ class SqlVectorVersions:
                                                  set_={"version": c.version + 1}).returning(c.version, c.log_floor)
         version, floor = (await self.conn.execute(statement)).one()
         if changed:
-            await self.conn.execute(insert_into(t.vector_changes), [
+            await self.conn.insert(insert_into(t.vector_changes), [
                 {"namespace": namespace, "version": version, "vector_id": ident} for ident in dict.fromkeys(changed)])
         if version - floor > 2 * self.KEEP:
             floor = version - self.KEEP

@@ -24,7 +24,7 @@ from avatar_service.adapters.sqlalchemy.queues import (
 )
 from avatar_service.adapters.sqlalchemy.read_cache import CacheSession, SqliteReadCache
 from avatar_service.adapters.sqlalchemy.repository import SqlRepository
-from avatar_service.adapters.sqlalchemy.sqlite_one_trip import one_trip_dbapi
+from avatar_service.adapters.sqlalchemy.sqlite_one_trip import OneTripConnection, one_trip_dbapi
 from avatar_service.core import model as m
 
 CLOSE_GRACE = 10.0  # seconds closing waits for open units of work
@@ -53,10 +53,9 @@ REPOSITORIES: dict[str, tuple[Any, Any, Any]] = {
 class SqlUnitOfWork:
     def __init__(self, storage: "SqlStorage", organization_id: str | None, read_only: bool) -> None:
         self.org, self.read_only = organization_id, read_only
-        # PostgreSQL writers hold back their inserts (see LazyConnection): SQLite's are in-process calls already
-        deferring = not read_only and storage.engine.dialect.name == "postgresql"
+        # Writers hold back their inserts (see LazyConnection and, on SQLite, sqlite_one_trip)
         self.connection = LazyConnection(storage.engine, storage.read_only_options if read_only else None,
-                                         deferring=deferring, batches=storage.insert_batches if deferring else None)
+                                         deferring=not read_only, batches=None if read_only else storage.insert_batches)
         # Reads of this unit of work by id may be answered from the cache; a writer reads the database
         self._cache = CacheSession(storage.read_cache) if read_only and storage.read_cache is not None else None
         self._write_lock = None if read_only else storage.write_lock
@@ -142,7 +141,12 @@ def _sqlite_setup(engine: AsyncEngine) -> None:
     def _begin(conn: Any) -> None:
         # Read-only: no BEGIN at all, each SELECT reads its own WAL snapshot (and the round trips of
         # BEGIN and ROLLBACK through aiosqlite's thread were most of a read's cost).
-        if not conn.get_execution_options().get("avatar_read_only"):
+        if conn.get_execution_options().get("avatar_read_only"):
+            return
+        dbapi_connection = conn.connection.dbapi_connection
+        if isinstance(dbapi_connection, OneTripConnection):
+            dbapi_connection.hold_begin()  # sent with the first statement, in its trip
+        else:
             conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
