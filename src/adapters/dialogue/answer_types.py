@@ -52,7 +52,9 @@ HOLDS = {
     # an age or an age limit: "21 years old", "aged 3", "under 18", "over 65", "18+"
     "age": re.compile(r"\b\d{1,3}[ -]years?[ -]old\b|\baged? \d|\b(?:under|over|below|above|from|at least) "
                       r"\d{1,2}\b(?!\s?(?:am|pm|euros?|minutes|hours|km|%))|\b\d{1,2}\+|"
-                      r"\b(?:is|are|turned|turns) \d{1,3}\b(?!\s?(?:am|pm|euros?|pounds?|minutes|hours|km|%))", re.I),
+                      r"\b(?:is|are|turned|turns) \d{1,3}\b(?!\s?(?:am|pm|euros?|pounds?|minutes|hours|km|%))|"
+                      r"\b(?:start|begin|join)s? (?:at|from) \d{1,2}\b(?![.:]?\d|\s?(?:am|pm|o'clock))|"
+                      r"\d-year-olds\b", re.I),
     # (or a length: "how long is the pool?" / "25 metres long")
     # ("two and a half hours", "an hour and a quarter")
     "duration": re.compile(rf"\b(?:\d+|{_NUMBER_WORD}|a|an|half an?)(?: and an? (?:half|quarter))?[ -]"
@@ -165,12 +167,30 @@ _RANGE = re.compile(r"\b(?:aged?s?|for|between)\s+(\d{1,2})\s?(?:-|–|to|and)\s
                     r"euros?|pounds?|minutes|hours|km|kg|%))", re.I)
 
 
+# "16- and 17-year-olds"; a youngest age: "riders can start at 4", "from the age of 7"
+_YEAR_OLDS = re.compile(r"\b(\d{1,2})-?\s?(?:and|to|or|-|–)\s?(\d{1,2})-year-olds\b", re.I)
+_YOUNGEST = re.compile(r"\b(?:(?:start|begin|join)s?|starting) (?:at|from) (?:the age of )?(\d{1,2})\b"
+                       r"(?![.:]?\d|\s?(?:am|pm|o'clock))|\bfrom (?:the )?age (?:of )?(\d{1,2})\b", re.I)
+
+
 def age_fit(sentence: str, asked: Sequence[int]) -> float:
     """+1 when an age limit or range in the sentence includes an asked age, -1 when it excludes it, 0 otherwise."""
     if not asked:
         return 0.0
     verdict = 0.0
-    for m in _RANGE.finditer(sentence):
+    for m in _YOUNGEST.finditer(sentence):  # "can start at 4" says more of a 4-year-old than "under 14" does
+        if all(age >= int(m.group(1) or m.group(2)) for age in asked):
+            return 1.0
+        verdict = -1.0
+    verdict = _limits_fit(sentence, asked, verdict)
+    return LOOSE_FIT if verdict > 0 else verdict
+
+
+LOOSE_FIT = 0.9  # a range or a limit that includes the age asked, though it names another
+
+
+def _limits_fit(sentence: str, asked: Sequence[int], verdict: float) -> float:
+    for m in [*_RANGE.finditer(sentence), *_YEAR_OLDS.finditer(sentence)]:
         low, high = int(m.group(1)), int(m.group(2))
         if low < high:
             if all(low <= age <= high for age in asked):

@@ -95,6 +95,8 @@ _ALL_ABOUT_ME = re.compile(r"\b(what do you (know|remember) about me|do you reme
 _OPENING = frozenset(terms("open opens opening close closes closing"))
 _CONNECTIVE = re.compile(r"^\s*(?:and|also|or|but|so|then|what about|how about)\b", re.I)
 _POINTS_BACK = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their)\b", re.I)
+_AGE_WORDS = frozenset(terms("age old young"))
+_THAT_AGE = re.compile(r"\bthat age\b", re.I)
 _PROPER = re.compile(r"(?<![.!?] )(?<!^)\b[A-Z][a-z]+\b")  # a name: capitalised, not as a sentence's first word
 
 
@@ -152,7 +154,7 @@ class _Reply(SmallTalk):
         self.user_name = request.user_name or name_in_history(history) or user_name_in(request.memories)
         self.emotion: Emotion | None = detect_emotion(self.user_text)
         self.parts: list[str] = []
-        self.pronoun_resolved = False
+        self.pronoun_resolved, self.said_text = False, ""
         self.context_terms: set[str] = set()  # what the turns a follow-up leans on said
         self.pointing = False  # the turn points back at what the last reply said ("what's that cost?")
         # the terms a follow-up borrows from the last reply alone, and the known sentences that reply said
@@ -210,7 +212,7 @@ class _Reply(SmallTalk):
         # fittings?" asks about the person the answer named
         if not answered_someone(self.previous_user, self.previous_reply, text):
             text = resolved(text, " ".join(reversed(self.topic)))
-        self.pronoun_resolved = text != said
+        self.pronoun_resolved, self.said_text = text != said, said
         more = bool(_MORE.search(self.lowered))
         asking = is_question(text) or more
         query = self.query(text, more)
@@ -289,7 +291,7 @@ class _Reply(SmallTalk):
         if not asked_ages and answer_types.mentions_child(text):
             asked_ages = self.ages_of_relatives(text) or answer_types.ages_meant(text)  # (a toddler is about 2)
         old_enough = asks_age_limit(text)
-        if old_enough and not asked_ages and _POINTS_BACK.search(text):
+        if old_enough and not asked_ages and (_POINTS_BACK.search(self.said_text or text) or _THAT_AGE.search(text)):
             asked_ages = answer_types.ages(self.previous_reply)  # "is she old enough?" after "Erin is 9"
         if JUST_ME.search(text):  # "what would it cost for just me?": the one-person kind
             for t in ONE_PERSON:
@@ -310,6 +312,12 @@ class _Reply(SmallTalk):
             for t in told & weights.keys():
                 weights[t] = min(weights[t], CATEGORY_WEIGHT)
         mine = max(about_user(asked), 0.6 * about_user(context) if context else 0.0)
+        if old_enough and asked_ages:  # "is she allowed at that age?": the place's limit, for her age (16)
+            mine = min(mine, 0.6)
+            resolved_to = set(terms(text)) - set(terms(self.said_text))  # "she": my sister, whose age stands for her
+            for t in resolved_to | _AGE_WORDS:
+                if t in weights:
+                    weights[t] = min(weights[t], 0.3)
         to_place = addresses_the_place(asked) or asks_who_here(asked)
         itself = the_place_itself(self.request.persona.description)
         common = common_terms(text)

@@ -255,7 +255,7 @@ def _age(query: Query, text: str) -> float:
         fit = answer_types.age_fit(text, query.ages)
         # "can my 14 year old use the gym?" is answered by "gym users must be 16 or over" as much as by a yes
         # (a limit that includes them says more: "children under 4 travel free" for "does my 2 year old pay?")
-        return (1.0 if fit > 0 else 0.7 * abs(fit)) if query.yes_no else fit
+        return (fit if fit > 0 else 0.7 * abs(fit)) if query.yes_no else fit
     # "and for kids?": a limit only minors meet, or children of some ages ("7 euros for children aged 4 to 15")
     return 1.0 if query.child and (answer_types.for_minors(text) or answer_types.child_range(text)) else 0.0
 

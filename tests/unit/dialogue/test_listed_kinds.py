@@ -96,4 +96,4 @@ def test_the_case_the_last_reply_named() -> None:
 def test_a_toddler_is_about_two_and_months_are_no_years() -> None:
     assert ages_meant("and for a toddler?") == [2]
     assert age_fit("Babies under 12 months play free.", [2]) == 0.0
-    assert age_fit("Children under 4 play free.", [2]) == 1.0
+    assert age_fit("Children under 4 play free.", [2]) > 0
