@@ -90,7 +90,9 @@ def narrowed(sentence: str, question: str) -> str:
 # where one clause ends and the next begins: ", and a 9-inch cake...", " and the seeded rye...", ", and lined
 # curtains cost...", ", or £18 for jeans" (a comma before the conjunction ends a clause whatever follows)
 _CLAUSES = re.compile(r",\s+(?:and|or|while|whereas)\s+|\s+and\s+(?=[£$€]\s?\d)|"
-                      r"\s+(?:and|while|whereas)\s+(?=(?:the|a|an|our|each|every|all)\b)|;\s+", re.I)
+                      r"\s+(?:and|while|whereas)\s+(?=(?:the|a|an|our|each|every|all)\b)|;\s+|"
+                      # a clause of its own after a bare comma: "..., charging ports take about two hours"
+                      r",\s+(?=(?-i:[a-z])[a-z -]{0,30}\b(?:take|cost|last|run)s?\b)", re.I)
 
 
 _COMMA_CLAUSES = re.compile(r";\s+|,\s+(?:and|or|while|whereas)\b", re.I)  # (not "two and a half hours")

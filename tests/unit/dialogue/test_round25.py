@@ -1,10 +1,12 @@
 """Round 25 of the offline answerer: an age asked "at that age" is the age just said, and the place's limit for it
 is the answer, not the age again nor "you haven't told me"; "riders can start at 4" and "16- and 17-year-olds" are
-age limits, and the one naming the age asked says more than a wider one ("under 14")."""
+age limits, and the one naming the age asked says more than a wider one ("under 14"); a clause after a bare comma
+("..., charging ports take about two hours") is a case of its own."""
 
 from __future__ import annotations
 
 from avatar_service.adapters.dialogue.answer_types import age_fit
+from avatar_service.adapters.dialogue.narrowing import one_clause
 
 from .test_round24 import ask
 
@@ -41,3 +43,12 @@ def test_an_age_limit_asked_of_someone_told_about_is_the_places_rule() -> None:
     reply = ask("A tattoo and piercing studio.", TATTOO, [0.2, 0.3], "how old is my little sister?",
                 "is she allowed at that age?", memories=memories)
     assert "16- and 17-year-olds" in reply, reply
+
+
+def test_a_clause_after_a_bare_comma_is_a_case_of_its_own() -> None:
+    sentence = "Most phone screens are done in about an hour while you wait, charging ports take about two hours."
+    assert one_clause(sentence, "my phone screen's smashed, how long would it take you to sort?", ["duration"]) == \
+        "Most phone screens are done in about an hour while you wait."
+    # a list of figures after a comma is no clause of its own
+    listing = "Lessons last 30, 45 or 60 minutes and cost £22, £31 and £40."
+    assert one_clause(listing, "how long is a lesson?", ["duration"]) == listing
