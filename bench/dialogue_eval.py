@@ -42,8 +42,8 @@ once, untuned, after round 22, on 2026-11-29: 65.9%, memory questions 94.1%, fol
 (written blind on 2026-11-29, by someone who had not read the engine, after heldout21 was measured, in domains never
 used before: a pest control firm, a taxi firm, a village hall; measured once, untuned, after round 23, on 2026-11-29:
 69.5%, memory questions 88.9%, follow-ups 24 of 40), heldout23 (written blind on 2026-11-29, by someone who had not read
-the engine, in domains never used before: a bed-and-breakfast guesthouse, a golf driving range, a shoe repair shop; to
-be measured once, untuned).
+the engine, in domains never used before: a bed-and-breakfast guesthouse, a golf driving range, a shoe repair shop;
+measured once, untuned, after round 25, on 2026-11-29: 67.3%, memory questions 81.2%, follow-ups 25 of 42).
 
     .venv/bin/python bench/dialogue_eval.py [--split dev|heldout1|...|heldout23|all]
                                             [--embedder auto|lexical] [--show wrong|all|none]
@@ -76,7 +76,8 @@ SPLITS = ("dev", "heldout1", "heldout2", "heldout3", "heldout4", "heldout5", "he
           "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "heldout14", "heldout15", "heldout16",
           "heldout17", "heldout18", "heldout19", "heldout20", "heldout21", "heldout22", "heldout23")
 # Blind splits not measured yet: left out of "all", so tuning never shows their figures; name one to measure it once.
-UNMEASURED: tuple[str, ...] = ("heldout23",)
+UNMEASURED: tuple[str, ...] = ()
+# heldout23 was measured once, untuned (after round 25), on 2026-11-29: 67.3%, memory 81.2%, follow-ups 25 of 42
 # heldout22 was measured once, untuned (after round 23), on 2026-11-29: 69.5%, memory 88.9%, follow-ups 24 of 40
 # heldout21 was measured once, untuned (after round 22), on 2026-11-29: 65.9%, memory 94.1%, follow-ups 16 of 39
 # heldout20 was measured once, untuned (after round 20), on 2026-11-29: 75.6%, memory 100%, follow-ups 25 of 37
