@@ -54,7 +54,8 @@ HOLDS = {
                       r"\d{1,2}\b(?!\s?(?:am|pm|euros?|minutes|hours|km|%))|\b\d{1,2}\+|"
                       r"\b(?:is|are|turned|turns) \d{1,3}\b(?!\s?(?:am|pm|euros?|pounds?|minutes|hours|km|%))|"
                       r"\b(?:start|begin|join)s? (?:at|from) \d{1,2}\b(?![.:]?\d|\s?(?:am|pm|o'clock))|"
-                      r"\d-year-olds\b", re.I),
+                      r"\d-year-olds\b|"
+                      r"\b(?-i:[A-Z])[a-z]+, \d{1,2}(?=,| and\b|\.?$)", re.I),  # "Ellie, 9, and Oscar, 14"
     # (or a length: "how long is the pool?" / "25 metres long")
     # ("two and a half hours", "an hour and a quarter")
     "duration": re.compile(rf"\b(?:\d+|{_NUMBER_WORD}|a|an|half an?)(?: and an? (?:half|quarter))?[ -]"
@@ -65,8 +66,9 @@ HOLDS = {
     "name": re.compile(rf"(?<!^)\b(?!{_DAY}\b|{_MONTH}\b)(?-i:[A-Z])[a-z]+", re.I),  # (a day or a month is no name)
     # a job: "works as a nurse", "you are a freelance illustrator", "a teacher at..." (a name is none: "is a Vaillant")
     "occupation": re.compile(r"\b(?:work|works|worked|working|job)\b[\w -]{0,20}? as an? \w+|"
-                             r"\b(?:am|are|is|was|were) (?:an?|the) (?:[\w-]+ ){0,2}(?-i:[a-z])\w*(?:er|or|ist|ian|ant|"
-                             r"ent|eon|ic|man|woman|nurse|chef|doctor|lawyer|pilot|clerk|engineer|medic)\b|"
+                             r"\b(?:am|are|is|was|were) (?:an?|the) (?:[\w-]+ ){0,2}"
+                             r"(?:(?-i:[a-z])\w*(?:er|or|ist|ian|ant|ent|eon|ic|man|woman)|"
+                             r"nurse|chef|doctor|lawyer|pilot|clerk|engineer|medic|vet|GP)\b|"
                              r"\b(?:teach|teaches|taught|run|runs|own|owns) (?:an? |the |their |your )?\w+", re.I),
     # an enumeration of three or more short items: "small city cars, estate cars, vans and electric cars"
     "list": re.compile(r"\b(?:[\w-]+ ){0,2}[\w-]+, (?:[\w-]+ ){0,2}[\w-]+,? (?:and|or) [\w-]+", re.I),

@@ -224,6 +224,7 @@ PHRASES = [
     (r"\bon (?:my|his|her|their|our|your) own\b|\bunaccompanied\b|\bunsupervised\b", "supervise"),
     (r"\bsells? out\b|\bsold out\b|\bselling out\b", "full"),
     (r"\bspare time\b|\bfree time\b|\bfor fun\b", "hobby"),
+    (r"\b(?:do|does|did|doing) for (?:a|her|his|their|my|your) living\b", "job"),  # "what do I do for a living?"
     # a duration said in words is its minutes ("for half an hour?" / "a 30-minute lesson")
     (r"\bhalf an hour\b|(?<!and a )\bhalf[- ]hour\b", "30 minutes"),
     (r"\b(?:an|one) hour and a half\b|\bone and a half hours\b", "90 minutes"),

@@ -300,6 +300,8 @@ def _value_at(text: str, kinds: Sequence[str]) -> int:
 _PREPOSITION = re.compile(r"(?:between|within|for|from|over|up to|at|on|in|under)\s", re.I)
 _SEPARATOR = re.compile(r",\s+(?:and\s+|or\s+)?|\s+(?:and|or)\s+", re.I)
 # "for just me", "on my own": the one-person kind
+_SEVERAL = re.compile(r"\b(?:kids|children|sons|daughters|grandchildren|grandkids|cats|dogs|pets|horses|names|"
+                      r"twins|boys|girls|parents)\b", re.I)
 JUST_ME = re.compile(r"\b(?:just|only) (?:for )?(?:me|myself)\b|\bfor (?:me|myself)\b|\bon my own\b", re.I)
 ONE_PERSON = frozenset(terms("adult individual single"))
 
@@ -308,6 +310,8 @@ def one_kind(sentence: str, own: set[str], question: str, kinds: Sequence[str], 
     """`sentence` cut to the one listed kind the question names ("the whole family" -> "family membership costs
     £380"), or whose ages include the one asked about (`ages`: "and my daughter?", whom a memory says is 6); as it
     is when it lists none or the question names none."""
+    if kinds[:1] == ["name"] and _SEVERAL.search(question):
+        return sentence  # "what are my kids called?": every name
     body = sentence.rstrip(".!?")
     values = [m for kind in kinds[:1] for m in HOLDS[kind].finditer(body)]
     # "orders over £25" is a condition, not a kind (though "under 4" may be the age asked about)

@@ -34,7 +34,9 @@ _TEXTING = [(re.compile(pattern, re.I), replacement) for pattern, replacement in
     (r"(?<=\w) n (?=\w)", " and "), (r"\bb ?& ?w\b|\bb/w\b", "black and white"), (r"\bpl[sz]\b", "please"),
     (r"\bthru\b", "through"), (r"\bwhere ?abouts\b", "whereabouts"), (r"\btmrw\b|\btmr\b", "tomorrow"),
     (r"\b(what|where|when|who|how|that|there)s\b", r"\1's"), (r"\bim\b", "i'm"), (r"\bive\b", "i've"),
-    (r"\b(do|does|did|is|are|was|were|have|has|had|could|would|should|ca|wo)nt\b", r"\1n't"))]
+    (r"\b(do|does|did|is|are|was|were|have|has|had|could|would|should|ca|wo)nt\b", r"\1n't"),
+    (r"\bnite\b", "night"), (r"\btonite\b", "tonight"), (r"\bprob\b|\bprobs\b", "probably"),
+    (r"\bhow old's\b", "how old is"), (r"\bhow much's\b", "how much is"))]
 
 
 @functools.lru_cache(maxsize=4096)  # every reply reads the conversation's user turns again

@@ -1,12 +1,15 @@
 """Round 25 of the offline answerer: an age asked "at that age" is the age just said, and the place's limit for it
 is the answer, not the age again nor "you haven't told me"; "riders can start at 4" and "16- and 17-year-olds" are
 age limits, and the one naming the age asked says more than a wider one ("under 14"); a clause after a bare comma
-("..., charging ports take about two hours") is a case of its own."""
+("..., charging ports take about two hours") is a case of its own; after heldout23 was measured: "how old's",
+"nite", "prob" spelled out, "do for a living" is a job, "Ellie, 9, and Oscar, 14" are ages, "a nurse" an occupation,
+and asked the names of several people every name is said."""
 
 from __future__ import annotations
 
-from avatar_service.adapters.dialogue.answer_types import age_fit
+from avatar_service.adapters.dialogue.answer_types import age_fit, holds
 from avatar_service.adapters.dialogue.narrowing import one_clause
+from avatar_service.adapters.dialogue.terms import spelled_out
 
 from .test_round24 import ask
 
@@ -52,3 +55,28 @@ def test_a_clause_after_a_bare_comma_is_a_case_of_its_own() -> None:
     # a list of figures after a comma is no clause of its own
     listing = "Lessons last 30, 45 or 60 minutes and cost £22, £31 and £40."
     assert one_clause(listing, "how long is a lesson?", ["duration"]) == listing
+
+
+GOLF = ["A basket of 50 balls costs £4 and 100 balls cost £7.", "The range is open from 7am to 10pm."]
+GUESTS = ["Breakfast is served from 7:30 to 9:30am.", "Dogs are welcome in Room 1 at £15 per dog per night."]
+
+
+def test_a_memory_listing_people_with_their_ages_answers_how_old_one_is() -> None:
+    memories = (["User's children are Ellie, 9, and Oscar, 14", "Dan lives in Lymm"], [0.5, 0.1])
+    reply = ask("A golf driving range.", GOLF, [0.1, 0.1], "how old's oscar, did i tell you?", memories=memories)
+    assert "14" in reply, reply
+    assert spelled_out("how old's oscar?") == "how old is oscar?"
+    assert spelled_out("one nite, prob") == "one night, probably"
+
+
+def test_what_the_user_does_for_a_living_is_their_job() -> None:
+    memories = (["Priya is a nurse at St James's Hospital", "Priya lives in Leeds"], [0.12, 0.12])
+    reply = ask("A guesthouse.", GUESTS, [0.1, 0.1], "what did i say i do for a living?", memories=memories)
+    assert "nurse" in reply, reply
+    assert holds("You are a nurse at St James's Hospital.", ["occupation"])
+
+
+def test_asked_the_names_of_several_every_name_is_said() -> None:
+    memories = (["User's children are Arjun, who is 7, and Maya, who is 4"], [0.4])
+    reply = ask("A guesthouse.", GUESTS, [0.1, 0.1], "what are my kids called, did i tell you?", memories=memories)
+    assert "Arjun" in reply and "Maya" in reply, reply
