@@ -81,6 +81,7 @@ def about_user(question: str) -> float:
 
 _YOU = re.compile(r"\b(?:you|your|yours|here)\b", re.I)
 _ME = re.compile(r"\b(?:i|my|me|mine|our|we)\b", re.I)
+_MYSELF = re.compile(r"\b(?:i|my|me|mine)\b", re.I)  # ("what room would we need?" asks for the party: the place's)
 
 
 _THERE_IS = re.compile(r"^\s*(?:and\s+)?(?:is|are) there\b", re.I)
@@ -109,7 +110,7 @@ def asked_part(turn: str) -> str:
     """The question a turn asks after telling something about the user ("my wife can't eat gluten, is that a
     problem?" asks "is that a problem?"); the whole turn when it is said in one go."""
     m = _THEN_ASKS.match(turn.strip())
-    if m and not _ME.search(m.group("asked")) and not _JUST_RECALL.match(m.group("asked")):
+    if m and not _MYSELF.search(m.group("asked")) and not _JUST_RECALL.match(m.group("asked")):
         return m.group("asked")
     m = _HAVING_IN_MIND.match(turn.strip()) or _ASKS_THEN.match(turn.strip())
     return m.group("asked") if m else turn

@@ -3,13 +3,15 @@ is the answer, not the age again nor "you haven't told me"; "riders can start at
 age limits, and the one naming the age asked says more than a wider one ("under 14"); a clause after a bare comma
 ("..., charging ports take about two hours") is a case of its own; after heldout23 was measured: "how old's",
 "nite", "prob" spelled out, "do for a living" is a job, "Ellie, 9, and Oscar, 14" are ages, "a nurse" an occupation,
-and asked the names of several people every name is said."""
+and asked the names of several people every name is said; "what room would we need?" after telling who comes
+asks the place (the party's "we" is not a question about the user)."""
 
 from __future__ import annotations
 
 from avatar_service.adapters.dialogue.answer_types import age_fit, holds
 from avatar_service.adapters.dialogue.narrowing import one_clause
 from avatar_service.adapters.dialogue.terms import spelled_out
+from avatar_service.adapters.dialogue.user_facts import asked_part
 
 from .test_round24 import ask
 
@@ -80,3 +82,13 @@ def test_asked_the_names_of_several_every_name_is_said() -> None:
     memories = (["User's children are Arjun, who is 7, and Maya, who is 4"], [0.4])
     reply = ask("A guesthouse.", GUESTS, [0.1, 0.1], "what are my kids called, did i tell you?", memories=memories)
     assert "Arjun" in reply and "Maya" in reply, reply
+
+
+def test_a_question_for_the_party_after_telling_who_comes_asks_the_place() -> None:
+    rooms = ["The family room costs £130 a night for two adults and up to two children. A double room costs £95.",
+             "Breakfast is served from 7:30 to 9:30am."]
+    memories = (["User's children are Arjun, who is 7, and Maya, who is 4"], [0.23])
+    reply = ask("A guesthouse.", rooms, [0.43, 0.1],
+                "there's four of us, me, my husband and two kids. what room would we need?", memories=memories)
+    assert "family room" in reply, reply
+    assert asked_part("my husband and two kids are coming. what room would we need?") == "what room would we need?"
