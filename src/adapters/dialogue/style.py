@@ -62,7 +62,10 @@ def _compile(pairs: list[tuple[str, str]]) -> list[tuple[re.Pattern[str], str]]:
     ]
 
 
-_CONTRACT = _compile(_PAIRS)
+# "where we are." stays whole: a pronoun and its verb contract only before what follows them ("where we're." is
+# no English), though a "not" may end a clause contracted ("we don't.")
+_CONTRACT = [(re.compile(pattern.pattern + ("" if b.endswith("n't") else r"(?!\s*(?:[.,;:!?)]|$))")), b)
+             for pattern, b in _compile(_PAIRS)]
 _EXPAND = _compile([(b, a) for a, b in _PAIRS])
 CONTRACTION = re.compile(r"\b\w+'(?:m|re|ve|ll|d|t|s)\b", re.I)
 

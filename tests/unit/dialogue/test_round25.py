@@ -4,12 +4,13 @@ age limits, and the one naming the age asked says more than a wider one ("under 
 ("..., charging ports take about two hours") is a case of its own; after heldout23 was measured: "how old's",
 "nite", "prob" spelled out, "do for a living" is a job, "Ellie, 9, and Oscar, 14" are ages, "a nurse" an occupation,
 and asked the names of several people every name is said; "what room would we need?" after telling who comes
-asks the place (the party's "we" is not a question about the user)."""
+asks the place (the party's "we" is not a question about the user); "where we are." is not contracted."""
 
 from __future__ import annotations
 
 from avatar_service.adapters.dialogue.answer_types import age_fit, holds
 from avatar_service.adapters.dialogue.narrowing import one_clause
+from avatar_service.adapters.dialogue.style import contract
 from avatar_service.adapters.dialogue.terms import spelled_out
 from avatar_service.adapters.dialogue.user_facts import asked_part
 
@@ -92,3 +93,9 @@ def test_a_question_for_the_party_after_telling_who_comes_asks_the_place() -> No
                 "there's four of us, me, my husband and two kids. what room would we need?", memories=memories)
     assert "family room" in reply, reply
     assert asked_part("my husband and two kids are coming. what room would we need?") == "what room would we need?"
+
+
+def test_a_pronoun_and_its_verb_ending_a_clause_are_not_contracted() -> None:
+    assert contract("I can help with opening hours and where we are.") == \
+        "I can help with opening hours and where we are."
+    assert contract("We are open at 9, it is free and I do not know.") == "We're open at 9, it's free and I don't know."
