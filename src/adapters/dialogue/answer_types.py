@@ -149,7 +149,7 @@ _AGE = re.compile(r"\b(\d{1,3})[ -]years?[ -]old\b|\b(?:aged?|age of) (\d{1,3})\
 _LIMIT = re.compile(r"\b(under|below|younger than|over|above|older than)[\s-](\d{1,3})s?\b(?![.:]?\d|\s?(?:am|pm|"
                     r"euros?|guests|people|persons|minutes|hours|weeks|months|km|kg|%))|\b(\d{1,3})\s(?:and|or)\s(over|under|older|"
                     r"younger)\b", re.I)
-_CHILD = re.compile(r"\b(?:son|daughter|kid|kids|child|children|baby|toddler|boy|girl)\b", re.I)
+_CHILD = re.compile(r"\b(?:son|daughter|kid|kids|child|children|baby|toddler|boy|girl|teen\w*)\b", re.I)
 
 
 def ages(text: str) -> list[int]:
@@ -157,11 +157,12 @@ def ages(text: str) -> list[int]:
 
 
 TODDLER_AGE, _TODDLER = 2, re.compile(r"\btoddlers?\b", re.I)
+TEEN_AGE, _TEEN = 15, re.compile(r"\bteen(?:s|agers?)?\b", re.I)
 
 
 def ages_meant(text: str) -> list[int]:
-    """The ages a question says, or means: a toddler is about 2."""
-    return ages(text) or ([TODDLER_AGE] if _TODDLER.search(text) else [])
+    """The ages a question says, or means: a toddler is about 2, a teenager about 15."""
+    return ages(text) or ([TODDLER_AGE] if _TODDLER.search(text) else [TEEN_AGE] if _TEEN.search(text) else [])
 
 
 # an age range: "children aged 4 to 15", "ages 8 to 14", "for 5-11 year olds"

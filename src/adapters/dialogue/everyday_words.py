@@ -38,6 +38,7 @@ senior seniors pensioner pensioners elderly retired
 student students
 group groups party parties
 teacher teachers instructor instructors tutor tutors coach coaches trainer trainers teach teaches teaching taught
+teach teaching coach coaches pro pros professionals
 lesson lessons class classes course courses session sessions workshop workshops
 shop shops store stores
 big bigger large larger size sizes capacity
@@ -220,8 +221,10 @@ PHRASES = [
     (r"\bgrown[- ]?ups?\b", "adult"),
     (r"\btry(?:ing)? (?:it |us |things )?out\b|\bhave a go\b|\bgive it a (?:go|try)\b", "trial"),
     (r"\bstay(?:ing)? with\b", "supervise"),
+    (r"\b(?:be|stay|come) with an? (?:adult|parent|grown-up)\b", r"\g<0> supervise"),  # "must be with an adult"
     # "can he come on his own?" asks whether he must be supervised
-    (r"\bon (?:my|his|her|their|our|your) own\b|\bunaccompanied\b|\bunsupervised\b", "supervise"),
+    (r"\bon (?:my|his|her|their|our|your) own\b|\bunaccompanied\b|\bunsupervised\b|"
+     r"\bwithout (?:me|us|an adult|a parent|(?:his|her|their) (?:mum|dad|parents?))\b", "supervise"),
     (r"\bsells? out\b|\bsold out\b|\bselling out\b", "full"),
     (r"\bspare time\b|\bfree time\b|\bfor fun\b", "hobby"),
     (r"\b(?:do|does|did|doing) for (?:a|her|his|their|my|your) living\b", "job"),  # "what do I do for a living?"
@@ -236,6 +239,7 @@ PHRASES = [
      r"\bgo(?:ing)? over there\b", "cover area"),
     (r"\b(?:log|wood)[- ]?burners?\b", "wood-burning stove"),
     (r"\bmoney off\b", "discount"),  # ("money" alone would be a main word nothing holds)
+    (r"\bhalf[- ]price for\b", r"\g<0> discount"),  # "any deals for teenagers?" / "half price for under 18s"
     (r"(?:[£$€] ?\d+(?:[.,]\d\d)?|\b\d+%|\b\d+(?:[.,]\d\d)? (?:pounds?|euros?|dollars?)|\bhalf|\banything|"
      r"\bsomething) off\b",
      r"\g<0> discount"),

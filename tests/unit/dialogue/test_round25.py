@@ -4,14 +4,15 @@ age limits, and the one naming the age asked says more than a wider one ("under 
 ("..., charging ports take about two hours") is a case of its own; after heldout23 was measured: "how old's",
 "nite", "prob" spelled out, "do for a living" is a job, "Ellie, 9, and Oscar, 14" are ages, "a nurse" an occupation,
 and asked the names of several people every name is said; "what room would we need?" after telling who comes
-asks the place (the party's "we" is not a question about the user); "where we are." is not contracted."""
+asks the place (the party's "we" is not a question about the user); "where we are." is not contracted; a teenager is
+about 15, "half price for" some is a deal, a pro teaches, and "without me" asks about supervision."""
 
 from __future__ import annotations
 
-from avatar_service.adapters.dialogue.answer_types import age_fit, holds
+from avatar_service.adapters.dialogue.answer_types import age_fit, ages_meant, holds
 from avatar_service.adapters.dialogue.narrowing import one_clause
 from avatar_service.adapters.dialogue.style import contract
-from avatar_service.adapters.dialogue.terms import spelled_out
+from avatar_service.adapters.dialogue.terms import spelled_out, terms
 from avatar_service.adapters.dialogue.user_facts import asked_part
 
 from .test_round24 import ask
@@ -99,3 +100,23 @@ def test_a_pronoun_and_its_verb_ending_a_clause_are_not_contracted() -> None:
     assert contract("I can help with opening hours and where we are.") == \
         "I can help with opening hours and where we are."
     assert contract("We are open at 9, it is free and I do not know.") == "We're open at 9, it's free and I don't know."
+
+
+RANGE = [
+    "A basket of 50 balls costs £5. A Range Card costs £20 and gives you 20% off every basket. On Tuesdays from 4pm "
+    "until closing, baskets are half price for anyone under 18.",
+    "Our PGA professionals are Craig Dunmore and Hannah Ojo. A 30-minute lesson costs £30.",
+]
+
+
+def test_a_teenager_is_about_15_and_half_price_for_some_is_a_deal() -> None:
+    assert ages_meant("do you do any deals for teenagers?") == [15]
+    reply = ask("A golf driving range.", RANGE, [0.4, 0.2], "do you do any deals for teenagers?")
+    assert "under 18" in reply, reply
+
+
+def test_a_pro_teaches_and_without_me_is_unsupervised() -> None:
+    reply = ask("A golf driving range.", RANGE, [0.2, 0.4], "how much are lessons?", "who'd be teaching me?")
+    assert "Craig Dunmore" in reply, reply
+    assert "supervis" in terms("can he come down without me?")
+    assert "supervis" in terms("Children under 12 must be with an adult at all times.")
