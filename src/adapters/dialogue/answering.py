@@ -219,15 +219,16 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
         return text
     if _NEGATIVE.search(question):
         return text  # "isn't it open?": a yes or no would be ambiguous
+    known = " ".join(s.candidate.text for s in ranking.ranked)  # (for lower_first)
     on_the_day = answer_types.on_the_day(question, text)
     if on_the_day is None:  # "in October?" / "only sold from May to September"
         on_the_day = answer_types.in_the_months(question, text)
     if on_the_day is None:  # "is that just the one visit?" / "covers three visits"
         on_the_day = answer_types.in_the_count(question, text)
     if on_the_day is not None and not _NEGATIVE.search(text):  # "on a Tuesday?" / "from Wednesday to Sunday"
-        return ("Yes, " if on_the_day else "No, ") + lower_first(text)
+        return ("Yes, " if on_the_day else "No, ") + lower_first(text, known)
     if _NEED_OWN.search(question) and _PROVIDED.search(text):
-        return "No, " + lower_first(text)  # "do we need to bring our own mats?" / "we provide mats"
+        return "No, " + lower_first(text, known)  # "do we need to bring our own mats?" / "we provide mats"
     asked = {t for t in terms(question) if t not in _LIGHT}
     # "Coffee and tea are free; lunch is not included": the part that holds what is asked says yes or no
     parts = [p for p in _PARTS.split(text) if p.strip()]
@@ -238,18 +239,18 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
         if len(verdicts) > 1:
             return text  # "covered by insurance; whitening is not": it depends, the sentence says how
         if verdicts == {True}:
-            return "No, " + lower_first(text)
+            return "No, " + lower_first(text, known)
         text_terms = set().union(*(terms(p) for p in concerned))
         if all(t in text_terms or RELATED.get(t, frozenset()) & text_terms for t in asked):
-            return "Yes, " + lower_first(text)
+            return "Yes, " + lower_first(text, known)
         return text
     negative = bool(_NEGATIVE.search(text)) and not re.search(r"\b(but|except|only)\b", text, re.I) and \
         not _PREVENTS.search(question)
     if negative:
-        return "No, " + lower_first(text)
+        return "No, " + lower_first(text, known)
     have = set(terms(text))
     if asked and all(t in have or RELATED.get(t, frozenset()) & have for t in asked):
-        return "Yes, " + lower_first(text)
+        return "Yes, " + lower_first(text, known)
     return text
 
 
@@ -259,9 +260,14 @@ def as_sentence(text: str) -> str:
     return text if text[-1:] in ".!?\"')" else text + "."
 
 
-def lower_first(sentence: str) -> str:
+def lower_first(sentence: str, known: str = "") -> str:
+    """The sentence as it reads after "Yes, ": its first word in lower case unless it is a name. `known`: the text it
+    was chosen among, where a word that is no name is also written in lower case ("Range balls ..." / "on the range";
+    "Ray does ..." keeps its capital)."""
     first = sentence.split(" ", 1)[0]
-    return sentence[:1].lower() + sentence[1:] if first in _LOWER_STARTERS or first in ("You", "Your") else sentence
+    common = first in _LOWER_STARTERS or first in ("You", "Your") or (
+        first.isalpha() and first[1:].islower() and re.search(rf"\b{first.lower()}\b", known) is not None)
+    return sentence[:1].lower() + sentence[1:] if common else sentence
 
 
 def lower_name(topic: str) -> str:

@@ -5,11 +5,13 @@ age limits, and the one naming the age asked says more than a wider one ("under 
 "nite", "prob" spelled out, "do for a living" is a job, "Ellie, 9, and Oscar, 14" are ages, "a nurse" an occupation,
 and asked the names of several people every name is said; "what room would we need?" after telling who comes
 asks the place (the party's "we" is not a question about the user); "where we are." is not contracted; a teenager is
-about 15, "half price for" some is a deal, a pro teaches, and "without me" asks about supervision."""
+about 15, "half price for" some is a deal, a pro teaches, and "without me" asks about supervision; after "Yes," or
+"No," a word written elsewhere in lower case loses its capital ("No, range balls ...")."""
 
 from __future__ import annotations
 
 from avatar_service.adapters.dialogue.answer_types import age_fit, ages_meant, holds
+from avatar_service.adapters.dialogue.answering import lower_first
 from avatar_service.adapters.dialogue.narrowing import one_clause
 from avatar_service.adapters.dialogue.style import contract
 from avatar_service.adapters.dialogue.terms import spelled_out, terms
@@ -120,3 +122,10 @@ def test_a_pro_teaches_and_without_me_is_unsupervised() -> None:
     assert "Craig Dunmore" in reply, reply
     assert "supervis" in terms("can he come down without me?")
     assert "supervis" in terms("Children under 12 must be with an adult at all times.")
+
+
+def test_after_yes_or_no_a_word_that_is_no_name_is_in_lower_case() -> None:
+    assert lower_first("Range balls must not be taken off site.", "a small range of new clubs") == \
+        "range balls must not be taken off site."
+    assert lower_first("Ray does every one by hand.", "Walking boots take two weeks.") == "Ray does every one by hand."
+    assert lower_first("New zips cost £30.", "New heels cost £12") == "New zips cost £30."  # never written lower
