@@ -130,3 +130,22 @@ async def test_a_held_insert_that_conflicts_fails_at_the_next_statement_or_the_c
         await uow.users.add(user("d"))
         await uow.commit()
     assert await stored_ids(storage) == ["user_a", "user_d"]
+
+
+async def test_a_commit_that_fails_rolls_back_and_leaves_the_pooled_connection_usable(tmp_path: Path) -> None:
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'deferred.db'}")
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(text("CREATE TABLE owners (id INTEGER PRIMARY KEY)"))
+            await conn.execute(text("CREATE TABLE pets (id INTEGER PRIMARY KEY, owner INTEGER REFERENCES owners(id) "
+                                    "DEFERRABLE INITIALLY DEFERRED)"))
+        with pytest.raises(Exception, match="FOREIGN KEY"):  # a deferred key is checked by the COMMIT itself
+            async with engine.begin() as conn:
+                await conn.execute(text("INSERT INTO pets (owner) VALUES (7)"))
+        async with engine.begin() as conn:  # the same pooled connection: no transaction was left open on it
+            await conn.execute(text("INSERT INTO owners (id) VALUES (7)"))
+            await conn.execute(text("INSERT INTO pets (owner) VALUES (7)"))
+        async with engine.connect() as conn:
+            assert (await conn.execute(text("SELECT count(*) FROM pets"))).scalar_one() == 1
+    finally:
+        await engine.dispose()

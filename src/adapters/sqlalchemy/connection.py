@@ -51,7 +51,8 @@ class LazyConnection:
         return self.engine.dialect
 
     async def open(self) -> None:
-        """Connects and begins now (a SQLite writer, in the order it took the write lock)."""
+        """Connects and begins now (a SQLite writer, holding the write lock; its BEGIN goes with its first
+        statement, see sqlite_one_trip)."""
         await self._step(_nothing)
 
     async def _step(self, work: Callable[[Connection], Any], options: dict[str, Any] | None = None) -> Any:

@@ -63,17 +63,18 @@ def _run(connection: sqlite3.Connection, held: list[_Held], call: Callable[[sqli
 
 
 def _commit(connection: sqlite3.Connection, held: list[_Held]) -> None:
-    """Runs the held statements and commits; if one fails, rolls back, as a failed COMMIT ends its transaction
-    (SQLAlchemy ends its own at a failed commit and sends no ROLLBACK afterwards)."""
+    """Runs the held statements and commits; if either fails, rolls back. SQLAlchemy ends its own transaction at a
+    failed commit and sends no ROLLBACK afterwards, and the pool does not reset a connection it takes back: a
+    transaction left open here would keep SQLite's write lock on a pooled connection."""
     cursor = connection.cursor()
     try:
         _run_held(cursor, held)
+        connection.commit()
     except BaseException:
         connection.rollback()
         raise
     finally:
         cursor.close()
-    connection.commit()
 
 
 class OneTripCursor(AsyncAdapt_aiosqlite_cursor):
@@ -153,6 +154,7 @@ class OneTripConnection(AsyncAdapt_aiosqlite_connection):
 
     __slots__ = ("held", "holding")
     _cursor_cls = OneTripCursor
+    _ss_cursor_cls = OneTripCursor  # type: ignore[assignment]  # (buffered: a streamed query takes the held first too)
 
     def __init__(self, dbapi: Any, connection: Any) -> None:
         super().__init__(dbapi, connection)
@@ -171,10 +173,9 @@ class OneTripConnection(AsyncAdapt_aiosqlite_connection):
         held = self.take_held()
         if held == [BEGIN]:
             return  # nothing ran: nothing began, nothing to commit
-        if not held:
-            super().commit()
-            return
         connection: aiosqlite.Connection = self._connection  # type: ignore[assignment]
+        if not held and connection._connection is None:
+            return  # closed already (as SQLAlchemy's own commit)
         try:
             await_(connection._execute(_commit, connection._conn, held))
         except Exception as error:

@@ -72,7 +72,7 @@ class SqlUnitOfWork:
             self._storage.left()
             raise
         try:
-            await self.connection.open()  # a writer begins now, in the order it took the lock
+            await self.connection.open()  # the pooled connection now; its BEGIN goes with the first statement
         except BaseException:
             self._write_lock.release()
             self._storage.left()
