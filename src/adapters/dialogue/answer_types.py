@@ -180,19 +180,19 @@ def age_fit(sentence: str, asked: Sequence[int]) -> float:
     """+1 when an age limit or range in the sentence includes an asked age, -1 when it excludes it, 0 otherwise."""
     if not asked:
         return 0.0
-    verdict = 0.0
-    for m in _YOUNGEST.finditer(sentence):  # "can start at 4" says more of a 4-year-old than "under 14" does
-        if all(age >= int(m.group(1) or m.group(2)) for age in asked):
-            return 1.0
-        verdict = -1.0
-    verdict = _limits_fit(sentence, asked, verdict)
-    return LOOSE_FIT if verdict > 0 else verdict
+    # "can start at 4" says more of a 4-year-old than "under 14" does
+    youngest = [all(age >= int(m.group(1) or m.group(2)) for age in asked) for m in _YOUNGEST.finditer(sentence)]
+    if any(youngest):
+        return 1.0
+    fit = _limits_fit(sentence, asked)
+    return LOOSE_FIT if fit > 0 else -1.0 if youngest else fit
 
 
 LOOSE_FIT = 0.9  # a range or a limit that includes the age asked, though it names another
 
 
-def _limits_fit(sentence: str, asked: Sequence[int], verdict: float) -> float:
+def _limits_fit(sentence: str, asked: Sequence[int]) -> float:
+    verdict = 0.0
     for m in [*_RANGE.finditer(sentence), *_YEAR_OLDS.finditer(sentence)]:
         low, high = int(m.group(1)), int(m.group(2))
         if low < high:

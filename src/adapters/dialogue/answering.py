@@ -219,16 +219,15 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
         return text
     if _NEGATIVE.search(question):
         return text  # "isn't it open?": a yes or no would be ambiguous
-    known = " ".join(s.candidate.text for s in ranking.ranked)  # (for lower_first)
     on_the_day = answer_types.on_the_day(question, text)
     if on_the_day is None:  # "in October?" / "only sold from May to September"
         on_the_day = answer_types.in_the_months(question, text)
     if on_the_day is None:  # "is that just the one visit?" / "covers three visits"
         on_the_day = answer_types.in_the_count(question, text)
     if on_the_day is not None and not _NEGATIVE.search(text):  # "on a Tuesday?" / "from Wednesday to Sunday"
-        return ("Yes, " if on_the_day else "No, ") + lower_first(text, known)
+        return _answered(on_the_day, text, ranking)
     if _NEED_OWN.search(question) and _PROVIDED.search(text):
-        return "No, " + lower_first(text, known)  # "do we need to bring our own mats?" / "we provide mats"
+        return _answered(False, text, ranking)  # "do we need to bring our own mats?" / "we provide mats"
     asked = {t for t in terms(question) if t not in _LIGHT}
     # "Coffee and tea are free; lunch is not included": the part that holds what is asked says yes or no
     parts = [p for p in _PARTS.split(text) if p.strip()]
@@ -239,19 +238,24 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
         if len(verdicts) > 1:
             return text  # "covered by insurance; whitening is not": it depends, the sentence says how
         if verdicts == {True}:
-            return "No, " + lower_first(text, known)
+            return _answered(False, text, ranking)
         text_terms = set().union(*(terms(p) for p in concerned))
         if all(t in text_terms or RELATED.get(t, frozenset()) & text_terms for t in asked):
-            return "Yes, " + lower_first(text, known)
+            return _answered(True, text, ranking)
         return text
     negative = bool(_NEGATIVE.search(text)) and not re.search(r"\b(but|except|only)\b", text, re.I) and \
         not _PREVENTS.search(question)
     if negative:
-        return "No, " + lower_first(text, known)
+        return _answered(False, text, ranking)
     have = set(terms(text))
     if asked and all(t in have or RELATED.get(t, frozenset()) & have for t in asked):
-        return "Yes, " + lower_first(text, known)
+        return _answered(True, text, ranking)
     return text
+
+
+def _answered(yes: bool, text: str, ranking: Ranking) -> str:
+    """"Yes, " or "No, " and the sentence, whose first word keeps its capital only if it is a name."""
+    return ("Yes, " if yes else "No, ") + lower_first(text, " ".join(s.candidate.text for s in ranking.ranked))
 
 
 def as_sentence(text: str) -> str:

@@ -38,7 +38,7 @@ senior seniors pensioner pensioners elderly retired
 student students
 group groups party parties
 teacher teachers instructor instructors tutor tutors coach coaches trainer trainers teach teaches teaching taught
-teach teaching coach coaches pro pros professionals
+teach pro pros professionals
 lesson lessons class classes course courses session sessions workshop workshops
 shop shops store stores
 big bigger large larger size sizes capacity
@@ -221,7 +221,7 @@ PHRASES = [
     (r"\bgrown[- ]?ups?\b", "adult"),
     (r"\btry(?:ing)? (?:it |us |things )?out\b|\bhave a go\b|\bgive it a (?:go|try)\b", "trial"),
     (r"\bstay(?:ing)? with\b", "supervise"),
-    (r"\b(?:be|stay|come) with an? (?:adult|parent|grown-up)\b", r"\g<0> supervise"),  # "must be with an adult"
+    (r"\b(?:be|come) with an? (?:adult|parent|grown-up)\b", r"\g<0> supervise"),  # "must be with an adult"
     # "can he come on his own?" asks whether he must be supervised
     (r"\bon (?:my|his|her|their|our|your) own\b|\bunaccompanied\b|\bunsupervised\b|"
      r"\bwithout (?:me|us|an adult|a parent|(?:his|her|their) (?:mum|dad|parents?))\b", "supervise"),

@@ -96,7 +96,6 @@ _OPENING = frozenset(terms("open opens opening close closes closing"))
 _CONNECTIVE = re.compile(r"^\s*(?:and|also|or|but|so|then|what about|how about)\b", re.I)
 _POINTS_BACK = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their)\b", re.I)
 _AGE_WORDS = frozenset(terms("age old young"))
-_THAT_AGE = re.compile(r"\bthat age\b", re.I)
 _PROPER = re.compile(r"(?<![.!?] )(?<!^)\b[A-Z][a-z]+\b")  # a name: capitalised, not as a sentence's first word
 
 
@@ -291,7 +290,7 @@ class _Reply(SmallTalk):
         if not asked_ages and answer_types.mentions_child(text):
             asked_ages = self.ages_of_relatives(text) or answer_types.ages_meant(text)  # (a toddler is about 2)
         old_enough = asks_age_limit(text)
-        if old_enough and not asked_ages and (_POINTS_BACK.search(self.said_text or text) or _THAT_AGE.search(text)):
+        if old_enough and not asked_ages and _POINTS_BACK.search(self.said_text):
             asked_ages = answer_types.ages(self.previous_reply)  # "is she old enough?" after "Erin is 9"
         if JUST_ME.search(text):  # "what would it cost for just me?": the one-person kind
             for t in ONE_PERSON:

@@ -47,14 +47,18 @@ def _case_like(source: str, target: str) -> str:
     return target[:1].upper() + target[1:] if source[:1].isupper() else target
 
 
-def _compile(pairs: list[tuple[str, str]]) -> list[tuple[re.Pattern[str], str]]:
+# a pronoun and its verb contract only before what follows them ("where we're." is no English), though a "not" may
+# end a clause contracted ("we don't.")
+_NOT_AT_CLAUSE_END = r"(?!\s*(?:[.,;:!?)]|$))"
+
+
+def _compile(pairs: list[tuple[str, str]], contracting: bool = False) -> list[tuple[re.Pattern[str], str]]:
     # "I" stays capital either way, so only the first letter's case needs carrying over.
     return [
         (
             re.compile(
-                rf"\b{re.escape(a[:1])}(?i:{re.escape(a[1:])})\b"
-                if a[0] == "I"
-                else rf"\b(?i:{re.escape(a)})\b"
+                (rf"\b{re.escape(a[:1])}(?i:{re.escape(a[1:])})\b" if a[0] == "I" else rf"\b(?i:{re.escape(a)})\b")
+                + (_NOT_AT_CLAUSE_END if contracting and not b.endswith("n't") else "")
             ),
             b,
         )
@@ -62,10 +66,7 @@ def _compile(pairs: list[tuple[str, str]]) -> list[tuple[re.Pattern[str], str]]:
     ]
 
 
-# "where we are." stays whole: a pronoun and its verb contract only before what follows them ("where we're." is
-# no English), though a "not" may end a clause contracted ("we don't.")
-_CONTRACT = [(re.compile(pattern.pattern + ("" if b.endswith("n't") else r"(?!\s*(?:[.,;:!?)]|$))")), b)
-             for pattern, b in _compile(_PAIRS)]
+_CONTRACT = _compile(_PAIRS, contracting=True)
 _EXPAND = _compile([(b, a) for a, b in _PAIRS])
 CONTRACTION = re.compile(r"\b\w+'(?:m|re|ve|ll|d|t|s)\b", re.I)
 

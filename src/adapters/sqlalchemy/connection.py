@@ -80,9 +80,10 @@ class LazyConnection:
     def _run(self, conn: Connection, work: Callable[[Connection], Any]) -> Any:
         held, self.held = self.held, []
         try:
-            with holding(conn.connection.dbapi_connection):  # SQLite: sent with `work`'s statement, in its trip
-                for statement, parameters in held:
-                    conn.execute(statement, parameters)
+            if held:
+                with holding(conn.connection.dbapi_connection):  # SQLite: sent with `work`'s statement, in its trip
+                    for statement, parameters in held:
+                        conn.execute(statement, parameters)
             return work(conn)
         except IntegrityError as error:
             if held:  # a held-back insert's violation, wherever it surfaced

@@ -120,17 +120,17 @@ class OneTripCursor(AsyncAdapt_aiosqlite_cursor):
         self._description, self._rowcount, self._lastrowid, rows = outcome
         self._rows = collections.deque(rows)
 
-    def _held(self, held: _Held, rowcount: int) -> bool:
+    def _hold(self, statement: _Held, rowcount: int) -> bool:
         """Holds the statement back when its connection is `holding`, as if it had run; else False."""
         adapt: OneTripConnection = self._adapt_connection  # type: ignore[assignment]
         if not adapt.holding:
             return False
-        adapt.held.append(held)
+        adapt.held.append(statement)
         self._description, self._rowcount, self._lastrowid, self._rows = None, rowcount, None, collections.deque()
         return True
 
     async def _execute_async(self, operation: Any, parameters: Any = None) -> None:
-        if self._held((operation, parameters, False), 1):
+        if self._hold((operation, parameters, False), 1):
             return
         if parameters is None:
             await self._in_one_trip(lambda cursor: cursor.execute(operation))
@@ -138,7 +138,7 @@ class OneTripCursor(AsyncAdapt_aiosqlite_cursor):
             await self._in_one_trip(lambda cursor: cursor.execute(operation, parameters))
 
     async def _executemany_async(self, operation: Any, seq_of_parameters: Sequence[Any]) -> None:
-        if self._held((operation, seq_of_parameters, True), len(seq_of_parameters)):
+        if self._hold((operation, seq_of_parameters, True), len(seq_of_parameters)):
             return
         await self._in_one_trip(lambda cursor: cursor.executemany(operation, seq_of_parameters))
 
