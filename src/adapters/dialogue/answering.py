@@ -36,7 +36,8 @@ _KIND_WORDS = {"name": set(terms("name names called call")),
                "age": set(terms("old age aged years year")), "number": set(terms("big large far")),
                "frequency": set(terms("often regularly times")),
                "duration": set(terms("long")), "list": set(terms("kind kinds sort sorts type types")),
-               "occupation": set(terms("job work living occupation profession"))}
+               "occupation": set(terms("job work living occupation profession")),
+               "price": set(terms("charge charges"))}
 
 
 _SINGLE_VISIT = re.compile(r"\b(?:single|one[- ]off) (?:class|session|lesson|visit|swim|game|ticket)\b", re.I)
@@ -146,9 +147,10 @@ def best_answer(ranking: Ranking, more: bool, asking: bool, about_user: float, t
     # "do you sell halal meat?" is not answered yes or no by the meat boxes: "halal" is nowhere (but "can I put bunting
     # up with blu tack?" is, by "please don't use Blu Tack on the walls": a no holding all the words asked that are
     # known, two or more)
+    # (nor "can you cut me a spare front door key?" by "we don't cut keys": a no that holds what is asked about)
     if ranking.yes_no and ranking.unknown & asked and best.candidate.kind == "knowledge" and not (
-            len(ranking.main - ranking.unknown) >= 2 and best.main_held >= 1.0 and
-            _NEGATIVE.search(best.candidate.text)):
+            (len(ranking.main - ranking.unknown) >= 2 and best.main_held >= 1.0 and
+             _NEGATIVE.search(best.candidate.text)) or _refuses(best, ranking.focus)):
         return None
     # by the words: the best, or one nearly level with it that holds them ("what if my dog gets sick at night?":
     # "for emergencies outside these hours..." came just behind "bring your pet's vaccination booklet")
@@ -183,10 +185,19 @@ def _alone_of_its_kind(best: Scored, ranking: Ranking) -> bool:
         best.score - runner_up >= ALONE_MARGIN
 
 
+def _refuses(best: Scored, focus: str) -> bool:
+    """A no that names what the question is about ("we don't cut keys" for "a spare front door key?"): what else the
+    question names ("spare", "front door") is of no matter to a no. (The no of the part that names it: "an arcade
+    with 30 machines, but we do not have pool tables" refuses no cash machine.)"""
+    return bool(focus) and any(focus in _with_related(set(terms(part))) and _NEGATIVE.search(part)
+                               for part in _PARTS.split(best.candidate.text))
+
+
 def _holds_the_answer(scored: Scored, ranking: Ranking, asking: bool) -> bool:
     """Whether a candidate answers by the question's words (rather than by its similarity)."""
     c = scored.candidate
-    if ranking.unmatched >= UNKNOWN_HALF and scored.coverage < 0.6:
+    if ranking.unmatched >= UNKNOWN_HALF and scored.coverage < 0.6 and not (ranking.yes_no and
+                                                                          _refuses(scored, ranking.focus)):
         return False  # the question's main words are nowhere in what is known ("do you sell skateboards?")
     if c.own and c.kind == "knowledge" and not scored.fits and scored.main_held <= 0.5 and \
             c.relevance < FAR_SIMILARITY:

@@ -113,6 +113,12 @@ def one_clause(sentence: str, question: str, kinds: Sequence[str], follow_up: bo
     return _most_shared(people, set(terms(question)), set()) or cut
 
 
+def _own_terms(clause: str, clauses: Sequence[str]) -> set[str]:
+    """The clause's terms that no other clause of its sentence holds."""
+    return set(terms(clause)).difference(*(terms(c) for c in clauses if c is not clause))
+
+
+_LARGER = re.compile(r"\b(?:(bigger|biggest|larger|largest|longer|longest)|smaller|smallest|shorter|shortest)\b", re.I)
 _NEXT_PERSON = re.compile(r",\s+(?:and\s+)?(?=[A-Z])")
 
 
@@ -142,8 +148,12 @@ def _one_clause(sentence: str, question: str, kinds: Sequence[str], follow_up: b
     fitting = [c for c in clauses if asked_ages and age_fit(c, asked_ages) > 0]
     # a case said without its verb ("..., or £18 for jeans") shares what the first clause says: it is the answer
     # when the question names it, and only then
+    # (by a word of its own: "£110 per hour, or £130 per hour with our guest artists" is not named by "per hour")
     named = fitting if len(fitting) == 1 else \
-        [c for c in clauses[1:] if _verbless(c) and question_terms & set(terms(c))]
+        [c for c in clauses[1:] if _verbless(c) and question_terms & _own_terms(c, clauses)]
+    if not named and _verbless(clauses[-1]) and (larger := _LARGER.search(question)):
+        # "...costs £30 extra for A4 and £45 extra for A3" for "on the bigger size?": cases go from small to large
+        named = [clauses[-1] if larger.group(1) else clauses[0]]
     if named and named[0] is clauses[0]:
         return named[0][:1].upper() + named[0][1:] + "."
     if len(named) == 1:

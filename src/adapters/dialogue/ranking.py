@@ -101,6 +101,7 @@ class Ranking:
     unknown: frozenset[str] = frozenset()  # the question's main words that nothing known holds
     contact: bool = False  # asks for a phone number or an address to write to, and nothing else
     kind_borrowed: bool = False  # (Query.kind_borrowed)
+    focus: str = ""  # the question's last main word of its own: what English puts last is what it is about
 
 
 def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
@@ -218,7 +219,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
                        _HOW_MUCH.search(query.text) is not None and set(query.kinds) == {"price"})),
                    query.aside_named, query.yes_no,
                    frozenset(t for t, w in weights.items() if t not in reachable and w >= 1.0),
-                   contact and not query.yes_no, query.kind_borrowed)
+                   contact and not query.yes_no, query.kind_borrowed, focus)
 
 
 # a sentence that opens by pointing back at the one before it: "It costs 23 euros." after "...the theory test..."
