@@ -217,6 +217,7 @@ def _with_related(stems: set[str]) -> set[str]:
 
 _SAYS_WHICH = re.compile(r"(?:yes|no)\b", re.I)
 _PREVENTS = re.compile(r"\b(?:stop|stops|prevent|prevents|protect|protects|block|blocks)\b", re.I)
+_EXCEPT = re.compile(r"\b(?:except|apart from|other than|but not)\b([^,;.]*)", re.I)
 _NEED_OWN = re.compile(r"\b(?:need|have|got) to (?:bring|buy|get|have|take)\b", re.I)  # (not "can I bring my own?")
 _PROVIDED = re.compile(r"\b(?:we|they) (?:provide|supply|lend|loan)\b|\b(?:are|is) (?:provided|supplied|included)\b",
                        re.I)
@@ -240,6 +241,8 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
     if _NEED_OWN.search(question) and _PROVIDED.search(text):
         return _answered(False, text, ranking)  # "do we need to bring our own mats?" / "we provide mats"
     asked = {t for t in terms(question) if t not in _LIGHT}
+    if (excepted := _EXCEPT.search(text)) and asked and asked <= _with_related(set(terms(excepted.group(1)))):
+        return _answered(False, text, ranking)  # "do you take amex?" / "all cards except American Express"
     # "Coffee and tea are free; lunch is not included": the part that holds what is asked says yes or no
     parts = [p for p in _PARTS.split(text) if p.strip()]
     concerned = [p for p in parts if asked & _with_related(set(terms(p)))] if len(parts) > 1 else []

@@ -130,6 +130,7 @@ guest guests visitor visitors attendee attendees people
 mobility wheelchair wheelchairs crutches walker
 wheelchair wheelchairs accessible accessibility ramp ramps step-free
 crockery plate plates cup cups mug mugs cutlery
+console consoles playstation playstations xbox xboxes nintendo
 """
 
 # what an amount costs, said the everyday way (a price asked, answer_types.wanted, and the word "cost")
@@ -238,6 +239,7 @@ PHRASES = [
     (r"\b(?:come|go|travel)(?:s|ing)? out (?:that far|this far|there)\b|\b(?:that|this|so) far out\b|"
      r"\bgo(?:ing)? over there\b", "cover area"),
     (r"\b(?:log|wood)[- ]?burners?\b", "wood-burning stove"),
+    (r"\bamex\b", "american express"),
     (r"\bmoney off\b", "discount"),  # ("money" alone would be a main word nothing holds)
     (r"\bhalf[- ]price for\b", r"\g<0> discount"),  # "any deals for teenagers?" / "half price for under 18s"
     (r"(?:[£$€] ?\d+(?:[.,]\d\d)?|\b\d+%|\b\d+(?:[.,]\d\d)? (?:pounds?|euros?|dollars?)|\bhalf|\banything|"

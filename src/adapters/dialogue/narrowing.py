@@ -312,7 +312,7 @@ _SEPARATOR = re.compile(r",\s+(?:and\s+|or\s+)?|\s+(?:and|or)\s+", re.I)
 # "for just me", "on my own": the one-person kind
 _SEVERAL = re.compile(r"\b(?:kids|children|sons|daughters|grandchildren|grandkids|cats|dogs|pets|horses|names|"
                       r"twins|boys|girls|parents)\b", re.I)
-JUST_ME = re.compile(r"\b(?:just|only) (?:for )?(?:me|myself)\b|\bfor (?:me|myself)\b|\bon my own\b", re.I)
+JUST_ME = re.compile(r"\b(?:(?:just|only) (?:for )?|for )(?:me|myself)\b(?! and\b)|\bon my own\b", re.I)
 ONE_PERSON = frozenset(terms("adult individual single"))
 
 

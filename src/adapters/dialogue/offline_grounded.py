@@ -96,6 +96,7 @@ _OPENING = frozenset(terms("open opens opening close closes closing"))
 _CONNECTIVE = re.compile(r"^\s*(?:and|also|or|but|so|then|what about|how about)\b", re.I)
 _POINTS_BACK = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their)\b", re.I)
 _AGE_WORDS = frozenset(terms("age old young"))
+_ONE_PERSON = re.compile(r"\b(?:a|an|one|single) (?:adult|grown[- ]?up|person|visitor|guest)\b", re.I)
 _PROPER = re.compile(r"(?<![.!?] )(?<!^)\b[A-Z][a-z]+\b")  # a name: capitalised, not as a sentence's first word
 
 
@@ -333,7 +334,8 @@ class _Reply(SmallTalk):
                      child=answer_types.mentions_child(text) or bool(asked_ages), said=said,
                      case=case, aside_named=aside_named, from_reply=self.from_reply, echoed=self.echoed,
                      incidental=common | of_the_family(weights.keys(), itself), told=told,
-                     last_reply=said_sentences(self.previous_reply), kind_borrowed=bool(borrowed_kinds))
+                     last_reply=said_sentences(self.previous_reply), kind_borrowed=bool(borrowed_kinds),
+                     one_person=bool(_ONE_PERSON.search(text) or JUST_ME.search(text)))
 
     def ages_of_relatives(self, text: str) -> list[int]:
         """"a ticket for my son": his age, when a memory gives it ("... a son named Tom who is 12")."""

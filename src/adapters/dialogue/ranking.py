@@ -76,6 +76,7 @@ class Query:
     told: frozenset[str] = frozenset()
     last_reply: frozenset[str] = frozenset()  # the last reply's sentences (said_sentences), whatever is asked
     kind_borrowed: bool = False  # the kinds are the turn before's ("what about christmas day?" after "from what time?")
+    one_person: bool = False  # asks for one person ("for a grown-up", "just for me")
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,6 +193,8 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
             score += NAMES_THE_PLACE * min(2, len(query.place_names & set(_CAPITALISED.findall(candidate.text)))) / 2
         if query.child and _ADULT.search(candidate.text) and not answer_types.mentions_child(candidate.text):
             score -= 0.15  # "an adult ticket costs 22.50 euros" is not the price for a child
+        if query.one_person and _FOR_SEVERAL.search(candidate.text):
+            score -= 0.15  # "a family swim for two adults and two juniors" is not the price for a grown-up
         if not query.child and answer_types.limits_group(candidate.text):
             score -= 0.1  # "children under 6 eat free" does not answer "how much is breakfast?"
         if (case := _CASE.match(candidate.text)) and not _asked(case.group(1), weights):
@@ -268,6 +271,7 @@ _HOW_MUCH = re.compile(r"\bhow much (?:is|are|does|do|would|will|for)\b", re.I) 
 _CAPITALISED = re.compile(r"\b[A-Z][\w'-]{3,}")
 # a sentence that opens by narrowing itself to one case: "On Fridays ...", "For emergencies ..."
 _ADULT = re.compile(r"\badults?\b", re.I)
+_FOR_SEVERAL = re.compile(r"\bfor (?:two|three|four|five|six|[2-6]) (?:adults|people|persons|guests|visitors)\b", re.I)
 _CASE = re.compile(r"^(?:On|For|During|Outside|After|Before|Except|At)\s+(?:the\s+)?(\w+)")
 
 

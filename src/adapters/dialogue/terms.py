@@ -36,7 +36,8 @@ _TEXTING = [(re.compile(pattern, re.I), replacement) for pattern, replacement in
     (r"\b(what|where|when|who|how|that|there)s\b", r"\1's"), (r"\bim\b", "i'm"), (r"\bive\b", "i've"),
     (r"\b(do|does|did|is|are|was|were|have|has|had|could|would|should|ca|wo)nt\b", r"\1n't"),
     (r"\bnite\b", "night"), (r"\btonite\b", "tonight"), (r"\bprob\b|\bprobs\b", "probably"),
-    (r"\bhow old's\b", "how old is"), (r"\bhow much's\b", "how much is"))]
+    (r"\bhow old's\b", "how old is"), (r"\bhow much's\b", "how much is"),
+    (r",?\s*\bwhile (?:i'?m|i am|you'?re|you are|we'?re|we are) at it\b", ""))]  # (an aside: "it" is no referent)
 
 
 @functools.lru_cache(maxsize=4096)  # every reply reads the conversation's user turns again

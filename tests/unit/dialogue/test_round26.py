@@ -5,7 +5,7 @@ sentence is named by a word of its own ("£110 per hour, or £130 per hour with 
 
 from __future__ import annotations
 
-from avatar_service.adapters.dialogue.narrowing import one_clause
+from avatar_service.adapters.dialogue.narrowing import JUST_ME, one_clause
 
 from .test_round24 import ask
 
@@ -42,3 +42,26 @@ def test_the_bigger_one_is_the_last_case() -> None:
     sentence = "Museum glass costs £30 extra for A4 and £45 extra for A3."
     assert one_clause(sentence, "how much extra is that on the bigger size?", ["price"]) == "It's £45 extra for A3."
     assert "30" in one_clause(sentence, "and on the smaller one?", ["price"])
+
+
+def test_what_is_excepted_is_a_no() -> None:
+    reply = ask("The owner of a guesthouse.", ["We take cash and all cards except American Express.",
+                                               "Check-in is between 3pm and 8pm."], [0.3, 0.2], "do you take amex?")
+    assert reply.startswith("No") and "American Express" in reply, reply
+
+
+def test_an_aside_points_back_at_nothing() -> None:
+    repairs = ["The warranty doesn't cover new drops or cracks.",
+               "We don't do home visits, and we don't repair game consoles, smartwatches or televisions."]
+    reply = ask("The owner of a phone repair shop.", repairs, [0.4, 0.3], "what if i drop it again, is that covered?",
+                "can you fix my playstation while i'm at it?")
+    assert reply.startswith("No") and "consoles" in reply, reply
+
+
+def test_a_grown_up_is_not_priced_by_a_family_ticket() -> None:
+    pool = ["A family swim for two adults and two juniors costs £13.50.",
+            "A casual swim costs £5.20 for adults and £3.10 for juniors."]
+    reply = ask("The manager of a swimming pool.", pool, [0.5, 0.5], "how much is it for a grown-up to go swimming?")
+    assert "5.20" in reply and "13.50" not in reply, reply
+    assert not JUST_ME.search("how much is a pitch for me and my wife?")
+    assert JUST_ME.search("what would it cost for just me?")
