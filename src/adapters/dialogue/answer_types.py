@@ -31,6 +31,9 @@ HOLDS = {
     "price": re.compile(rf"\b(?:\d+(?:[.,]\d\d)?|{_NUMBER_WORD})\s?(?:euros?|eur|dollars?|pounds?|usd|gbp|francs?)\b|"
                         r"[€$£]\s?\d|\b\d{1,3}p\b|\bfree\b|\bno charge\b|"  # (and pence: "10p per side")
                         r"\bhalf[- ]price\b|\b\d+ ?(?:cents?|pence)\b|"
+                        # ("fares are time and a half", "on Christmas Day fares are double")
+                        r"\btime and a half\b|\b(?:double|triple) (?:the )?(?:fare|price|rate)s?\b|"
+                        r"\b(?:are|is) double\b|"
                         r"\b\d+ ?%(?! of\b)", re.I),  # ("a deposit of 25%", "50% extra"; "90% of students" is none)
     # a preposition and a name that is not a day or a month ("at Birch Lane", not "to Friday"), or a place word
     "place": re.compile(rf"(?<!^)\b(?:at|on|in|to|near) (?!{_DAY}\b|{_MONTH}\b)(?-i:[A-Z])\w+|"
@@ -99,7 +102,7 @@ _WANTS = [
     ("person", re.compile(r"\bwho\b|\bwhose\b", re.I)),
     ("age", re.compile(r"\bhow old\b|\bwhat age\b|\bminimum age\b|\bage limit\b", re.I)),
     # ("how quickly can someone get to me?" / "within 45 minutes")
-    ("duration", re.compile(r"\bhow (?:long|quickly|soon|fast)\b|\bfor how many (?:days|weeks|months|hours)\b",
+    ("duration", re.compile(r"\bhow (?:long|quick|quickly|soon|fast)\b|\bfor how many (?:days|weeks|months|hours)\b",
                             re.I)),
     ("frequency", re.compile(r"\bhow (?:often|regularly)\b|\bhow many times\b", re.I)),
     ("number", re.compile(r"\bhow (?:many|far|big|tall|much)\b", re.I)),

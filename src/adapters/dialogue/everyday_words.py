@@ -239,6 +239,9 @@ PHRASES = [
     (r"\b(?:come|go|travel)(?:s|ing)? out (?:that far|this far|there)\b|\b(?:that|this|so) far out\b|"
      r"\bgo(?:ing)? over there\b", "cover area"),
     (r"\b(?:log|wood)[- ]?burners?\b", "wood-burning stove"),
+    # the small hours are the night ("is it dearer at night?" / "between 11pm and 6am, fares are time and a half")
+    (r"\bbetween (?:(?:9|10|11|12)(?:[.:]\d\d)? ?pm|midnight) and [3-7](?:[.:]\d\d)? ?am\b", r"\g<0> night"),
+    (r"\bcom(?:e|es|ing) out\b(?! (?:if|when|in|on)\b)", "call out"),  # a tradesman's visit
     (r"\bamex\b", "american express"),
     (r"\bmoney off\b", "discount"),  # ("money" alone would be a main word nothing holds)
     (r"\bhalf[- ]price for\b", r"\g<0> discount"),  # "any deals for teenagers?" / "half price for under 18s"

@@ -65,3 +65,18 @@ def test_a_grown_up_is_not_priced_by_a_family_ticket() -> None:
     assert "5.20" in reply and "13.50" not in reply, reply
     assert not JUST_ME.search("how much is a pitch for me and my wife?")
     assert JUST_ME.search("what would it cost for just me?")
+
+
+def test_how_quick_asks_how_long_and_coming_out_is_a_call_out() -> None:
+    pests = ["If the pests come back within 30 days of a treatment, we treat again free of charge.",
+             "We aim to treat wasp nests within 48 hours of your call."]
+    reply = ask("The owner of a pest control firm.", pests, [0.3, 0.3], "how quick can you come out?")
+    assert "48 hours" in reply, reply
+
+
+def test_the_small_hours_are_night_and_time_and_a_half_is_a_price() -> None:
+    taxi = ["Our fares start at £4.50, plus £2.20 a mile.",
+            "Between 11pm and 6am, and all day on Sundays, fares are time and a half."]
+    reply = ask("The owner of a taxi firm.", taxi, [0.4, 0.3], "how much do you charge per mile?",
+                "is it dearer at night?")
+    assert "time and a half" in reply, reply
