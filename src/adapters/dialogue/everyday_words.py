@@ -131,6 +131,8 @@ mobility wheelchair wheelchairs crutches walker
 wheelchair wheelchairs accessible accessibility ramp ramps step-free
 crockery plate plates cup cups mug mugs cutlery
 console consoles playstation playstations xbox xboxes nintendo
+hat hats helmet helmets
+novice novices newbie newbies beginner beginners
 """
 
 # what an amount costs, said the everyday way (a price asked, answer_types.wanted, and the word "cost")
@@ -243,6 +245,7 @@ PHRASES = [
     (r"\bbetween (?:(?:9|10|11|12)(?:[.:]\d\d)? ?pm|midnight) and [3-7](?:[.:]\d\d)? ?am\b", r"\g<0> night"),
     (r"\bcom(?:e|es|ing) out\b(?! (?:if|when|in|on)\b)", "call out"),  # a tradesman's visit
     (r"\bamex\b", "american express"),
+    (r"\b(?:newbies?|first[- ]timers?|new starters?|newcomers?)\b", "first class"),  # ("your first class is free")
     (r"\bmoney off\b", "discount"),  # ("money" alone would be a main word nothing holds)
     (r"\bhalf[- ]price for\b", r"\g<0> discount"),  # "any deals for teenagers?" / "half price for under 18s"
     (r"(?:[£$€] ?\d+(?:[.,]\d\d)?|\b\d+%|\b\d+(?:[.,]\d\d)? (?:pounds?|euros?|dollars?)|\bhalf|\banything|"

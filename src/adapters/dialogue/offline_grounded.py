@@ -96,6 +96,7 @@ _OPENING = frozenset(terms("open opens opening close closes closing"))
 _CONNECTIVE = re.compile(r"^\s*(?:and|also|or|but|so|then|what about|how about)\b", re.I)
 _POINTS_BACK = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their)\b", re.I)
 _AGE_WORDS = frozenset(terms("age old young"))
+_FEELING = frozenset(terms("obsessed mad crazy keen love loves hate hates fond afraid scared frightened nervous"))
 _ONE_PERSON = re.compile(r"\b(?:a|an|one|single) (?:adult|grown[- ]?up|person|visitor|guest)\b", re.I)
 _PROPER = re.compile(r"(?<![.!?] )(?<!^)\b[A-Z][a-z]+\b")  # a name: capitalised, not as a sentence's first word
 
@@ -311,6 +312,8 @@ class _Reply(SmallTalk):
                 or has_in_mind(text)):
             for t in told & weights.keys():
                 weights[t] = min(weights[t], CATEGORY_WEIGHT)
+        for t in told & _FEELING & weights.keys():  # "my son's obsessed with breakdancing, ...": what, not how much
+            weights[t] = min(weights[t], 0.3)
         mine = max(about_user(asked), 0.6 * about_user(context) if context else 0.0)
         if old_enough and asked_ages:  # "is she allowed at that age?": the place's limit, for her age (16)
             mine = min(mine, 0.6)

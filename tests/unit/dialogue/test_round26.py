@@ -80,3 +80,17 @@ def test_the_small_hours_are_night_and_time_and_a_half_is_a_price() -> None:
     reply = ask("The owner of a taxi firm.", taxi, [0.4, 0.3], "how much do you charge per mile?",
                 "is it dearer at night?")
     assert "time and a half" in reply, reply
+
+
+def test_how_the_user_feels_about_what_they_told_is_not_the_topic() -> None:
+    dance = ["Children's ballet is on Tuesday from 4:15pm, and street dance for ages 8 to 14 is on Wednesday at 5pm.",
+             "Pirouette teaches ballet, tap and jazz to children from 3 years old."]
+    reply = ask("The office manager of a dance school.", dance, [0.31, 0.34],
+                "my son's obsessed with breakdancing, have you got anything for him?")
+    assert "street dance" in reply, reply
+
+
+def test_a_newbie_comes_for_a_first_class() -> None:
+    yoga = ["Your first class is free if you book it online.", "We provide mats and blocks free."]
+    reply = ask("The owner of a yoga studio.", yoga, [0.29, 0.24], "do newbies get a free go?")
+    assert reply.startswith("Yes") and "first class" in reply, reply
