@@ -86,7 +86,9 @@ _WANTS = [
     # asks what it costs a month
     ("price", re.compile(rf"\bhow much\b(?!\s+(?!{_PRICE_NOUNS}\b|to\b)[a-z]+\s+(?:do|does|did|is|are|will|would|can|"
                          r"should|must|have|has|of|in|to)\b)|\b(?:cost|costs|price|prices|fee|fees|charge|charges|"
-                         rf"pay|cheaper|cheapest|pricier|expensive)\b|{COST_IDIOMS}", re.I)),
+                         rf"pay|cheaper|cheapest|pricier|expensive)\b|{COST_IDIOMS}|"
+                         r"\b(?:is there|do (?:you|i|we) (?:take|need|have to pay|pay|ask for)) an? (?:\w+ )?deposit\b",
+                         re.I)),
     # ("when do you shut?" asks the hour, not "closed on Mondays")
     ("clock", re.compile(r"\bwhat time\b|\buntil when\b|\bwhat (?:are )?(?:your |the )?(?:opening )?"
                          r"hours\b|\bopening hours\b|\bwhat times\b|"
@@ -259,6 +261,14 @@ def amount_fit(piece: str, asked: Sequence[tuple[float, str]]) -> bool:
             if limit_unit == unit and word and _BOUNDS[word](value, limit):
                 return True
     return False
+
+
+def bounds_amount(piece: str, asked: Sequence[tuple[float, str]]) -> bool:
+    """Whether `piece` sets a bound or a span on the unit of an asked amount ("for stays of a week or more")."""
+    units = {unit for _, unit in asked}
+    return any(_UNITS.get(m.group(3).lower().rstrip("s")) in units for m in _SPAN.finditer(piece)) or any(
+        unit in units and (_BOUND.search(piece[:m.start()]) or _BOUND.search(piece[m.end():]))
+        for _, unit, m in _amounts(piece))
 
 
 _BOUNDS = {"within": float.__le__, "up to": float.__le__, "no more than": float.__le__, "or less": float.__le__,

@@ -24,6 +24,7 @@ from avatar_service.adapters.dialogue.answer_types import (
     ages_meant,
     amount_fit,
     amounts,
+    bounds_amount,
     holds,
     on_the_day,
 )
@@ -118,6 +119,23 @@ def _own_terms(clause: str, clauses: Sequence[str]) -> set[str]:
     return set(terms(clause)).difference(*(terms(c) for c in clauses if c is not clause))
 
 
+_EXTREME = re.compile(r"\b(?:(late|later|latest)|early|earlier|earliest)\b", re.I)
+_CLOCK = re.compile(r"\b(\d{1,2})(?:[:.](\d\d))?\s?(am|pm)\b", re.I)
+
+
+def _hours(clause: str, question: str) -> list[int]:
+    """The clause's times of day, in minutes after midnight (in the morning or the evening, when the question says)."""
+    times = [(int(h) % 12 + (12 if ampm.lower() == "pm" else 0)) * 60 + int(m or 0)
+             for h, m, ampm in _CLOCK.findall(clause)]
+    if _MORNING.search(question):
+        return [t for t in times if t < 12 * 60]
+    return [t for t in times if t >= 12 * 60] if _EVENING.search(question) else times
+
+
+_MORNING = re.compile(r"\bmornings?\b", re.I)
+_EVENING = re.compile(r"\b(?:evenings?|nights?|afternoons?)\b", re.I)
+
+
 _LARGER = re.compile(r"\b(?:(bigger|biggest|larger|largest|longer|longest)|smaller|smallest|shorter|shortest)\b", re.I)
 _NEXT_PERSON = re.compile(r",\s+(?:and\s+)?(?=[A-Z])")
 
@@ -166,6 +184,14 @@ def _one_clause(sentence: str, question: str, kinds: Sequence[str], follow_up: b
     if best and shared.count(best) == 1 and shared.index(best):
         chosen = whole[shared.index(best)]
         return chosen[:1].upper() + chosen[1:] + "."
+    if (extreme := _EXTREME.search(question)) and not WEEKDAY_TERMS & question_terms:
+        # "which night do you stay open late?": the clause with the latest hour ("..., and until 8pm on Thursdays")
+        hours = [_hours(c, question) for c in clauses]
+        pick = max if extreme.group(1) else min
+        known = [pick(h) for h in hours if h]
+        if len(known) > 1 and known.count(pick(known)) == 1:
+            chosen = clauses[[pick(h) if h else None for h in hours].index(pick(known))]
+            return chosen[:1].upper() + chosen[1:] + "."
     price = _PRICE.search(clauses[0])
     if any(map(_verbless, clauses[1:])) and price and terms(clauses[0][price.end():]):
         return sentence  # "costs £8.50 for children aged 4 to 11 and £6 for ...": cases after the price, none asked
@@ -344,7 +370,9 @@ def one_kind(sentence: str, own: set[str], question: str, kinds: Sequence[str], 
     pieces = [body[a:b] for a, b in zip(starts, ends, strict=True)]
     # (or the amount asked about: "a venue 20 miles away" is within 25 miles, "3 nights" no stay of a week or more)
     fitting = [i for i, piece in enumerate(pieces) if ages and age_fit(piece, ages) > 0] or \
-        [i for i, piece in enumerate(pieces) if asked_amounts and amount_fit(piece.split(";")[0], asked_amounts)]
+        [i for i, piece in enumerate(pieces) if asked_amounts and amount_fit(piece.split(";")[0], asked_amounts)] or \
+        [i for i, piece in enumerate(pieces) if asked_amounts and not bounds_amount(piece.split(";")[0], asked_amounts)
+         and any(bounds_amount(p, asked_amounts) for p in pieces)]  # "3 nights": not the price of a week or more
     if len(fitting) == 1:  # "£3.10 for juniors aged 4 to 16", "children under 4 swim free"
         i = fitting[0]
         piece = pieces[i].split(";")[0]

@@ -5,7 +5,8 @@ sentence is named by a word of its own ("£110 per hour, or £130 per hour with 
 
 from __future__ import annotations
 
-from avatar_service.adapters.dialogue.narrowing import JUST_ME, one_clause
+from avatar_service.adapters.dialogue.answer_types import wanted
+from avatar_service.adapters.dialogue.narrowing import JUST_ME, one_clause, one_kind
 
 from .test_round24 import ask
 
@@ -94,3 +95,32 @@ def test_a_newbie_comes_for_a_first_class() -> None:
     yoga = ["Your first class is free if you book it online.", "We provide mats and blocks free."]
     reply = ask("The owner of a yoga studio.", yoga, [0.29, 0.24], "do newbies get a free go?")
     assert reply.startswith("Yes") and "first class" in reply, reply
+
+
+def test_an_amount_outside_one_cases_bound_is_the_other_case() -> None:
+    sentence = "Home boarding costs £40 a night, or £35 a night for stays of a week or more."
+    assert one_kind(sentence, {"night"}, "how much a night for 3 nights?", ["price"]) == \
+        "Home boarding costs £40 a night."
+
+
+def test_whether_there_is_a_deposit_asks_its_amount() -> None:
+    assert "price" in wanted("is there a deposit?")
+    assert "price" not in wanted("if I cancel three weeks before, do I lose the deposit?")
+    hall = ["A booking is confirmed when the deposit is paid.",
+            "Every party booking needs a refundable £150 damage deposit."]
+    reply = ask("The bookings secretary of a village hall.", hall, [0.46, 0.42], "is there a deposit?")
+    assert "£150" in reply, reply
+
+
+def test_asked_whether_one_needs_to_the_sentence_saying_what_one_needs() -> None:
+    shop = ["Bea Lawson runs the shop and takes the bookings.",
+            "You don't need an appointment to drop a guitar off."]
+    reply = ask("The manager of a guitar repair shop.", shop, [0.18, 0.17], "do i need to book before bringing it in?")
+    assert reply.startswith("No") and "appointment" in reply, reply
+
+
+def test_late_asks_the_clause_with_the_latest_hour() -> None:
+    sentence = "We are open Tuesday to Saturday from 10am to 6pm, and until 8pm on Thursdays."
+    assert one_clause(sentence, "which night do you stay open late?", ["time"]) == "Until 8pm on Thursdays."
+    daycare = "We are open from 7:30am to 6:30pm, and dogs must be dropped off by 9:30am."
+    assert "9:30" in one_clause(daycare, "whats the latest i can come in the morning?", ["time"])
