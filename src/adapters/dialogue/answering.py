@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 
 from avatar_service.adapters.dialogue import answer_types
-from avatar_service.adapters.dialogue.ranking import PRONOUN_START, Ranking, Scored
+from avatar_service.adapters.dialogue.ranking import NEED_ASKED, PRONOUN_START, Ranking, Scored
 from avatar_service.adapters.dialogue.terms import GENERIC_TERMS, RELATED, is_common, terms
 from avatar_service.core.text.lexicon import words_of
 
@@ -218,6 +218,8 @@ def _with_related(stems: set[str]) -> set[str]:
 _SAYS_WHICH = re.compile(r"(?:yes|no)\b", re.I)
 _PREVENTS = re.compile(r"\b(?:stop|stops|prevent|prevents|protect|protects|block|blocks)\b", re.I)
 _EXCEPT = re.compile(r"\b(?:except|apart from|other than|but not)\b([^,;.]*)", re.I)
+_NO_NEED = re.compile(r"\b(?:needs? no|(?:do|does)(?: not|n't) need(?: to book)?(?: an?)?|no need (?:for|to))\b",
+                      re.I)
 _NEED_OWN = re.compile(r"\b(?:need|have|got) to (?:bring|buy|get|have|take)\b", re.I)  # (not "can I bring my own?")
 _PROVIDED = re.compile(r"\b(?:we|they) (?:provide|supply|lend|loan)\b|\b(?:are|is) (?:provided|supplied|included)\b",
                        re.I)
@@ -243,12 +245,14 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
     asked = {t for t in terms(question) if t not in _LIGHT}
     if (excepted := _EXCEPT.search(text)) and asked and asked <= _with_related(set(terms(excepted.group(1)))):
         return _answered(False, text, ranking)  # "do you take amex?" / "all cards except American Express"
+    # ("can I just pop in?" / "a nail clip needs no appointment": no need of a thing says yes to doing without it)
+    said_no = _NEGATIVE.search if NEED_ASKED.search(question) else lambda p: _NEGATIVE.search(_NO_NEED.sub("", p))
     # "Coffee and tea are free; lunch is not included": the part that holds what is asked says yes or no
     parts = [p for p in _PARTS.split(text) if p.strip()]
     concerned = [p for p in parts if asked & _with_related(set(terms(p)))] if len(parts) > 1 else []
     if concerned:
         # ("glass that stops the sun fading it?" / "so pictures don't fade": the "not" is what was asked for)
-        verdicts = {bool(_NEGATIVE.search(p)) and not _PREVENTS.search(question) for p in concerned}
+        verdicts = {bool(said_no(p)) and not _PREVENTS.search(question) for p in concerned}
         if len(verdicts) > 1:
             return text  # "covered by insurance; whitening is not": it depends, the sentence says how
         if verdicts == {True}:
@@ -257,7 +261,7 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
         if all(t in text_terms or RELATED.get(t, frozenset()) & text_terms for t in asked):
             return _answered(True, text, ranking)
         return text
-    negative = bool(_NEGATIVE.search(text)) and not re.search(r"\b(but|except|only)\b", text, re.I) and \
+    negative = bool(said_no(text)) and not re.search(r"\b(but|except|only)\b", text, re.I) and \
         not _PREVENTS.search(question)
     if negative:
         return _answered(False, text, ranking)

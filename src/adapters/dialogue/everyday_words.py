@@ -132,6 +132,9 @@ wheelchair wheelchairs accessible accessibility ramp ramps step-free
 crockery plate plates cup cups mug mugs cutlery
 console consoles playstation playstations xbox xboxes nintendo
 hat hats helmet helmets
+calm calming sedate sedates sedated sedative sedatives sedation tranquilliser tranquillisers
+check checks checked check-up checkup test tests examination
+loose tighten tightens tightened adjust adjusts adjusted adjustment
 novice novices newbie newbies beginner beginners
 """
 
@@ -147,6 +150,9 @@ PHRASES = [
     (r"\bmiss(?:es|ed|ing)? the (?:start|beginning)\b|\b(?:running|be|being|get|getting|arrive|arriving) late\b",
      r"\g<0> late"),
     (r"\bpop(?:s|ped|ping)? (?:in|by|round|over)\b|\bdrop(?:s|ped|ping)?[ -](?:in|by)\b", "visit"),
+    # (and what needs no booking is for those who pop in: "a nail clip ... needs no appointment")
+    (r"\b(?:needs?|need) no (?:appointment|booking)\b|\bwithout (?:an appointment|a booking|booking)\b|"
+     r"\bwalk[- ]ins?\b", r"\g<0> visit"),
     # "during the week" is the weekdays a text names as a range ("Monday to Friday", "Tuesday to Thursday")
     (r"\b(?:during|in) the week\b|\b(?:mon|tues|wednes|thurs|fri)day (?:to|till|until|through) "
      r"(?:tues|wednes|thurs|fri)day\b", r"\g<0> weekday"),

@@ -193,7 +193,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
             score += NAMES_THE_PLACE * min(2, len(query.place_names & set(_CAPITALISED.findall(candidate.text)))) / 2
         if query.child and _ADULT.search(candidate.text) and not answer_types.mentions_child(candidate.text):
             score -= 0.15  # "an adult ticket costs 22.50 euros" is not the price for a child
-        if query.yes_no and _NEED_ASKED.search(query.text) and _NEED_SAID.search(candidate.text):
+        if query.yes_no and NEED_ASKED.search(query.text) and _NEED_SAID.search(candidate.text):
             score += NEED_SAID  # "do I need to book?": "you don't need an appointment", not "Bea takes the bookings"
         if query.one_person and _FOR_SEVERAL.search(candidate.text):
             score -= 0.15  # "a family swim for two adults and two juniors" is not the price for a grown-up
@@ -273,7 +273,7 @@ _HOW_MUCH = re.compile(r"\bhow much (?:is|are|does|do|would|will|for)\b", re.I) 
 _CAPITALISED = re.compile(r"\b[A-Z][\w'-]{3,}")
 # a sentence that opens by narrowing itself to one case: "On Fridays ...", "For emergencies ..."
 _ADULT = re.compile(r"\badults?\b", re.I)
-_NEED_ASKED = re.compile(r"\b(?:do|does|will|would) (?:i|we|you|he|she|they) (?:need|have) to\b|\bmust (?:i|we)\b",
+NEED_ASKED = re.compile(r"\b(?:do|does|will|would) (?:i|we|you|he|she|they) (?:need|have) to\b|\bmust (?:i|we)\b",
                          re.I)
 _NEED_SAID = re.compile(r"\b(?:needs?|needed|have to|has to|must|required|requires)\b", re.I)
 NEED_SAID = 0.05

@@ -124,3 +124,18 @@ def test_late_asks_the_clause_with_the_latest_hour() -> None:
     assert one_clause(sentence, "which night do you stay open late?", ["time"]) == "Until 8pm on Thursdays."
     daycare = "We are open from 7:30am to 6:30pm, and dogs must be dropped off by 9:30am."
     assert "9:30" in one_clause(daycare, "whats the latest i can come in the morning?", ["time"])
+
+
+def test_what_needs_no_appointment_is_for_popping_in() -> None:
+    groomer = ["A full groom includes a bath, a haircut and a nail clip, and takes about two and a half hours.",
+               "A nail clip on its own costs £8 and needs no appointment."]
+    reply = ask("The receptionist of a dog grooming salon.", groomer, [0.46, 0.40],
+                "Can I just pop in to get his nails done?")
+    assert "no appointment" in reply and not reply.startswith("No"), reply
+
+
+def test_a_check_is_a_test() -> None:
+    optician = ["We recommend an eye test every two years.", "The plan includes your yearly contact lens check-up."]
+    reply = ask("A dispensing assistant at an optician's.", optician, [0.72, 0.43],
+                "How often should I be getting my eyes checked?")
+    assert "two years" in reply, reply
