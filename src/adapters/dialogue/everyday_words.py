@@ -132,6 +132,7 @@ wheelchair wheelchairs accessible accessibility ramp ramps step-free
 crockery plate plates cup cups mug mugs cutlery
 console consoles playstation playstations xbox xboxes nintendo
 hat hats helmet helmets
+hold holds fit accommodate accommodates capacity
 calm calming sedate sedates sedated sedative sedatives sedation tranquilliser tranquillisers
 check checks checked check-up checkup test tests examination
 loose tighten tightens tightened adjust adjusts adjusted adjustment

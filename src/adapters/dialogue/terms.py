@@ -173,7 +173,9 @@ WEEKDAY_TERMS = frozenset(terms("monday tuesday wednesday thursday friday saturd
 GENERIC_TERMS = frozenset(stem(w) for w in GENERIC | words_of(
     "done doing happening stuff round around today tonight now currently first offer offers provide provides "
     "include includes included including "
-    "instead otherwise forget forgets forgot forgotten accidentally"))
+    "instead otherwise forget forgets forgot forgotten accidentally "
+    # (whoever: "does anyone give lessons?", "is it ok for someone in a wheelchair?" ask about the lessons, the chair)
+    "someone somebody anyone anybody nobody"))
 
 
 def same_family(a: str, b: str) -> bool:

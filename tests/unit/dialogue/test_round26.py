@@ -139,3 +139,11 @@ def test_a_check_is_a_test() -> None:
     reply = ask("A dispensing assistant at an optician's.", optician, [0.72, 0.43],
                 "How often should I be getting my eyes checked?")
     assert "two years" in reply, reply
+
+
+def test_whoever_is_not_what_is_asked_about() -> None:
+    hall = ["The whole building is on one level, with an accessible toilet and baby-changing.",
+            "The main hall holds 120 people standing or 80 seated at tables."]
+    reply = ask("The bookings secretary of a village hall.", hall, [0.31, 0.39],
+                "is it ok for someone in a wheelchair?")
+    assert "one level" in reply, reply
