@@ -218,10 +218,10 @@ def _limits_fit(sentence: str, asked: Sequence[int]) -> float:
 
 
 # an amount of something countable: "about 20 miles away", "600 pages", "3 nights" (a week is 7 days)
-_UNITS = {"mile": "mile", "km": "km", "kilometre": "km", "kilometer": "km", "page": "page", "copy": "copy",
-          "copie": "copy", "night": "day", "day": "day", "people": "person", "person": "person", "guest": "person",
-          "kg": "kg", "kilo": "kg", "hour": "hour"}
-_AMOUNT = re.compile(r"\b(\d[\d,]*|an?)\s?(miles?|km|kilometres?|kilometers?|pages?|cop(?:y|ies)|nights?|days?|"
+_UNITS = {"mile": "mile", "km": "km", "kilometre": "km", "kilometer": "km", "page": "page", "side": "page",
+          "copy": "copy", "copie": "copy", "night": "day", "day": "day", "people": "person", "person": "person",
+          "guest": "person", "kg": "kg", "kilo": "kg", "hour": "hour"}
+_AMOUNT = re.compile(r"\b(\d[\d,]*|an?)\s?(miles?|km|kilometres?|kilometers?|pages?|sides?|cop(?:y|ies)|nights?|days?|"
                      r"people|persons?|guests?|kgs?|kilos?|hours?|weeks?)\b", re.I)
 _BOUND = re.compile(r"(within|up to|under|less than|fewer than|no more than|over|more than|above)\s+$|"
                     r"^\s*or (more|over|less|fewer)\b", re.I)

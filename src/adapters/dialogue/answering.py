@@ -286,7 +286,7 @@ def lower_first(sentence: str, known: str = "") -> str:
     """The sentence as it reads after "Yes, ": its first word in lower case unless it is a name. `known`: the text it
     was chosen among, where a word that is no name is also written in lower case ("Range balls ..." / "on the range";
     "Ray does ..." keeps its capital)."""
-    first = sentence.split(" ", 1)[0]
+    first = sentence.split(" ", 1)[0].removesuffix("'s")  # ("Children's bowling parties ...")
     common = first in _LOWER_STARTERS or first in ("You", "Your") or (
         first.isalpha() and first[1:].islower() and re.search(rf"\b{first.lower()}\b", known) is not None)
     return sentence[:1].lower() + sentence[1:] if common else sentence

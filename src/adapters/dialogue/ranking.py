@@ -113,6 +113,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
     idf = {t: math.log(1.0 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in weights}
     average = sum(len(s) for s in term_sets) / n if n else 1.0
     ages = [_age(query, c.text) for c in candidates]
+    asked_amounts = answer_types.amounts(query.text)
     related = _related_in(weights, set().union(*term_sets))
     inherited = _antecedents(candidates, term_sets)
     # a chunk's title ("Pick-up") says what all its sentences are about, in words they may not use themselves
@@ -195,6 +196,8 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
             score -= 0.15  # "an adult ticket costs 22.50 euros" is not the price for a child
         if query.yes_no and NEED_ASKED.search(query.text) and _NEED_SAID.search(candidate.text):
             score += NEED_SAID  # "do I need to book?": "you don't need an appointment", not "Bea takes the bookings"
+        if asked_amounts and answer_types.amount_fit(candidate.text, asked_amounts):
+            score += AMOUNT_FITS  # "600 pages, is it any cheaper?": "for orders of more than 500 sides"
         if query.one_person and _FOR_SEVERAL.search(candidate.text):
             score -= 0.15  # "a family swim for two adults and two juniors" is not the price for a grown-up
         if not query.child and answer_types.limits_group(candidate.text):
@@ -276,7 +279,7 @@ _ADULT = re.compile(r"\badults?\b", re.I)
 NEED_ASKED = re.compile(r"\b(?:do|does|will|would) (?:i|we|you|he|she|they) (?:need|have) to\b|\bmust (?:i|we)\b",
                          re.I)
 _NEED_SAID = re.compile(r"\b(?:needs?|needed|have to|has to|must|required|requires)\b", re.I)
-NEED_SAID = 0.05
+NEED_SAID, AMOUNT_FITS = 0.05, 0.2
 _FOR_SEVERAL = re.compile(r"\bfor (?:two|three|four|five|six|[2-6]) (?:adults|people|persons|guests|visitors)\b", re.I)
 _CASE = re.compile(r"^(?:On|For|During|Outside|After|Before|Except|At)\s+(?:the\s+)?(\w+)")
 

@@ -147,3 +147,19 @@ def test_whoever_is_not_what_is_asked_about() -> None:
     reply = ask("The bookings secretary of a village hall.", hall, [0.31, 0.39],
                 "is it ok for someone in a wheelchair?")
     assert "one level" in reply, reply
+
+
+def test_a_certain_number_is_a_minimum() -> None:
+    bowling = ["Up to six players can share a lane, and bumpers are available free for younger children.",
+               "Children's bowling parties are for ages 5 to 12, at £14.95 per child with a minimum of eight children."]
+    reply = ask("The owner of a bowling centre.", bowling, [0.46, 0.41], "how much is it per child?",
+                "do you need a certain number of kids?")
+    assert "minimum of eight" in reply and reply.startswith("Yes, children's"), reply
+
+
+def test_an_amount_within_a_bound_ranks_the_sentence_setting_it() -> None:
+    prints = ["Black and white copies cost 10p per side on A4 and 20p on A3.",
+              "For orders of more than 500 sides, black and white A4 drops to 6p per side."]
+    reply = ask("The counter assistant at a print shop.", prints, [0.45, 0.40],
+                "i need 600 pages in b&w, is it any cheaper for that many?")
+    assert "6p" in reply, reply
