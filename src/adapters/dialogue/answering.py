@@ -199,7 +199,7 @@ def _holds_the_answer(scored: Scored, ranking: Ranking, asking: bool) -> bool:
     if ranking.unmatched >= UNKNOWN_HALF and scored.coverage < 0.6 and not (ranking.yes_no and
                                                                           _refuses(scored, ranking.focus)):
         return False  # the question's main words are nowhere in what is known ("do you sell skateboards?")
-    if c.own and c.kind == "knowledge" and not scored.fits and scored.main_held <= 0.5 and \
+    if c.own and c.kind == "knowledge" and not scored.fits and scored.main_held <= 0.5 and scored.coverage < 0.5 and \
             c.relevance < FAR_SIMILARITY:
         return False  # "what's your pass rate?" / "...runs Pass Plus courses": a word shared, the meaning far
     needed = 0.3 if asking else 0.5

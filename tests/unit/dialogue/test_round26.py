@@ -163,3 +163,10 @@ def test_an_amount_within_a_bound_ranks_the_sentence_setting_it() -> None:
     reply = ask("The counter assistant at a print shop.", prints, [0.45, 0.40],
                 "i need 600 pages in b&w, is it any cheaper for that many?")
     assert "6p" in reply, reply
+
+
+def test_a_sentence_holding_the_rarer_half_of_the_question_answers_though_far_in_meaning() -> None:
+    climbing = ["Women's bouldering night, hosted by Jess Okafor, is every Monday from 7pm.",
+                "Children under 8 can only climb in our Little Monkeys sessions on Saturday mornings."]
+    reply = ask("The front-desk host at a climbing centre.", climbing, [0.39, 0.16], "is there a womens session?")
+    assert "Monday" in reply, reply
