@@ -252,6 +252,8 @@ PHRASES = [
     (r"\bbetween (?:(?:9|10|11|12)(?:[.:]\d\d)? ?pm|midnight) and [3-7](?:[.:]\d\d)? ?am\b", r"\g<0> night"),
     (r"\bcom(?:e|es|ing) out\b(?! (?:if|when|in|on)\b)", "call out"),  # a tradesman's visit
     (r"\bamex\b", "american express"),
+    # a visit to the customer's home ("could someone come round to my house?" / "we don't do home visits")
+    (r"\b(?:come|pop|call) (?:round|over|out) to (?:my|our|his|her|their) (?:house|home|place|flat)\b", "home visit"),
     (r"\b(?:a )?(?:certain|set|minimum) number(?: of)?\b|\bat least how many\b", "minimum"),
     (r"\b(?:newbies?|first[- ]timers?|new starters?|newcomers?)\b", "first class"),  # ("your first class is free")
     (r"\bmoney off\b", "discount"),  # ("money" alone would be a main word nothing holds)

@@ -260,6 +260,10 @@ def _base_verb(verb: str) -> str:
     return verb
 
 
+_AGREEING = {"is": "are", "was": "were", "has": "have", "does": "do"}
+_SECOND_VERB = re.compile(r"\b(but|and|or) (is|was|has|does)\b")
+
+
 def second_person(memory: str, user_name: str | None = None) -> str:
     """ "User lives in Lisbon" -> "you live in Lisbon"; "Alice's dog is Rex" -> "your dog is Rex".
 
@@ -288,6 +292,8 @@ def second_person(memory: str, user_name: str | None = None) -> str:
             text = pattern.sub(repl, text)
         if not subject.endswith(("'s", "'")):
             text = _own_pronouns(text)
+            # the user's second verb agrees too: "you would like to ride but are nervous"
+            text = _SECOND_VERB.sub(lambda v: f"{v.group(1)} {_AGREEING[v.group(2)]}", text)
     elif text.lower().startswith(("you ", "your ")):
         pass
     elif re.match(r"^(I|My|I'm)\b", text):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from avatar_service.adapters.dialogue.answer_types import wanted
 from avatar_service.adapters.dialogue.narrowing import JUST_ME, one_clause, one_kind
+from avatar_service.adapters.dialogue.user_facts import second_person
 
 from .test_round24 import ask
 
@@ -170,3 +171,17 @@ def test_a_sentence_holding_the_rarer_half_of_the_question_answers_though_far_in
                 "Children under 8 can only climb in our Little Monkeys sessions on Saturday mornings."]
     reply = ask("The front-desk host at a climbing centre.", climbing, [0.39, 0.16], "is there a womens session?")
     assert "Monday" in reply, reply
+
+
+def test_coming_round_to_my_house_is_a_home_visit() -> None:
+    repairs = ["We don't do home visits, and we don't repair game consoles.",
+               "Laptop screen replacements start at £120."]
+    reply = ask("The owner of a phone repair shop.", repairs, [0.32, 0.4],
+                "could someone come round to my house to do the screen?")
+    assert reply.startswith("No") and "home visits" in reply, reply
+
+
+def test_the_users_second_verb_agrees_with_you() -> None:
+    assert second_person("Tom would like to learn to ride but is nervous around big horses", "Tom") == \
+        "you would like to learn to ride but are nervous around big horses"
+    assert second_person("Tom's sister is a nurse and has two kids", "Tom") == "your sister is a nurse and has two kids"
