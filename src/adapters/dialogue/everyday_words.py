@@ -108,6 +108,7 @@ loan courtesy replacement
 suggest suggestion recommend recommended advise
 instalment instalments installment installments spread
 fiance fiancee fiancé fiancée marry marrying
+wedding weddings wed marry marrying married marriage
 instrument instruments piano pianos guitar guitars violin violins drum drums cello cellos flute flutes saxophone
 own owns owned
 late lateness latecomer latecomers
