@@ -187,9 +187,10 @@ def _alone_of_its_kind(best: Scored, ranking: Ranking) -> bool:
 
 def _refuses(best: Scored, focus: str) -> bool:
     """A no that names what the question is about ("we don't cut keys" for "a spare front door key?"): what else the
-    question names ("spare", "front door") is of no matter to a no. (The no of the part that names it: "an arcade
-    with 30 machines, but we do not have pool tables" refuses no cash machine.)"""
-    return bool(focus) and any(focus in _with_related(set(terms(part))) and _NEGATIVE.search(part)
+    question names ("spare", "front door") is of no matter to a no. (The no of the part that names it in so many
+    words: "an arcade with 30 machines, but we do not have pool tables" refuses no cash machine, and "swimming is not
+    allowed" no fishing permit.)"""
+    return bool(focus) and any(focus in terms(part) and _NEGATIVE.search(part)
                                for part in _PARTS.split(best.candidate.text))
 
 

@@ -185,3 +185,9 @@ def test_the_users_second_verb_agrees_with_you() -> None:
     assert second_person("Tom would like to learn to ride but is nervous around big horses", "Tom") == \
         "you would like to learn to ride but are nervous around big horses"
     assert second_person("Tom's sister is a nurse and has two kids", "Tom") == "your sister is a nurse and has two kids"
+
+
+def test_a_no_refuses_what_it_names_in_so_many_words() -> None:
+    boats = ["Swimming from our boats is not allowed.", "A canoe costs £15 an hour."]
+    reply = ask("The owner of a boat hire.", boats, [0.3, 0.2], "do you sell fishing permits?")
+    assert "Swimming" not in reply, reply
