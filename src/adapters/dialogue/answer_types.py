@@ -71,7 +71,7 @@ HOLDS = {
     "occupation": re.compile(r"\b(?:work|works|worked|working|job)\b[\w -]{0,20}? as an? \w+|"
                              r"\b(?:am|are|is|was|were) (?:an?|the) (?:[\w-]+ ){0,2}"
                              r"(?:(?-i:[a-z])\w*(?:er|or|ist|ian|ant|ent|eon|ic|man|woman)|"
-                             r"nurse|chef|doctor|lawyer|pilot|clerk|engineer|medic|vet|GP)\b|"
+                             r"nurse|midwife|chef|cook|doctor|lawyer|pilot|clerk|engineer|medic|vet|GP|architect|barista|nanny|vicar)\b|"
                              r"\b(?:teach|teaches|taught|run|runs|own|owns) (?:an? |the |their |your )?\w+", re.I),
     # an enumeration of three or more short items: "small city cars, estate cars, vans and electric cars"
     "list": re.compile(r"\b(?:[\w-]+ ){0,2}[\w-]+, (?:[\w-]+ ){0,2}[\w-]+,? (?:and|or) [\w-]+", re.I),

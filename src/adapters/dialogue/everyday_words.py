@@ -188,7 +188,7 @@ PHRASES = [
     (r"\bsame[- ]day\b", "sameday"),  # "back the same day" is the "same-day service" ("same" alone says nothing)
     # rain said the British way ("if it's chucking it down" / "we still clean in the rain")
     (r"\b(?:chucking|tipping|bucketing|pissing|belting|pelting|hammering) (?:it )?down\b|\bpouring(?: down)?\b|"
-     r"\braining cats and dogs\b", "rain"),
+     r"\braining cats and dogs\b|\bpour(?:s|ed)? (?:it )?down\b", "rain"),
     (r"\bwithout los(?:e|es|ing)\b", "keep"),  # "without losing my date" / "and still keep the same date"
     # what would make a warranty or a booking no longer count ("mess up my warranty" / "your warranty stays valid")
     (r"\bmess(?:es|ed|ing)? up\b|\binvalidat(?:e|es|ed|ing)\b|\bvoid(?:s|ed)?\b", "valid"),

@@ -5,7 +5,7 @@ sentence is named by a word of its own ("£110 per hour, or £130 per hour with 
 
 from __future__ import annotations
 
-from avatar_service.adapters.dialogue.answer_types import wanted
+from avatar_service.adapters.dialogue.answer_types import holds, wanted
 from avatar_service.adapters.dialogue.narrowing import JUST_ME, one_clause, one_kind
 from avatar_service.adapters.dialogue.user_facts import second_person
 
@@ -191,3 +191,12 @@ def test_a_no_refuses_what_it_names_in_so_many_words() -> None:
     boats = ["Swimming from our boats is not allowed.", "A canoe costs £15 an hour."]
     reply = ask("The owner of a boat hire.", boats, [0.3, 0.2], "do you sell fishing permits?")
     assert "Swimming" not in reply, reply
+
+
+def test_a_midwife_is_an_occupation_and_pouring_down_is_rain() -> None:
+    assert holds("You are a midwife at the Great Western Hospital.", ["occupation"])
+    valeting = ["We can't work in heavy rain; if we have to cancel because of the weather, we'll move you to the next "
+                "free slot at no charge.", "We come to your home anywhere in Swindon at no extra charge."]
+    reply = ask("The owner of a mobile car valeting service.", valeting, [0.3, 0.2],
+                "what happens if it pours down on the day?")
+    assert "next free slot" in reply, reply
