@@ -328,13 +328,16 @@ def on_the_day(question: str, sentence: str) -> bool | None:
     if len(asked) != 1 or not named:
         return None
     day = _WEEKDAYS.index(next(iter(asked)))
-    for first, last in _DAY_RANGE.findall(sentence):
-        start, end = _WEEKDAYS.index(first.lower()), _WEEKDAYS.index(last.lower())
+    for m in _DAY_RANGE.finditer(sentence):
+        start, end = _WEEKDAYS.index(m.group(1).lower()), _WEEKDAYS.index(m.group(2).lower())
         if (day - start) % 7 <= (end - start) % 7:
             return True
+        if _ONLY.search(sentence, max(0, m.start() - 30), m.start()):
+            return False  # "can only be booked Monday to Thursday, because Friday is show day": not on a Friday
     return asked <= named
 
 
+_ONLY = re.compile(r"\bonly\b", re.I)
 _MONTH_NAME = re.compile(rf"\b({_MONTH})\b", re.I)
 # ("may" is a month only beside another: "from May to September", not "you may bring")
 _MONTH_RANGE = re.compile(rf"\b(?:from |between )?({_MONTH}) (?:to|till|until|through|and|-|–) (?:the end of )?"

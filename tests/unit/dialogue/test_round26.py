@@ -5,7 +5,7 @@ sentence is named by a word of its own ("£110 per hour, or £130 per hour with 
 
 from __future__ import annotations
 
-from avatar_service.adapters.dialogue.answer_types import holds, wanted
+from avatar_service.adapters.dialogue.answer_types import holds, on_the_day, wanted
 from avatar_service.adapters.dialogue.narrowing import JUST_ME, one_clause, one_kind
 from avatar_service.adapters.dialogue.user_facts import second_person
 
@@ -200,3 +200,10 @@ def test_a_midwife_is_an_occupation_and_pouring_down_is_rain() -> None:
     reply = ask("The owner of a mobile car valeting service.", valeting, [0.3, 0.2],
                 "what happens if it pours down on the day?")
     assert "next free slot" in reply, reply
+
+
+def test_a_day_outside_the_only_days_given_is_a_no() -> None:
+    sentence = "Single days cost £38 and can only be booked Monday to Thursday, because Friday is show day."
+    assert on_the_day("could it be the friday so she's in the show?", sentence) is False
+    assert on_the_day("can she come on a tuesday?", sentence) is True
+    assert on_the_day("are you open on a friday?", "We are open Monday to Thursday, and Friday mornings.") is True
