@@ -33,7 +33,7 @@ HOLDS = {
                         r"\bhalf[- ]price\b|\b\d+ ?(?:cents?|pence)\b|"
                         # ("fares are time and a half", "on Christmas Day fares are double")
                         r"\btime and a half\b|\b(?:double|triple) (?:the )?(?:fare|price|rate)s?\b|"
-                        r"\b(?:are|is) double\b|"
+                        r"\b(?:fares?|prices?|rates?|charges?|fees?) (?:are|is) double\b|"
                         r"\b\d+ ?%(?! of\b)", re.I),  # ("a deposit of 25%", "50% extra"; "90% of students" is none)
     # a preposition and a name that is not a day or a month ("at Birch Lane", not "to Friday"), or a place word
     "place": re.compile(rf"(?<!^)\b(?:at|on|in|to|near) (?!{_DAY}\b|{_MONTH}\b)(?-i:[A-Z])\w+|"
@@ -328,12 +328,13 @@ def on_the_day(question: str, sentence: str) -> bool | None:
     if len(asked) != 1 or not named:
         return None
     day = _WEEKDAYS.index(next(iter(asked)))
-    for m in _DAY_RANGE.finditer(sentence):
+    ranges = list(_DAY_RANGE.finditer(sentence))
+    for m in ranges:
         start, end = _WEEKDAYS.index(m.group(1).lower()), _WEEKDAYS.index(m.group(2).lower())
         if (day - start) % 7 <= (end - start) % 7:
             return True
-        if _ONLY.search(sentence, max(0, m.start() - 30), m.start()):
-            return False  # "can only be booked Monday to Thursday, because Friday is show day": not on a Friday
+    if any(_ONLY.search(sentence, max(0, m.start() - 30), m.start()) for m in ranges):
+        return False  # "can only be booked Monday to Thursday, because Friday is show day": not on a Friday
     return asked <= named
 
 

@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 
 from avatar_service.adapters.dialogue import answer_types
-from avatar_service.adapters.dialogue.ranking import NEED_ASKED, PRONOUN_START, Ranking, Scored
+from avatar_service.adapters.dialogue.ranking import PRONOUN_START, Ranking, Scored
 from avatar_service.adapters.dialogue.terms import GENERIC_TERMS, RELATED, is_common, terms
 from avatar_service.core.text.lexicon import words_of
 
@@ -18,7 +18,7 @@ _LIGHT = frozenset(terms("bring take get go come use make need put leave allow a
 # sentence openers that are not names, so "Yes, " may put them in lower case
 _LOWER_STARTERS = words_of("""The A An It This That These Those There In On At For Most Many Some Each Every Its
     Their Our When If During After Before Since As By With Unlike Although While Today Now All Several Visitors
-    Children Tables Pets Dogs Cats We Photography Food""")
+    Children Tables Pets Dogs Cats We Photography Food Apart Besides Also Please""")
 
 
 # phrasings whose words mislead a word match: "for a living" is about work, not where one lives
@@ -150,7 +150,7 @@ def best_answer(ranking: Ranking, more: bool, asking: bool, about_user: float, t
     # (nor "can you cut me a spare front door key?" by "we don't cut keys": a no that holds what is asked about)
     if ranking.yes_no and ranking.unknown & asked and best.candidate.kind == "knowledge" and not (
             (len(ranking.main - ranking.unknown) >= 2 and best.main_held >= 1.0 and
-             _NEGATIVE.search(best.candidate.text)) or _refuses(best, ranking.focus)):
+             _NEGATIVE.search(best.candidate.text)) or _refuses(best, ranking)):
         return None
     # by the words: the best, or one nearly level with it that holds them ("what if my dog gets sick at night?":
     # "for emergencies outside these hours..." came just behind "bring your pet's vaccination booklet")
@@ -185,20 +185,23 @@ def _alone_of_its_kind(best: Scored, ranking: Ranking) -> bool:
         best.score - runner_up >= ALONE_MARGIN
 
 
-def _refuses(best: Scored, focus: str) -> bool:
+def _refuses(best: Scored, ranking: Ranking) -> bool:
     """A no that names what the question is about ("we don't cut keys" for "a spare front door key?"): what else the
     question names ("spare", "front door") is of no matter to a no. (The no of the part that names it in so many
     words: "an arcade with 30 machines, but we do not have pool tables" refuses no cash machine, and "swimming is not
     allowed" no fishing permit.)"""
-    return bool(focus) and any(focus in terms(part) and _NEGATIVE.search(part)
-                               for part in _PARTS.split(best.candidate.text))
+    known = ranking.main - ranking.unknown
+    return bool(ranking.focus) and any(
+        ranking.focus in (have := set(terms(part))) and _NEGATIVE.search(part) and
+        (not ranking.focus_qualified or len(known & have) >= 2)  # "my guide dog?" / "dogs are not allowed": unsaid
+        for part in _PARTS.split(best.candidate.text))
 
 
 def _holds_the_answer(scored: Scored, ranking: Ranking, asking: bool) -> bool:
     """Whether a candidate answers by the question's words (rather than by its similarity)."""
     c = scored.candidate
     if ranking.unmatched >= UNKNOWN_HALF and scored.coverage < 0.6 and not (ranking.yes_no and
-                                                                          _refuses(scored, ranking.focus)):
+                                                                          _refuses(scored, ranking)):
         return False  # the question's main words are nowhere in what is known ("do you sell skateboards?")
     if c.own and c.kind == "knowledge" and not scored.fits and scored.main_held <= 0.5 and scored.coverage < 0.5 and \
             c.relevance < FAR_SIMILARITY:
@@ -218,7 +221,8 @@ def _with_related(stems: set[str]) -> set[str]:
 
 _SAYS_WHICH = re.compile(r"(?:yes|no)\b", re.I)
 _PREVENTS = re.compile(r"\b(?:stop|stops|prevent|prevents|protect|protects|block|blocks)\b", re.I)
-_EXCEPT = re.compile(r"\b(?:except|apart from|other than|but not)\b([^,;.]*)", re.I)
+_EXCEPT = re.compile(r"\b(?:except|other than|but not)\b([^,;.]*)", re.I)  # ("apart from" is "besides" as often)
+_NEED = re.compile(r"\b(?:need|needed|necessary|required|compulsory|have to|has to|must)\b", re.I)
 _NO_NEED = re.compile(r"\b(?:needs? no|(?:do|does)(?: not|n't) need(?: to book)?(?: an?)?|no need (?:for|to))\b",
                       re.I)
 _NEED_OWN = re.compile(r"\b(?:need|have|got) to (?:bring|buy|get|have|take)\b", re.I)  # (not "can I bring my own?")
@@ -247,7 +251,7 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
     if (excepted := _EXCEPT.search(text)) and asked and asked <= _with_related(set(terms(excepted.group(1)))):
         return _answered(False, text, ranking)  # "do you take amex?" / "all cards except American Express"
     # ("can I just pop in?" / "a nail clip needs no appointment": no need of a thing says yes to doing without it)
-    said_no = _NEGATIVE.search if NEED_ASKED.search(question) else lambda p: _NEGATIVE.search(_NO_NEED.sub("", p))
+    said_no = _NEGATIVE.search if _NEED.search(question) else lambda p: _NEGATIVE.search(_NO_NEED.sub("", p))
     # "Coffee and tea are free; lunch is not included": the part that holds what is asked says yes or no
     parts = [p for p in _PARTS.split(text) if p.strip()]
     concerned = [p for p in parts if asked & _with_related(set(terms(p)))] if len(parts) > 1 else []

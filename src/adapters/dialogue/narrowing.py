@@ -119,6 +119,8 @@ def _own_terms(clause: str, clauses: Sequence[str]) -> set[str]:
     return set(terms(clause)).difference(*(terms(c) for c in clauses if c is not clause))
 
 
+_BIG = re.compile(r"\b(?:large|larger|big|bigger|biggest|largest|tall|long)\b", re.I)
+_SMALL = re.compile(r"\b(?:small|smaller|smallest|little|mini|short)\b", re.I)
 _EXTREME = re.compile(r"\b(?:(late|later|latest)|early|earlier|earliest)\b", re.I)
 _CLOCK = re.compile(r"\b(\d{1,2})(?:[:.](\d\d))?\s?(am|pm)\b", re.I)
 
@@ -170,8 +172,12 @@ def _one_clause(sentence: str, question: str, kinds: Sequence[str], follow_up: b
     named = fitting if len(fitting) == 1 else \
         [c for c in clauses[1:] if _verbless(c) and question_terms & _own_terms(c, clauses)]
     if not named and _verbless(clauses[-1]) and (larger := _LARGER.search(question)):
-        # "...costs £30 extra for A4 and £45 extra for A3" for "on the bigger size?": cases go from small to large
-        named = [clauses[-1] if larger.group(1) else clauses[0]]
+        # "on the bigger size?": the case a size word names ("£9 for a small"), or else the last, as cases go from
+        # small to large ("...costs £30 extra for A4 and £45 extra for A3")
+        sized = [c for c in clauses if (_BIG if larger.group(1) else _SMALL).search(c)]
+        named = sized[:1] if len(sized) == 1 else [] if sized or any(_BIG.search(c) or _SMALL.search(c)
+                                                                    for c in clauses) else \
+            [clauses[-1] if larger.group(1) else clauses[0]]
     if named and named[0] is clauses[0]:
         return named[0][:1].upper() + named[0][1:] + "."
     if len(named) == 1:
@@ -184,9 +190,10 @@ def _one_clause(sentence: str, question: str, kinds: Sequence[str], follow_up: b
     if best and shared.count(best) == 1 and shared.index(best):
         chosen = whole[shared.index(best)]
         return chosen[:1].upper() + chosen[1:] + "."
-    if (extreme := _EXTREME.search(question)) and not WEEKDAY_TERMS & question_terms:
+    named_by = [c for c in clauses if (question_terms - _OPENING) & set(terms(c))]  # ("how late is the pool open?")
+    if (extreme := _EXTREME.search(question)) and not WEEKDAY_TERMS & question_terms and len(named_by) != 1:
         # "which night do you stay open late?": the clause with the latest hour ("..., and until 8pm on Thursdays")
-        hours = [_hours(c, question) for c in clauses]
+        hours = [_hours(c, question) if c in named_by or not named_by else [] for c in clauses]
         pick = max if extreme.group(1) else min
         known = [pick(h) for h in hours if h]
         if len(known) > 1 and known.count(pick(known)) == 1:

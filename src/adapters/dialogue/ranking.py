@@ -103,6 +103,7 @@ class Ranking:
     contact: bool = False  # asks for a phone number or an address to write to, and nothing else
     kind_borrowed: bool = False  # (Query.kind_borrowed)
     focus: str = ""  # the question's last main word of its own: what English puts last is what it is about
+    focus_qualified: bool = False  # a word nothing known holds qualifies it ("my guide dog", "a front door key")
 
 
 def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
@@ -194,7 +195,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
             score += NAMES_THE_PLACE * min(2, len(query.place_names & set(_CAPITALISED.findall(candidate.text)))) / 2
         if query.child and _ADULT.search(candidate.text) and not answer_types.mentions_child(candidate.text):
             score -= 0.15  # "an adult ticket costs 22.50 euros" is not the price for a child
-        if query.yes_no and NEED_ASKED.search(query.text) and _NEED_SAID.search(candidate.text):
+        if query.yes_no and _NEED_ASKED.search(query.text) and _NEED_SAID.search(candidate.text):
             score += NEED_SAID  # "do I need to book?": "you don't need an appointment", not "Bea takes the bookings"
         if asked_amounts and answer_types.amount_fit(candidate.text, asked_amounts):
             score += AMOUNT_FITS  # "600 pages, is it any cheaper?": "for orders of more than 500 sides"
@@ -221,13 +222,20 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
     main_words = [t for t, w in weights.items() if w >= 1.0 and t in query.own]
     topical = [t for t in main_words if t not in query.case] or main_words
     focus = topical[-1] if topical else ""
+    unknown = frozenset(t for t, w in weights.items() if t not in reachable and w >= 1.0)
     return Ranking(scored, unmatched, len(weights), frozenset(main_words), bool(query.kinds) and not query.yes_no,
                    bool(focus) and focus not in reachable,
                    bool(query.kinds) and not query.yes_no and (_LITERAL.issuperset(query.kinds) or (
                        _HOW_MUCH.search(query.text) is not None and set(query.kinds) == {"price"})),
                    query.aside_named, query.yes_no,
-                   frozenset(t for t, w in weights.items() if t not in reachable and w >= 1.0),
-                   contact and not query.yes_no, query.kind_borrowed, focus)
+                   unknown,
+                   contact and not query.yes_no, query.kind_borrowed, focus, _qualified(query.text, focus, unknown))
+
+
+def _qualified(text: str, focus: str, unknown: frozenset[str]) -> bool:
+    """Whether the word right before the question's focus is one nothing known holds ("my guide dog")."""
+    stems = [next(iter(terms(w)), "") for w in re.findall(r"[A-Za-z][\w'-]*", text)]
+    return any(s == focus and i and stems[i - 1] in unknown for i, s in enumerate(stems))
 
 
 # a sentence that opens by pointing back at the one before it: "It costs 23 euros." after "...the theory test..."
@@ -276,7 +284,7 @@ _HOW_MUCH = re.compile(r"\bhow much (?:is|are|does|do|would|will|for)\b", re.I) 
 _CAPITALISED = re.compile(r"\b[A-Z][\w'-]{3,}")
 # a sentence that opens by narrowing itself to one case: "On Fridays ...", "For emergencies ..."
 _ADULT = re.compile(r"\badults?\b", re.I)
-NEED_ASKED = re.compile(r"\b(?:do|does|will|would) (?:i|we|you|he|she|they) (?:need|have) to\b|\bmust (?:i|we)\b",
+_NEED_ASKED = re.compile(r"\b(?:do|does|will|would) (?:i|we|you|he|she|they) (?:need|have) to\b|\bmust (?:i|we)\b",
                          re.I)
 _NEED_SAID = re.compile(r"\b(?:needs?|needed|have to|has to|must|required|requires)\b", re.I)
 NEED_SAID, AMOUNT_FITS = 0.05, 0.2

@@ -262,6 +262,7 @@ def _base_verb(verb: str) -> str:
 
 _AGREEING = {"is": "are", "was": "were", "has": "have", "does": "do"}
 _SECOND_VERB = re.compile(r"\b(but|and|or) (is|was|has|does)\b")
+_RELATIVE = re.compile(r"\b(?:who|that|which|whose|whom)\b", re.I)
 
 
 def second_person(memory: str, user_name: str | None = None) -> str:
@@ -292,8 +293,10 @@ def second_person(memory: str, user_name: str | None = None) -> str:
             text = pattern.sub(repl, text)
         if not subject.endswith(("'s", "'")):
             text = _own_pronouns(text)
-            # the user's second verb agrees too: "you would like to ride but are nervous"
-            text = _SECOND_VERB.sub(lambda v: f"{v.group(1)} {_AGREEING[v.group(2)]}", text)
+            # the user's second verb agrees too: "you would like to ride but are nervous" (not a son's: "you have a
+            # son who is 8 and has asthma")
+            if not _RELATIVE.search(text):
+                text = _SECOND_VERB.sub(lambda v: f"{v.group(1)} {_AGREEING[v.group(2)]}", text)
     elif text.lower().startswith(("you ", "your ")):
         pass
     elif re.match(r"^(I|My|I'm)\b", text):

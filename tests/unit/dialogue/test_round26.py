@@ -207,3 +207,36 @@ def test_a_day_outside_the_only_days_given_is_a_no() -> None:
     assert on_the_day("could it be the friday so she's in the show?", sentence) is False
     assert on_the_day("can she come on a tuesday?", sentence) is True
     assert on_the_day("are you open on a friday?", "We are open Monday to Thursday, and Friday mornings.") is True
+
+
+# what a review of round 26 found
+def test_a_no_about_a_qualified_thing_does_not_refuse_it() -> None:
+    cafe = ["Dogs are not allowed inside the café.", "We open at 8am."]
+    reply = ask("The owner of a café.", cafe, [0.4, 0.2], "can I bring my guide dog?")
+    assert not reply.startswith("No"), reply
+
+
+def test_no_need_is_a_no_to_whether_one_needs_it() -> None:
+    salon = ["You don't need an appointment for a fringe trim.", "We open at 9am."]
+    reply = ask("The receptionist of a hair salon.", salon, [0.4, 0.2], "do I need an appointment?")
+    assert reply.startswith("No"), reply
+
+
+def test_apart_from_is_besides() -> None:
+    hotel = ["Apart from the pool, there is also a sauna and a steam room.", "Breakfast is at 8am."]
+    reply = ask("The receptionist of a hotel.", hotel, [0.4, 0.2], "is there a pool?")
+    assert reply.startswith("Yes, apart from"), reply
+
+
+def test_the_clause_the_question_names_before_the_latest_hour() -> None:
+    assert one_clause("The pool is open from 6am to 8pm, and the gym from 7am to 10pm.", "how late is the pool open?",
+                      ["time"]) == "The pool is open from 6am to 8pm."
+    assert one_clause("A large pizza is £14, or £9 for a small.", "how much for the bigger one?",
+                      ["price"]) == "A large pizza is £14."
+
+
+def test_review_cases_of_days_prices_and_second_verbs() -> None:
+    assert on_the_day("are you open on friday?",
+                      "We are only open Monday to Wednesday in winter, and Monday to Saturday in summer.") is True
+    assert not holds("Every room is double glazed and has a kettle.", ["price"])
+    assert second_person("User has a son who is 8 and has asthma") == "you have a son who is 8 and has asthma"
