@@ -172,12 +172,13 @@ def _one_clause(sentence: str, question: str, kinds: Sequence[str], follow_up: b
     named = fitting if len(fitting) == 1 else \
         [c for c in clauses[1:] if _verbless(c) and question_terms & _own_terms(c, clauses)]
     if not named and _verbless(clauses[-1]) and (larger := _LARGER.search(question)):
-        # "on the bigger size?": the case a size word names ("£9 for a small"), or else the last, as cases go from
-        # small to large ("...costs £30 extra for A4 and £45 extra for A3")
+        # "on the bigger size?": the case a size word names ("£9 for a small"), or, when none says a size, the last,
+        # as cases go from small to large ("...costs £30 extra for A4 and £45 extra for A3")
         sized = [c for c in clauses if (_BIG if larger.group(1) else _SMALL).search(c)]
-        named = sized[:1] if len(sized) == 1 else [] if sized or any(_BIG.search(c) or _SMALL.search(c)
-                                                                    for c in clauses) else \
-            [clauses[-1] if larger.group(1) else clauses[0]]
+        if len(sized) == 1:
+            named = sized
+        elif not any(_BIG.search(c) or _SMALL.search(c) for c in clauses):
+            named = [clauses[-1] if larger.group(1) else clauses[0]]
     if named and named[0] is clauses[0]:
         return named[0][:1].upper() + named[0][1:] + "."
     if len(named) == 1:
