@@ -96,6 +96,8 @@ _OPENING = frozenset(terms("open opens opening close closes closing"))
 _CONNECTIVE = re.compile(r"^\s*(?:and|also|or|but|so|then|what about|how about)\b", re.I)
 _POINTS_BACK = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their)\b", re.I)
 _AGE_WORDS = frozenset(terms("age old young"))
+# "do I need to book, or can we just turn up?": the other way is said for contrast, and needs no answer of its own
+_ALTERNATIVE = re.compile(r",?\s+or\s+(?:can|could|do|does|should|shall|will|would|is|are|may|must)\b.*$", re.I)
 _FEELING = frozenset(terms("obsessed mad crazy keen love loves hate hates fond afraid scared frightened nervous"))
 _ONE_PERSON = re.compile(r"\b(?:a|an|one|single) (?:adult|grown[- ]?up|person|visitor|guest)\b", re.I)
 _PROPER = re.compile(r"(?<![.!?] )(?<!^)\b[A-Z][a-z]+\b")  # a name: capitalised, not as a sentence's first word
@@ -219,7 +221,7 @@ class _Reply(SmallTalk):
         query = self.query(text, more)
         ranking, asked = rank(query, self.candidates(exclude=self.previous_reply if more else "")), asked_part(text)
         best = best_answer(ranking, more, asking, about_user(asked), query.to_place or query.permission,
-                           frozenset(terms(asked)))
+                           frozenset(terms(_ALTERNATIVE.sub("", asked))))
         if best is None:
             if self.follow_feeling():
                 return None

@@ -240,3 +240,14 @@ def test_review_cases_of_days_prices_and_second_verbs() -> None:
                       "We are only open Monday to Wednesday in winter, and Monday to Saturday in summer.") is True
     assert not holds("Every room is double glazed and has a kettle.", ["price"])
     assert second_person("User has a son who is 8 and has asthma") == "you have a son who is 8 and has asthma"
+
+
+def test_the_number_to_ring_is_a_contact_and_the_other_way_needs_no_answer() -> None:
+    assert "contact" in wanted("whats the number to ring?")
+    boats = ["Electric boats must be booked in advance, online or by phone on 01483 570 214. We take a £50 deposit "
+             "when you book an electric boat. Rowing boats can't be booked.",
+             "A rowing boat costs £25 for the first hour. Canoes cost £15 an hour. Life jackets are included.",
+             "We're open every day from 10am to 6pm. Dogs are welcome on rowing boats."]
+    reply = ask("The owner of a boat hire.", boats, [0.62, 0.5, 0.4],
+                "do i need to book the electric boat or can we just turn up?")
+    assert "booked in advance" in reply, reply
