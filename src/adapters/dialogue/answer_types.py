@@ -87,7 +87,8 @@ _WANTS = [
     ("price", re.compile(rf"\bhow much\b(?!\s+(?!{_PRICE_NOUNS}\b|to\b)[a-z]+\s+(?:do|does|did|is|are|will|would|can|"
                          r"should|must|have|has|of|in|to)\b)|\b(?:cost|costs|price|prices|fee|fees|charge|charges|"
                          rf"pay|cheaper|cheapest|pricier|expensive)\b|{COST_IDIOMS}|"
-                         r"\b(?:is there|do (?:you|i|we) (?:take|need|have to pay|pay|ask for)) an? (?:\w+ )?deposit\b",
+                         r"\b(?:is there|do (?:you|i|we) (?:take|need|have to pay|pay|ask for)) an? (?:\w+ )?deposit\b|"
+                         r"\b(?:is|are|would|will) (?:that|it|this|they|those) (?:be )?extra\b",
                          re.I)),
     # ("when do you shut?" asks the hour, not "closed on Mondays")
     ("clock", re.compile(r"\bwhat time\b|\buntil when\b|\bwhat (?:are )?(?:your |the )?(?:opening )?"

@@ -253,6 +253,7 @@ PHRASES = [
     (r"\bbetween (?:(?:9|10|11|12)(?:[.:]\d\d)? ?pm|midnight) and [3-7](?:[.:]\d\d)? ?am\b", r"\g<0> night"),
     (r"\bcom(?:e|es|ing) out\b(?! (?:if|when|in|on)\b)", "call out"),  # a tradesman's visit
     (r"\bamex\b", "american express"),
+    (r"\b(?:with|for) (?:the )?(?:two|both|2) of (?:them|us)\b", "for a second"),  # ("10% off the second child")
     # a visit to the customer's home ("could someone come round to my house?" / "we don't do home visits")
     (r"\b(?:come|pop|call) (?:round|over|out) to (?:my|our|his|her|their) (?:house|home|place|flat)\b", "home visit"),
     (r"\b(?:a )?(?:certain|set|minimum) number(?: of)?\b|\bat least how many\b", "minimum"),

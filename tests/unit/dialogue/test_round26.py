@@ -251,3 +251,11 @@ def test_the_number_to_ring_is_a_contact_and_the_other_way_needs_no_answer() -> 
     reply = ask("The owner of a boat hire.", boats, [0.62, 0.5, 0.4],
                 "do i need to book the electric boat or can we just turn up?")
     assert "booked in advance" in reply, reply
+
+
+def test_whether_that_is_extra_asks_a_price_and_two_of_them_is_a_second() -> None:
+    assert "price" in wanted("the back seats are covered in their hair, is that extra?")
+    club = ["A full week costs £165 per child.", "Brothers and sisters get 10% off the second and any further child."]
+    reply = ask("The organiser of a holiday club.", club, [0.5, 0.45], "how much is it for a full week?",
+                "is there any discount with two of them?")
+    assert reply.startswith("Yes, brothers and sisters get 10% off"), reply
