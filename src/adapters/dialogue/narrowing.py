@@ -28,6 +28,7 @@ from avatar_service.adapters.dialogue.answer_types import (
     holds,
     on_the_day,
 )
+from avatar_service.adapters.dialogue.comparisons import at_the_extreme_hour, sized
 from avatar_service.adapters.dialogue.terms import RELATED, WEEKDAY_TERMS, terms
 from avatar_service.core.text.lexicon import STOPWORDS
 
@@ -119,26 +120,6 @@ def _own_terms(clause: str, clauses: Sequence[str]) -> set[str]:
     return set(terms(clause)).difference(*(terms(c) for c in clauses if c is not clause))
 
 
-_BIG = re.compile(r"\b(?:large|larger|big|bigger|biggest|largest|tall|long)\b", re.I)
-_SMALL = re.compile(r"\b(?:small|smaller|smallest|little|mini|short)\b", re.I)
-_EXTREME = re.compile(r"\b(?:(late|later|latest)|early|earlier|earliest)\b", re.I)
-_CLOCK = re.compile(r"\b(\d{1,2})(?:[:.](\d\d))?\s?(am|pm)\b", re.I)
-
-
-def _hours(clause: str, question: str) -> list[int]:
-    """The clause's times of day, in minutes after midnight (in the morning or the evening, when the question says)."""
-    times = [(int(h) % 12 + (12 if ampm.lower() == "pm" else 0)) * 60 + int(m or 0)
-             for h, m, ampm in _CLOCK.findall(clause)]
-    if _MORNING.search(question):
-        return [t for t in times if t < 12 * 60]
-    return [t for t in times if t >= 12 * 60] if _EVENING.search(question) else times
-
-
-_MORNING = re.compile(r"\bmornings?\b", re.I)
-_EVENING = re.compile(r"\b(?:evenings?|nights?|afternoons?)\b", re.I)
-
-
-_LARGER = re.compile(r"\b(?:(bigger|biggest|larger|largest|longer|longest)|smaller|smallest|shorter|shortest)\b", re.I)
 _NEXT_PERSON = re.compile(r",\s+(?:and\s+)?(?=[A-Z])")
 
 
@@ -171,14 +152,8 @@ def _one_clause(sentence: str, question: str, kinds: Sequence[str], follow_up: b
     # (by a word of its own: "£110 per hour, or £130 per hour with our guest artists" is not named by "per hour")
     named = fitting if len(fitting) == 1 else \
         [c for c in clauses[1:] if _verbless(c) and question_terms & _own_terms(c, clauses)]
-    if not named and _verbless(clauses[-1]) and (larger := _LARGER.search(question)):
-        # "on the bigger size?": the case a size word names ("£9 for a small"), or, when none says a size, the last,
-        # as cases go from small to large ("...costs £30 extra for A4 and £45 extra for A3")
-        sized = [c for c in clauses if (_BIG if larger.group(1) else _SMALL).search(c)]
-        if len(sized) == 1:
-            named = sized
-        elif not any(_BIG.search(c) or _SMALL.search(c) for c in clauses):
-            named = [clauses[-1] if larger.group(1) else clauses[0]]
+    if not named and _verbless(clauses[-1]):
+        named = sized(clauses, question)  # "on the bigger size?"
     if named and named[0] is clauses[0]:
         return named[0][:1].upper() + named[0][1:] + "."
     if len(named) == 1:
@@ -191,15 +166,12 @@ def _one_clause(sentence: str, question: str, kinds: Sequence[str], follow_up: b
     if best and shared.count(best) == 1 and shared.index(best):
         chosen = whole[shared.index(best)]
         return chosen[:1].upper() + chosen[1:] + "."
-    named_by = [c for c in clauses if (question_terms - _OPENING) & set(terms(c))]  # ("how late is the pool open?")
-    if (extreme := _EXTREME.search(question)) and not WEEKDAY_TERMS & question_terms and len(named_by) != 1:
-        # "which night do you stay open late?": the clause with the latest hour ("..., and until 8pm on Thursdays")
-        hours = [_hours(c, question) if c in named_by or not named_by else [] for c in clauses]
-        pick = max if extreme.group(1) else min
-        known = [pick(h) for h in hours if h]
-        if len(known) > 1 and known.count(pick(known)) == 1:
-            chosen = clauses[[pick(h) if h else None for h in hours].index(pick(known))]
-            return chosen[:1].upper() + chosen[1:] + "."
+    # "which night do you stay open late?": the clause with the latest hour ("..., and until 8pm on Thursdays"), among
+    # those the question names when it names some ("how late is the pool open?"), unless it names a day
+    named_by = [c for c in clauses if (question_terms - _OPENING) & set(terms(c))]
+    if not WEEKDAY_TERMS & question_terms and len(named_by) != 1 and \
+            (chosen := at_the_extreme_hour(named_by or clauses, question)):
+        return chosen[:1].upper() + chosen[1:] + "."
     price = _PRICE.search(clauses[0])
     if any(map(_verbless, clauses[1:])) and price and terms(clauses[0][price.end():]):
         return sentence  # "costs £8.50 for children aged 4 to 11 and £6 for ...": cases after the price, none asked
