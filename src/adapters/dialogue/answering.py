@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 
 from avatar_service.adapters.dialogue import answer_types
-from avatar_service.adapters.dialogue.ranking import PRONOUN_START, Ranking, Scored
+from avatar_service.adapters.dialogue.ranking import NEED, PRONOUN_START, Ranking, Scored
 from avatar_service.adapters.dialogue.terms import GENERIC_TERMS, RELATED, is_common, terms
 from avatar_service.core.text.lexicon import words_of
 
@@ -223,7 +223,6 @@ def _with_related(stems: set[str]) -> set[str]:
 _SAYS_WHICH = re.compile(r"(?:yes|no)\b", re.I)
 _PREVENTS = re.compile(r"\b(?:stop|stops|prevent|prevents|protect|protects|block|blocks)\b", re.I)
 _EXCEPT = re.compile(r"\b(?:except|other than|but not)\b([^,;.]*)", re.I)  # ("apart from" is "besides" as often)
-_NEED = re.compile(r"\b(?:need|needed|necessary|required|compulsory|have to|has to|must)\b", re.I)
 _NO_NEED = re.compile(r"\b(?:needs? no|(?:do|does)(?: not|n't) need(?: to book)?(?: an?)?|no need (?:for|to))\b",
                       re.I)
 _NEED_OWN = re.compile(r"\b(?:need|have|got) to (?:bring|buy|get|have|take)\b", re.I)  # (not "can I bring my own?")
@@ -252,7 +251,7 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
     if (excepted := _EXCEPT.search(text)) and asked and asked <= _with_related(set(terms(excepted.group(1)))):
         return _answered(False, text, ranking)  # "do you take amex?" / "all cards except American Express"
     # ("can I just pop in?" / "a nail clip needs no appointment": no need of a thing says yes to doing without it)
-    said_no = _NEGATIVE.search if _NEED.search(question) else lambda p: _NEGATIVE.search(_NO_NEED.sub("", p))
+    said_no = _NEGATIVE.search if NEED.search(question) else lambda p: _NEGATIVE.search(_NO_NEED.sub("", p))
     # "Coffee and tea are free; lunch is not included": the part that holds what is asked says yes or no
     parts = [p for p in _PARTS.split(text) if p.strip()]
     concerned = [p for p in parts if asked & _with_related(set(terms(p)))] if len(parts) > 1 else []

@@ -115,6 +115,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
     average = sum(len(s) for s in term_sets) / n if n else 1.0
     ages = [_age(query, c.text) for c in candidates]
     asked_amounts = answer_types.amounts(query.text)
+    need_asked = query.yes_no and _NEED_ASKED.search(query.text) is not None
     related = _related_in(weights, set().union(*term_sets))
     inherited = _antecedents(candidates, term_sets)
     # a chunk's title ("Pick-up") says what all its sentences are about, in words they may not use themselves
@@ -195,7 +196,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
             score += NAMES_THE_PLACE * min(2, len(query.place_names & set(_CAPITALISED.findall(candidate.text)))) / 2
         if query.child and _ADULT.search(candidate.text) and not answer_types.mentions_child(candidate.text):
             score -= 0.15  # "an adult ticket costs 22.50 euros" is not the price for a child
-        if query.yes_no and _NEED_ASKED.search(query.text) and _NEED_SAID.search(candidate.text):
+        if need_asked and NEED.search(candidate.text):
             score += NEED_SAID  # "do I need to book?": "you don't need an appointment", not "Bea takes the bookings"
         if asked_amounts and answer_types.amount_fit(candidate.text, asked_amounts):
             score += AMOUNT_FITS  # "600 pages, is it any cheaper?": "for orders of more than 500 sides"
@@ -286,7 +287,8 @@ _CAPITALISED = re.compile(r"\b[A-Z][\w'-]{3,}")
 _ADULT = re.compile(r"\badults?\b", re.I)
 _NEED_ASKED = re.compile(r"\b(?:do|does|will|would) (?:i|we|you|he|she|they) (?:need|have) to\b|\bmust (?:i|we)\b",
                          re.I)
-_NEED_SAID = re.compile(r"\b(?:needs?|needed|have to|has to|must|required|requires)\b", re.I)
+# words of need, asked ("do I need to book?", answering) or said ("you don't need an appointment")
+NEED = re.compile(r"\b(?:needs?|needed|necessary|required|requires|compulsory|have to|has to|must)\b", re.I)
 NEED_SAID, AMOUNT_FITS = 0.05, 0.2
 _FOR_SEVERAL = re.compile(r"\bfor (?:two|three|four|five|six|[2-6]) (?:adults|people|persons|guests|visitors)\b", re.I)
 _CASE = re.compile(r"^(?:On|For|During|Outside|After|Before|Except|At)\s+(?:the\s+)?(\w+)")
