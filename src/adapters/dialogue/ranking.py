@@ -230,11 +230,13 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
                        _HOW_MUCH.search(query.text) is not None and set(query.kinds) == {"price"})),
                    query.aside_named, query.yes_no,
                    unknown,
-                   contact and not query.yes_no, query.kind_borrowed, focus, _qualified(query.text, focus, unknown))
+                   contact and not query.yes_no, query.kind_borrowed, focus,
+                   query.yes_no and bool(unknown) and _qualified(query.text, focus, unknown))
 
 
 def _qualified(text: str, focus: str, unknown: frozenset[str]) -> bool:
-    """Whether the word right before the question's focus is one nothing known holds ("my guide dog")."""
+    """Whether the word right before the question's focus is one nothing known holds ("my guide dog"); only a
+    yes-or-no question's refusal (answering._refuses) asks."""
     stems = [next(iter(terms(w)), "") for w in re.findall(r"[A-Za-z][\w'-]*", text)]
     return any(s == focus and i and stems[i - 1] in unknown for i, s in enumerate(stems))
 
