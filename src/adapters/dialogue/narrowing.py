@@ -330,9 +330,7 @@ def one_kind(sentence: str, own: set[str], question: str, kinds: Sequence[str], 
         return sentence  # "what are my kids called?": every name
     body = sentence.rstrip(".!?")
     values = [m for kind in kinds[:1] for m in HOLDS[kind].finditer(body)]
-    # "orders over £25" is a condition, not a kind (though "under 4" may be the age asked about)
-    threshold, asked_amounts = _THRESHOLD.search(body) is not None, amounts(question)
-    if len(values) < 2 or not kinds or (threshold and not ages and not asked_amounts):
+    if len(values) < 2 or not kinds:
         return sentence
     cuts = []
     for before, after in itertools.pairwise(values):
@@ -348,6 +346,15 @@ def one_kind(sentence: str, own: set[str], question: str, kinds: Sequence[str], 
     starts = [0, *(c.end() for c in cuts)]
     ends = [*(c.start() for c in cuts), len(body)]
     pieces = [body[a:b] for a, b in zip(starts, ends, strict=True)]
+    # the later kinds say their figure first ("cost £12 for A2, £18 for A1 and £25 for A0") or after their name; one
+    # clause of its own after ", and" ends such a list ("..., and children under 4 swim free with a paying adult")
+    listed = next((i for i in range(1, len(pieces)) if values[i].start() != starts[i]), len(pieces))
+    if listed < 2 or listed != len(pieces) - 1 or cuts[listed - 1].group(0).replace(" ", "").lower() != ",and":
+        listed = len(pieces)
+    # "orders over £25" is a condition, not a kind (though "under 4" may be the age asked about)
+    threshold, asked_amounts = _THRESHOLD.search(body, 0, ends[listed - 1]) is not None, amounts(question)
+    if threshold and not ages and not asked_amounts:
+        return sentence
     # (or the amount asked about: "a venue 20 miles away" is within 25 miles, "3 nights" no stay of a week or more)
     fitting = [i for i, piece in enumerate(pieces) if ages and age_fit(piece, ages) > 0] or \
         [i for i, piece in enumerate(pieces) if asked_amounts and amount_fit(piece.split(";")[0], asked_amounts)] or \
@@ -360,14 +367,16 @@ def one_kind(sentence: str, own: set[str], question: str, kinds: Sequence[str], 
         return f"It's {piece}." if said_on else f"{piece[:1].upper()}{piece[1:]}."
     if threshold:
         return sentence
-    # the later kinds say their figure first ("cost £12 for A2, £18 for A1 and £25 for A0") or after their name
+    pieces, values, starts = pieces[:listed], values[:listed], starts[:listed]
     verbless = all(v.start() == a for v, a in zip(values[1:], starts[1:], strict=True))
     if not verbless and any(v.start() - a < 3 for v, a in zip(values, starts, strict=True)):
         return sentence
     asked = set(own) | (ONE_PERSON if JUST_ME.search(question) else set())
     if verbless:  # what all the kinds share ("posters on satin paper cost") tells none apart
         asked -= set(terms(body[:values[0].start()]))
-    chosen = _pick(pieces, asked)
+    # (each kind without what the sentence goes on to say after it: "..., and children under 4 swim free with a
+    # paying adult" names no adult's price)
+    chosen = _pick([_REST.split(p, 1)[0] for p in pieces], asked)
     if chosen < 0:
         return sentence
     if verbless and chosen:
