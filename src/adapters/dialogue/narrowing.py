@@ -365,7 +365,7 @@ def one_kind(sentence: str, own: set[str], question: str, kinds: Sequence[str], 
         piece = pieces[i].split(";")[0]
         said_on = i and (values[i].start() == starts[i] or _PREPOSITION.match(piece))  # "between 25 and 50 miles..."
         return f"It's {piece}." if said_on else f"{piece[:1].upper()}{piece[1:]}."
-    if threshold:
+    if threshold or (ages and _THRESHOLD.search(body)):  # (an age no kind's bounds hold: none of them)
         return sentence
     pieces, values, starts = pieces[:listed], values[:listed], starts[:listed]
     verbless = all(v.start() == a for v, a in zip(values[1:], starts[1:], strict=True))

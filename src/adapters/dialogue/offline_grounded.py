@@ -98,6 +98,7 @@ _POINTS_BACK = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their)\b", re
 _AGE_WORDS = frozenset(terms("age old young"))
 # "do I need to book, or can we just turn up?": the other way is said for contrast, and needs no answer of its own
 _ALTERNATIVE = re.compile(r",?\s+or\s+(?:can|could|do|does|should|shall|will|would|is|are|may|must)\b.*$", re.I)
+TOLD_WEIGHT = 0.3  # (GENERIC's: see query())
 _FEELING = frozenset(terms("obsessed mad crazy keen love loves hate hates fond afraid scared frightened nervous"))
 _ONE_PERSON = re.compile(r"\b(?:a|an|one|single) (?:adult|grown[- ]?up|person|visitor|guest)\b", re.I)
 _PROPER = re.compile(r"(?<![.!?] )(?<!^)\b[A-Z][a-z]+\b")  # a name: capitalised, not as a sentence's first word
@@ -305,7 +306,9 @@ class _Reply(SmallTalk):
         asked = asked_part(text)  # routing reads the question asked, the ranking every word said
         told = frozenset(terms(text)) - frozenset(terms(asked))  # what the user told before asking it
         # what the user told before asking is the case of a question with words of its own ("my friend's boy hates
-        # loud noise, is there a good time to bring him?"): it ranks, never refuses; "..., is that a problem?" is
+        # loud noise, is there a good time to bring him?"): it ranks, never refuses, and weighs as little as a
+        # generic word, so the sentence holding what is asked is not found short for lacking it ("my husband needs
+        # somewhere for his tools and stock, do you do anything for businesses?"); "..., is that a problem?" is
         # about what was told
         # (or when the question leans on the turn before: "how much is it going to cost? he wants 20 friends there")
         # (but "there's a fox under our shed, can you get rid of it?" asks about what was told: "it" is the fox)
@@ -313,7 +316,7 @@ class _Reply(SmallTalk):
                 {t for t in terms(asked) if weights.get(t, 0.0) >= 1.0} - common_terms(asked) or context
                 or has_in_mind(text)):
             for t in told & weights.keys():
-                weights[t] = min(weights[t], CATEGORY_WEIGHT)
+                weights[t] = min(weights[t], TOLD_WEIGHT)
         for t in told & _FEELING & weights.keys():  # "my son's obsessed with breakdancing, ...": what, not how much
             weights[t] = min(weights[t], 0.3)
         mine = max(about_user(asked), 0.6 * about_user(context) if context else 0.0)

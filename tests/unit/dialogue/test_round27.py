@@ -53,3 +53,16 @@ def test_the_contact_whose_way_of_use_was_named() -> None:
                 "how did i say i like to be contacted?", "whats the number for that?",
                 memories=(memories, [0.5, 0.1]))
     assert "07700" in reply and "01524" not in reply, reply
+
+
+STORAGE = [
+    "We take in deliveries for business customers during office hours, but we don't accept parcels for household "
+    "customers. We sell boxes from £2.50 each, tape, bubble wrap and mattress covers in the office.",
+    "Our partner, Swindon Man and Van, collects your things from £45 an hour for a van and two people.",
+]
+
+
+def test_what_the_user_told_weighs_little_beside_what_they_ask() -> None:
+    reply = ask("The manager of a self-storage centre.", STORAGE, [0.4, 0.3],
+                "my husband needs somewhere for his tools and stock, do you do anything for businesses?")
+    assert "business customers" in reply, reply
