@@ -81,9 +81,7 @@ _PRICE_NOUNS = r"(?:money|cash|more|extra|altogether|overall|in total|each|per|f
 _WANTS = [
     # (not "what phone have I got?", "which phone do you fix?": the device)
     ("contact", re.compile(r"\b(?<!what )(?<!which )(?:phone|telephone|call|email|e-mail|contact|reach)\b|"
-                           r"\bring (?:you|us)\b|\bnumber to (?:ring|call|phone|text)\b|"
-                           r"\bnumber (?:do|should|can|could) (?:i|we) (?:ring|call|phone|text|use)\b|"
-                           r"\bwhat(?:'s|s| is) (?:the|your) (?:\w+ )?number\b(?! of)", re.I)),
+                           r"\bring (?:you|us)\b|\bnumber to (?:ring|call|phone|text)\b", re.I)),
     # "how much notice/clay/time" asks for an amount of something else ("how much to do..." a price); "per month"
     # asks what it costs a month
     ("price", re.compile(rf"\bhow much\b(?!\s+(?!{_PRICE_NOUNS}\b|to\b)[a-z]+\s+(?:do|does|did|is|are|will|would|can|"

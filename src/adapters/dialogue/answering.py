@@ -124,13 +124,7 @@ def best_answer(ranking: Ranking, more: bool, asking: bool, about_user: float, t
     if not ranking.main and ranking.wants_kind and best.fits and best.candidate.relevance >= 0.2:
         return best  # "how long does it take?" after a price: the kind chooses among what the turns before were about
     if ranking.literal and not best.fits:
-        # "what's your phone number?" is not answered by "the number 17 bus stops at the gate"; but "what's the number
-        # for that?" after "You prefer to be contacted by WhatsApp." is, by the known sentence that holds one: what
-        # the user told holds no number, and the question is not surely about them
-        runner = next((s for s in ranked[1:RUNNERS_UP + 1] if s.fits and s.coverage > 0), None)
-        if runner is None or best.candidate.kind != "memory" or about_user >= 1.0:
-            return None
-        best = runner
+        return None  # "what's your phone number?" is not answered by "the number 17 bus stops at the gate"
     if about_user >= 1.0 and not ranking.main and best.fits:
         return best  # "when do I normally come in?": no word but the kind asked for, and a memory holds one
     if ranking.contact and best.fits and best.candidate.kind == "knowledge":

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from avatar_service.adapters.dialogue.answering import CATEGORY_WEIGHT, HINT_TERMS
-from avatar_service.adapters.dialogue.narrowing import narrowed, one_case, one_contact, one_kind
+from avatar_service.adapters.dialogue.narrowing import narrowed, one_case, one_kind
 from avatar_service.adapters.dialogue.ranking import Query
 from avatar_service.adapters.dialogue.terms import GENERIC_TERMS, terms
 
@@ -37,8 +37,6 @@ def the_case_asked(sentence: str, said: str, query: Query, context: set[str], pr
                 cut = one_kind(cut, set(terms(before)), said, query.kinds, query.ages)
     if query.yes_no and not query.kinds:
         cut = _the_clause_asked(cut, query)
-    if list(query.kinds) == ["contact"]:  # "the number for that?" after "by WhatsApp": that one
-        cut = one_contact(cut, own | context | pointed)
     return cut
 
 

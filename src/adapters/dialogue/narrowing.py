@@ -367,6 +367,11 @@ def one_kind(sentence: str, own: set[str], question: str, kinds: Sequence[str], 
         return f"It's {piece}." if said_on else f"{piece[:1].upper()}{piece[1:]}."
     if threshold or (ages and _THRESHOLD.search(body)):  # (an age no kind's bounds hold: none of them)
         return sentence
+    if listed < len(pieces):  # "..., and a season pass costs £95": the clause after the list, when only it is named
+        tail = pieces[listed]
+        named = set(own) - set().union(*(_case_terms(p) for p in pieces[:listed]))
+        if named & _case_terms(tail):
+            return f"{tail[:1].upper()}{tail[1:]}."
     pieces, values, starts = pieces[:listed], values[:listed], starts[:listed]
     verbless = all(v.start() == a for v, a in zip(values[1:], starts[1:], strict=True))
     if not verbless and any(v.start() - a < 3 for v, a in zip(values, starts, strict=True)):
@@ -383,29 +388,3 @@ def one_kind(sentence: str, own: set[str], question: str, kinds: Sequence[str], 
         return f"It's {pieces[chosen]}."
     piece = _with_verb(pieces[chosen], pieces[0], kinds) if chosen else pieces[0]
     return f"{piece[:1].upper()}{piece[1:]}."
-
-
-# "You can book on 01524 380 412 or by WhatsApp on 07700 914 233": each contact with the way it is said to be used
-_CONTACT = HOLDS["contact"]
-_LEAD_IN = re.compile(r"^\s*(?:,\s*)?(?:or|and)?\s*", re.I)
-_ON = re.compile(r"\s+(?:on|at)\s*$", re.I)
-
-
-def one_contact(sentence: str, asked: set[str]) -> str:
-    """`sentence` cut to the one of its contacts whose way of use the question or the turns before it name ("what's
-    the number for that?" after "by WhatsApp": "You can book by WhatsApp on 07700 914 233."); as it is otherwise."""
-    found = list(_CONTACT.finditer(sentence))
-    if len(found) < 2:
-        return sentence
-    starts = [0, *(m.end() for m in found[:-1])]
-    ways = [sentence[a:m.start()] for a, m in zip(starts, found, strict=True)]
-    chosen = [i for i, way in enumerate(ways) if asked & set(terms(way))]
-    if len(chosen) != 1 or not chosen[0]:
-        return sentence
-    i = chosen[0]
-    head = _ON.sub("", ways[0])  # "You can book on": what every contact is for
-    first = next(iter(_CONTACT.finditer(head)), None)
-    if first is not None or len(head.split()) < 2:
-        return sentence
-    return f"{head} {_LEAD_IN.sub('', ways[i])}{found[i].group(0)}."
-
