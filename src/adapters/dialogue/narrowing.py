@@ -369,8 +369,11 @@ def one_kind(sentence: str, own: set[str], question: str, kinds: Sequence[str], 
         return sentence
     if listed < len(pieces):  # "..., and a season pass costs £95": the clause after the list, when only it is named
         tail = pieces[listed]
-        named = set(own) - set().union(*(_case_terms(p) for p in pieces[:listed]))
-        if named & _case_terms(tail):
+        shared = set(terms(pieces[0][:values[0].start()]))  # what all the kinds share ("Tickets cost")
+        listed_terms = set().union(*(_case_terms(p) for p in [pieces[0][values[0].start():], *pieces[1:listed]]))
+        # (and the list holds no word asked that it lacks: "a 50 square foot unit" is the list's "£29 for 50 square
+        # feet", not "a 100 square foot unit costs £48")
+        if (own - listed_terms - shared) & _case_terms(tail) and not (own & listed_terms) - _case_terms(tail):
             return f"{tail[:1].upper()}{tail[1:]}."
     pieces, values, starts = pieces[:listed], values[:listed], starts[:listed]
     verbless = all(v.start() == a for v, a in zip(values[1:], starts[1:], strict=True))
@@ -381,7 +384,10 @@ def one_kind(sentence: str, own: set[str], question: str, kinds: Sequence[str], 
         asked -= set(terms(body[:values[0].start()]))
     # (each kind without what the sentence goes on to say after it: "..., and children under 4 swim free with a
     # paying adult" names no adult's price)
-    chosen = _pick([_REST.split(p, 1)[0] for p in pieces], asked)
+    # (and the first kind without what all of them share: "a day ticket costs £9 for adults" is not the adults' for
+    # holding the ticket)
+    head = values[0].start() if verbless and kinds[0] == "price" else 0  # (not "closed on Sundays, Mondays and ...")
+    chosen = _pick([_REST.split(p, 1)[0] for p in [pieces[0][head:], *pieces[1:]]], asked)
     if chosen < 0:
         return sentence
     if verbless and chosen:

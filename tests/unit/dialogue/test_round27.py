@@ -49,3 +49,21 @@ def test_what_the_user_told_weighs_little_beside_what_they_ask() -> None:
     reply = ask("The manager of a self-storage centre.", STORAGE, [0.4, 0.3],
                 "my husband needs somewhere for his tools and stock, do you do anything for businesses?")
     assert "business customers" in reply, reply
+
+
+def test_what_a_review_of_round_27_found() -> None:
+    # the clause after the list is not the answer when the list holds a word asked that it lacks
+    units = ("Units cost £18 a week for 25 square feet, £29 a week for 50 square feet, and a 100 square foot unit "
+             "costs £48 a week.")
+    assert one_kind(units, set(terms("50 square foot unit")), "how much is a 50 square foot unit?", ["price"]) == \
+        "It's £29 a week for 50 square feet."
+    # nor when it holds only what all the kinds share ("cakes" of "Celebration cakes cost")
+    cakes = "Celebration cakes cost £35 for a 6 inch, £50 for an 8 inch, and a tiered wedding cake starts at £250."
+    assert one_kind(cakes, set(terms("cakes")), "how much are your cakes?", ["price"]) == cakes
+    # a kind is not chosen for holding what all of them share ("a day ticket" of "A day ticket costs £9 for adults")
+    day = "A day ticket costs £9 for adults, £5 for children, and a season pass costs £95."
+    assert one_kind(day, set(terms("entry")), "there are 2 adults and 2 kids, how much is entry?", ["price"]) != \
+        "A day ticket costs £9 for adults."
+    # days listed are one fact: "are you open on Monday?" keeps "closed"
+    closed = "It is closed on Sundays, Mondays and public holidays."
+    assert one_kind(closed, set(terms("open monday")), "Are you open on Monday?", ["time"]) == closed
