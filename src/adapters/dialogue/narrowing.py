@@ -105,6 +105,8 @@ def one_clause(sentence: str, question: str, kinds: Sequence[str], follow_up: bo
     """`sentence` cut to its one clause that holds the kind asked for and most of the question's terms (or, when
     they tie, of `pointed`: the last reply, which "that" in "what's that cost?" points back to)."""
     cut = _one_clause(sentence, question, kinds, follow_up, pointed)
+    if {"time", "clock"} & set(kinds):
+        cut = _one_timed(cut, set(terms(question)))
     if "person" not in kinds:
         return cut
     # "who does the science show?": the one person of "Uncle Barney does our magic, Professor Fizz runs the Big
@@ -113,6 +115,31 @@ def one_clause(sentence: str, question: str, kinds: Sequence[str], follow_up: bo
     if len(people) < 2 or any(len(p.split()) < 4 for p in people):  # "The manager, Ms. Vos, ...": one person
         return cut
     return _most_shared(people, set(terms(question)), set()) or cut
+
+
+# "serves breakfast until 11:30am and lunch from 12 noon until 2:30pm": things served or open, each with its hours
+_TIMED = re.compile(r"\s+and\s+(?=([a-z]+)\s+(?:from|until|till|between)\b)", re.I)
+
+
+def _one_timed(sentence: str, asked: set[str]) -> str:
+    """`sentence` cut to the one thing with its hours that the question names ("till when do you do lunch?": "Lunch is
+    from 12 noon until 2:30pm."); as it is when it names none or both."""
+    parts = _TIMED.split(sentence.rstrip(".!?"), maxsplit=1)
+    if len(parts) != 3:
+        return sentence
+    left, thing, right = parts
+    first = _THING.search(left)  # the first thing: the word before its hours ("breakfast until 11:30am")
+    if first is None or not (holds(left, ["time"]) and holds(right, ["time"])):
+        return sentence
+    first_named, thing_named = bool(asked & set(terms(first.group(1)))), bool(asked & set(terms(thing)))
+    if thing_named and not first_named:
+        return f"{thing[:1].upper()}{thing[1:]} is {right[len(thing):].strip()}."
+    if first_named and not thing_named:
+        return f"{left}."
+    return sentence
+
+
+_THING = re.compile(r"\b([a-z]+)\s+(?:from|until|till|between)\b", re.I)
 
 
 def _own_terms(clause: str, clauses: Sequence[str]) -> set[str]:

@@ -3,7 +3,7 @@ under 4 swim free with a paying adult" names no adult's price)."""
 
 from __future__ import annotations
 
-from avatar_service.adapters.dialogue.narrowing import one_kind
+from avatar_service.adapters.dialogue.narrowing import one_clause, one_kind
 from avatar_service.adapters.dialogue.terms import terms
 
 from .test_round24 import ask
@@ -67,3 +67,12 @@ def test_what_a_review_of_round_27_found() -> None:
     # days listed are one fact: "are you open on Monday?" keeps "closed"
     closed = "It is closed on Sundays, Mondays and public holidays."
     assert one_kind(closed, set(terms("open monday")), "Are you open on Monday?", ["time"]) == closed
+
+
+def test_the_one_thing_served_whose_hours_are_asked() -> None:
+    cafe = ("The farm café serves breakfast until 11:30am and lunch from 12 noon until 2:30pm, and Helen's scones are "
+            "baked fresh every morning.")
+    assert one_clause(cafe, "till when do you do lunch in the cafe?", ["time"]) == "Lunch is from 12 noon until 2:30pm."
+    assert one_clause(cafe, "until what time is breakfast?", ["clock"]) == \
+        "The farm café serves breakfast until 11:30am."
+    assert "lunch" in one_clause(cafe, "what are the cafe hours?", ["clock"])  # (names neither: both)
