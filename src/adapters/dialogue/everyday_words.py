@@ -137,6 +137,7 @@ hold holds fit accommodate accommodates capacity
 calm calming sedate sedates sedated sedative sedatives sedation tranquilliser tranquillisers
 check checks checked check-up checkup test tests examination
 loose tighten tightens tightened adjust adjusts adjusted adjustment
+stuck hint hints clue clues
 novice novices newbie newbies beginner beginners
 """
 

@@ -175,7 +175,9 @@ GENERIC_TERMS = frozenset(stem(w) for w in GENERIC | words_of(
     "include includes included including "
     "instead otherwise forget forgets forgot forgotten accidentally "
     # (whoever: "does anyone give lessons?", "is it ok for someone in a wheelchair?" ask about the lessons, the chair)
-    "someone somebody anyone anybody nobody"))
+    "someone somebody anyone anybody nobody "
+    # (wherever: "an old pair I bought somewhere else" says where, not what is asked)
+    "somewhere anywhere everywhere elsewhere else"))
 
 
 def same_family(a: str, b: str) -> bool:

@@ -4,7 +4,7 @@ under 4 swim free with a paying adult" names no adult's price)."""
 from __future__ import annotations
 
 from avatar_service.adapters.dialogue.narrowing import one_clause, one_kind
-from avatar_service.adapters.dialogue.terms import terms
+from avatar_service.adapters.dialogue.terms import GENERIC_TERMS, RELATED, terms
 
 from .test_round24 import ask
 
@@ -76,3 +76,12 @@ def test_the_one_thing_served_whose_hours_are_asked() -> None:
     assert one_clause(cafe, "until what time is breakfast?", ["clock"]) == \
         "The farm café serves breakfast until 11:30am."
     assert "lunch" in one_clause(cafe, "what are the cafe hours?", ["clock"])  # (names neither: both)
+
+
+def test_stuck_asks_for_hints_and_somewhere_else_says_where() -> None:
+    assert "hint" in RELATED.get(terms("stuck")[0], frozenset())
+    assert {"somewher", "els"} <= GENERIC_TERMS
+    rooms = ["Every team gets three free hints during the game, and you can ask for them on the walkie-talkie.",
+             "Submarine 9 is our hardest room, and only about a quarter of teams get out in time."]
+    reply = ask("The owner of an escape room venue.", rooms, [0.3, 0.3], "what happens if we get totally stuck in there?")
+    assert "hints" in reply, reply
