@@ -99,7 +99,7 @@ _WANTS = [
     ("time", re.compile(r"(?:^\W*|[,;:.!?]\s*|\b(?:and|so|but|then|okay|ok|right|know|tell me|remind me|idea|sure|"
                         r"say|said|ask|wondering|wonder|find out|check)\s+)when\b|\bwhat time\b|"
                         r"\bhow (?:late|early)\b|\b(?:until|till|til) when\b|\bwhat hours\b|"
-                        r"\bthe (?:latest|earliest)\b|\bopening hours\b|\b(?:open|close|closes|opens)\b|"
+                        r"\bthe (?:latest|earliest)\b|\bopening hours\b|\b(?:open|close|closes|opens)\b|\bdeadline\b|"
                         r"\b(?:what|which) (?:days?|dates?|months?|nights?|evenings?|mornings?)\b", re.I)),
     ("place", re.compile(r"\bwhere(?:abouts)?\b|\baddress\b|\blocated\b|\bbased\b|\bsituated\b", re.I)),
     ("person", re.compile(r"\bwho\b|\bwhose\b", re.I)),

@@ -273,4 +273,5 @@ PHRASES = [
     (r"\b(?:look|looks|looking|have a look|show|shows|showed|showing)(?: \w+)? (?:round|around)(?! (?:my|our|your)\b)",
      "viewing"),
     (r"\bget(?:s|ting)? (?:around|about)\b", "mobility"),  # "what I told you about getting around" / "a wheelchair"
+    (r"\blet(?:s|ting)? (?:you|us|them|me) know\b", "tell"),  # "the deadline for letting you know" / "tell us by 6pm"
 ]

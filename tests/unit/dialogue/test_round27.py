@@ -3,6 +3,7 @@ under 4 swim free with a paying adult" names no adult's price)."""
 
 from __future__ import annotations
 
+from avatar_service.adapters.dialogue.answer_types import wanted
 from avatar_service.adapters.dialogue.narrowing import one_clause, one_kind
 from avatar_service.adapters.dialogue.terms import GENERIC_TERMS, RELATED, terms
 
@@ -85,3 +86,12 @@ def test_stuck_asks_for_hints_and_somewhere_else_says_where() -> None:
              "Submarine 9 is our hardest room, and only about a quarter of teams get out in time."]
     reply = ask("The owner of an escape room venue.", rooms, [0.3, 0.3], "what happens if we get totally stuck in there?")
     assert "hints" in reply, reply
+
+
+def test_the_deadline_for_letting_you_know_asks_when_to_tell() -> None:
+    assert "time" in wanted("whats the deadline for letting you know?")
+    boxes = ["You can pause your box for up to four weeks a year, but you must tell us by 6pm on the Monday before the "
+             "delivery you want to skip.", "The shop is open Tuesday to Saturday from 8:30am to 5:30pm."]
+    reply = ask("The owner of a farm shop.", boxes, [0.4, 0.2], "we're away in august, can i pause the box?",
+                "whats the deadline for letting you know?")
+    assert "6pm on the Monday" in reply, reply
