@@ -33,7 +33,7 @@ HINT_TERMS = frozenset(terms("single"))  # words that only tip a balance
 # words that only say which kind of answer is wanted: the kind itself is matched instead
 _KIND_WORDS = {"name": set(terms("name names called call")),
                "place": set(terms("address location located based situated")),
-               "time": set(terms("time hours deadline")), "clock": set(terms("time times hours")),
+               "time": set(terms("time hours deadline latest earliest")), "clock": set(terms("time times hours")),
                "age": set(terms("old age aged years year")), "number": set(terms("big large far")),
                "frequency": set(terms("often regularly times")),
                "duration": set(terms("long")), "list": set(terms("kind kinds sort sorts type types")),

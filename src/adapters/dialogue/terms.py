@@ -177,7 +177,9 @@ GENERIC_TERMS = frozenset(stem(w) for w in GENERIC | words_of(
     # (whoever: "does anyone give lessons?", "is it ok for someone in a wheelchair?" ask about the lessons, the chair)
     "someone somebody anyone anybody nobody "
     # (wherever: "an old pair I bought somewhere else" says where, not what is asked)
-    "somewhere anywhere everywhere elsewhere else"))
+    "somewhere anywhere everywhere elsewhere else "
+    # (what comes or is got back: "does it come back in a box?", "if i need them back the same day")
+    "back"))
 
 
 def same_family(a: str, b: str) -> bool:

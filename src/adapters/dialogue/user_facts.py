@@ -116,8 +116,9 @@ def asked_part(turn: str) -> str:
     return m.group("asked") if m else turn
 
 
-# the question's object, said last, is a pronoun: what the user told ("..., can you get rid of it for me?")
-_ENDS_ON_IT = re.compile(r"\b(?:it|them)(?:\s+(?:too|as well|for me|for us|please|today|out|off|away|up))?\s*\??\s*$",
+# the question's object, said last, is a pronoun: what the user told ("..., can you get rid of it for me?", "if i
+# need them back the same day, can you do that?")
+_ENDS_ON_IT = re.compile(r"\b(?:it|them|that|this)(?:\s+(?:too|as well|for me|for us|please|today|out|off|away|up))?\s*\??\s*$",
                          re.I)
 
 

@@ -95,3 +95,22 @@ def test_the_deadline_for_letting_you_know_asks_when_to_tell() -> None:
     reply = ask("The owner of a farm shop.", boxes, [0.4, 0.2], "we're away in august, can i pause the box?",
                 "whats the deadline for letting you know?")
     assert "6pm on the Monday" in reply, reply
+
+
+CLEANER = ["Our same-day express service costs £5 extra per order if you bring it in before 9:30am, and it is ready "
+           "after 4pm. We sew loose buttons back on for free when we clean a shirt or suit.",
+           "A wedding dress costs from £95, which includes boxing it in acid-free tissue."]
+
+
+def ask_the_cleaner(*questions: str) -> str:
+    return ask("The manager of a dry cleaner.", CLEANER, [0.3, 0.2], *questions)
+
+
+def test_back_says_nothing_of_what_is_asked() -> None:
+    assert "back" not in ask_the_cleaner("how much is a wedding dress?", "does it come back in a box?").lower()
+    assert "same-day" in ask_the_cleaner("if i need them back the same day, can you do that?")
+
+
+def test_the_latest_asks_for_a_time() -> None:
+    reply = ask_the_cleaner("how much extra is the same-day service?", "what's the latest i can drop them off for that?")
+    assert "9:30am" in reply, reply
