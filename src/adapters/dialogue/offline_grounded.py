@@ -239,8 +239,10 @@ class _Reply(SmallTalk):
                              self.previous_user)
         first = dataclasses.replace(first, candidate=dataclasses.replace(first.candidate, text=cut))
         lead = with_answer_word(first, text, ranking)
+        # ("and comb binding?" borrows the kind asked and names its clause; "how much to post them back?" asks a price
+        # of its own, said in the one clause that states one)
         if len(chosen) == 1 and not query.yes_no:  # "a sourdough loaf": not the rye's price beside it
-            lead = one_clause(lead, said, query.kinds, bool(self.context_terms),
+            lead = one_clause(lead, said, query.kinds, bool(self.context_terms) and query.kind_borrowed,
                               self.previous_reply if self.pointing else "")
         self.parts.append(lead)
         self.parts.extend(as_sentence(c.candidate.text) for c in chosen[1:])

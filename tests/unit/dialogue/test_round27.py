@@ -114,3 +114,12 @@ def test_back_says_nothing_of_what_is_asked() -> None:
 def test_the_latest_asks_for_a_time() -> None:
     reply = ask_the_cleaner("how much extra is the same-day service?", "what's the latest i can drop them off for that?")
     assert "9:30am" in reply, reply
+
+
+def test_a_follow_up_asking_a_price_of_its_own_gets_the_clause_that_states_one() -> None:
+    post = ["We also take repairs by post from anywhere in the UK: send them by tracked post with a note of what you "
+            "need, and return postage costs £8.50.", "New heels on ladies' shoes cost £12 a pair."]
+    reply = ask("The owner of a shoe repair shop.", post, [0.4, 0.2],
+                "my dad's got some shoes that need doing but he's up in glasgow, can he post them to you?",
+                "how much to post them back to him?")
+    assert "8.50" in reply, reply
