@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 
 from avatar_service.adapters.dialogue.answering import CATEGORY_WEIGHT, HINT_TERMS
-from avatar_service.adapters.dialogue.narrowing import narrowed, one_case, one_kind
+from avatar_service.adapters.dialogue.listed_kinds import one_kind
+from avatar_service.adapters.dialogue.narrowing import narrowed, one_case
 from avatar_service.adapters.dialogue.ranking import Query
 from avatar_service.adapters.dialogue.terms import GENERIC_TERMS, terms
 

@@ -36,7 +36,8 @@ from avatar_service.adapters.dialogue.follow_up_context import (
     points_back,
     topic_turns,
 )
-from avatar_service.adapters.dialogue.narrowing import JUST_ME, ONE_PERSON, one_clause
+from avatar_service.adapters.dialogue.listed_kinds import JUST_ME, ONE_PERSON
+from avatar_service.adapters.dialogue.narrowing import one_clause
 from avatar_service.adapters.dialogue.question_cases import asks_age_limit, put_beside
 from avatar_service.adapters.dialogue.ranking import (
     PRONOUN_START,

@@ -118,8 +118,8 @@ def asked_part(turn: str) -> str:
 
 # the question's object, said last, is a pronoun: what the user told ("..., can you get rid of it for me?", "if i
 # need them back the same day, can you do that?")
-_ENDS_ON_IT = re.compile(r"\b(?:it|them|that|this)(?:\s+(?:too|as well|for me|for us|please|today|out|off|away|up))?\s*\??\s*$",
-                         re.I)
+_ENDS_ON_IT = re.compile(
+    r"\b(?:it|them|that|this)(?:\s+(?:too|as well|for me|for us|please|today|out|off|away|up))?\s*\??\s*$", re.I)
 
 
 def asks_about_the_told(asked: str) -> bool:

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from avatar_service.adapters.dialogue import OfflineGroundedDialogue
 from avatar_service.adapters.dialogue.answer_types import age_fit, ages_meant
-from avatar_service.adapters.dialogue.narrowing import one_case, one_kind
+from avatar_service.adapters.dialogue.listed_kinds import one_kind
+from avatar_service.adapters.dialogue.narrowing import one_case
 from avatar_service.adapters.dialogue.terms import same_family, stem, terms
 from avatar_service.adapters.dialogue.user_facts import about_user, asked_part
 from avatar_service.ports.dialogue import DialogueRequest, Persona, Turn

@@ -6,7 +6,8 @@ sentence is named by a word of its own ("£110 per hour, or £130 per hour with 
 from __future__ import annotations
 
 from avatar_service.adapters.dialogue.answer_types import holds, on_the_day, wanted
-from avatar_service.adapters.dialogue.narrowing import JUST_ME, one_clause, one_kind
+from avatar_service.adapters.dialogue.listed_kinds import JUST_ME, one_kind
+from avatar_service.adapters.dialogue.narrowing import one_clause
 from avatar_service.adapters.dialogue.user_facts import second_person
 
 from .test_round24 import ask

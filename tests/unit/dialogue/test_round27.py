@@ -4,7 +4,8 @@ under 4 swim free with a paying adult" names no adult's price)."""
 from __future__ import annotations
 
 from avatar_service.adapters.dialogue.answer_types import wanted
-from avatar_service.adapters.dialogue.narrowing import one_clause, one_kind
+from avatar_service.adapters.dialogue.listed_kinds import one_kind
+from avatar_service.adapters.dialogue.narrowing import one_clause
 from avatar_service.adapters.dialogue.terms import GENERIC_TERMS, RELATED, terms
 
 from .test_round24 import ask
@@ -84,7 +85,8 @@ def test_stuck_asks_for_hints_and_somewhere_else_says_where() -> None:
     assert {"somewher", "els"} <= GENERIC_TERMS
     rooms = ["Every team gets three free hints during the game, and you can ask for them on the walkie-talkie.",
              "Submarine 9 is our hardest room, and only about a quarter of teams get out in time."]
-    reply = ask("The owner of an escape room venue.", rooms, [0.3, 0.3], "what happens if we get totally stuck in there?")
+    reply = ask("The owner of an escape room venue.", rooms, [0.3, 0.3],
+                "what happens if we get totally stuck in there?")
     assert "hints" in reply, reply
 
 
@@ -112,7 +114,8 @@ def test_back_says_nothing_of_what_is_asked() -> None:
 
 
 def test_the_latest_asks_for_a_time() -> None:
-    reply = ask_the_cleaner("how much extra is the same-day service?", "what's the latest i can drop them off for that?")
+    reply = ask_the_cleaner("how much extra is the same-day service?",
+                            "what's the latest i can drop them off for that?")
     assert "9:30am" in reply, reply
 
 

@@ -4,7 +4,7 @@ phrases for what a text says in other words ("the same day", "without losing", "
 
 from __future__ import annotations
 
-from avatar_service.adapters.dialogue.narrowing import one_kind
+from avatar_service.adapters.dialogue.listed_kinds import one_kind
 from avatar_service.adapters.dialogue.terms import terms
 from avatar_service.core.text.follow_ups import is_follow_up
 from avatar_service.ports.dialogue import DialogueRequest, Persona, Turn
