@@ -75,7 +75,7 @@ def one_kind(sentence: str, own: set[str], question: str, kinds: Sequence[str], 
         return sentence
     if listed < len(pieces):  # "..., and a season pass costs £95": the clause after the list, when only it is named
         tail = pieces[listed]
-        shared = set(terms(pieces[0][:values[0].start()]))  # what all the kinds share ("Tickets cost")
+        shared = case_terms(pieces[0][:values[0].start()])  # what all the kinds share ("Tickets cost"), and its kin
         listed_terms = set().union(*(case_terms(p) for p in [pieces[0][values[0].start():], *pieces[1:listed]]))
         # (and the list holds no word asked that it lacks: "a 50 square foot unit" is the list's "£29 for 50 square
         # feet", not "a 100 square foot unit costs £48")

@@ -64,8 +64,7 @@ def test_what_a_review_of_round_27_found() -> None:
     assert one_kind(cakes, set(terms("cakes")), "how much are your cakes?", ["price"]) == cakes
     # a kind is not chosen for holding what all of them share ("a day ticket" of "A day ticket costs £9 for adults")
     day = "A day ticket costs £9 for adults, £5 for children, and a season pass costs £95."
-    assert one_kind(day, set(terms("entry")), "there are 2 adults and 2 kids, how much is entry?", ["price"]) != \
-        "A day ticket costs £9 for adults."
+    assert one_kind(day, set(terms("entry")), "there are 2 adults and 2 kids, how much is entry?", ["price"]) == day
     # days listed are one fact: "are you open on Monday?" keeps "closed"
     closed = "It is closed on Sundays, Mondays and public holidays."
     assert one_kind(closed, set(terms("open monday")), "Are you open on Monday?", ["time"]) == closed
