@@ -36,9 +36,9 @@ _BACK = re.compile(r"\b(?:that|this|these|those|there)\b", re.I)
 # "it" opens questions of their own as well ("how much is it to get a plumber out?"): it points back only in a
 # question without a main word of its own ("how long does it take?")
 _IT = re.compile(r"\bit\b", re.I)
-# "at that hour?", "close that day?", "that one?": a demonstrative and the last word of the question. After a
-# copula the word says something about it instead ("is that free?", "is this included?").
-_POINTING = re.compile(r"\b(?:that|this|those|these)\s+([a-z]+)\s*[?.!]*\s*$", re.I)
+# "at that hour?", "close that day?", "that one?", "that kind of job?": a demonstrative and the last word of the
+# question. After a copula the word says something about it instead ("is that free?", "is this included?").
+_POINTING = re.compile(r"\b(?:that|this|those|these)\s+(?:(?:kind|sort|type)s?\s+of\s+)?([a-z]+)\s*[?.!]*\s*$", re.I)
 _ANOTHER = re.compile(r"\b(?:\w+er|more|less) than (?:that|this|it|them)\b|\b(?:other|another|else|different)\b",
                       re.I)
 _COPULA = frozenset(("is", "was", "are", "were", "be", "it's", "that's", "isn't", "wasn't"))
@@ -158,6 +158,18 @@ _FOR_THAT = re.compile(r"\bfor (?:that|this|it)\s*\??\s*$", re.I)
 
 # "what did I say she's called?": the user's own words, so "she" is whom the user spoke of
 _RECALLING = re.compile(r"\b(?:did|have) i (?:say|tell|mention|said|told)|\bi (?:said|told you|mentioned)\b", re.I)
+
+
+def role_words(text: str) -> str:
+    """"who runs it?", "who'd come and fit that?", "who looks after that kind of job?": the words of what the person
+    does to what was said before; they say how the person stands to it, not what it is ("" when not so asked)."""
+    m = _WHO_DOES.match(text)
+    return m.group(1) if m else ""
+
+
+_WHO_DOES = re.compile(r"\W*who(?:'s|'d|'ll|\s+(?:would|will|can|could|does|do|did|is|should))?\s+"
+                       r"((?:(?:be|come and|go and)\s+)?[a-z]+(?:\s+(?:after|up|out|in|on|over|at|to|with))?)\s+"
+                       r"(?:it|that|this|them|those|these)\b", re.I)
 
 
 def answered_someone(previous_user: str, previous_reply: str, text: str = "") -> bool:

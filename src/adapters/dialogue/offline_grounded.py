@@ -34,6 +34,7 @@ from avatar_service.adapters.dialogue.follow_up_context import (
     new_attribute,
     pointing_nouns,
     points_back,
+    role_words,
     topic_turns,
 )
 from avatar_service.adapters.dialogue.listed_kinds import JUST_ME, ONE_PERSON
@@ -259,6 +260,9 @@ class _Reply(SmallTalk):
         case, aside_named = put_beside(text)  # where, instead of what, for whom: not what it is about
         for t in case & weights.keys():
             weights[t] = min(weights[t], 0.3)
+        if "person" in kinds and (doing := role_words(text)):  # "who runs it?" asks who, of what was said
+            for t in question_weights(doing, (), ()).keys() & weights.keys():
+                weights[t] = min(weights[t], 0.5)
         # a question without words of its own leans on the one before, unless it asks for a kind of answer
         # ("can my 8 year old come on his own?" names whom it is about: "his" points back to no earlier turn)
         follow = more or (is_follow_up(text) and not asked_ages) or not (weights or kinds) or \

@@ -214,8 +214,11 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
         if candidate.kind == "memory" and query.yes_no and query.about_user < 1.0 and \
                 _plain(candidate.text) in query.last_reply:
             score -= SAID_AGAIN  # "can he ride at that age?" after "Your son Finn is 4.": not that said again
-        if query.said and (fits or not query.kinds) and _plain(candidate.text) in query.said:
-            score += SAID_BEFORE  # "where can I park?" ... "how much does that cost?": what that reply says
+        if query.said and _plain(candidate.text) in query.said:
+            if fits or not query.kinds:
+                score += SAID_BEFORE  # "where can I park?" ... "how much does that cost?": what that reply says
+            elif not query.yes_no and candidate.kind == "knowledge":  # (a memory's "with Kai" is someone too)
+                score -= SAID_BEFORE  # "who would fit it?" after a boiler's price: not that price again
         # the chunk retrieval put first, and a chunk's opening sentences (which state its main facts) win ties
         score += 0.01 / (1 + candidate.group) + max(0.0, 0.02 - 0.01 * candidate.position)
         scored.append(Scored(candidate, score, coverage, fits, main_held / len(main) if main else 1.0))

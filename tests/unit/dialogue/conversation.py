@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from avatar_service.adapters.dialogue import OfflineGroundedDialogue
 from avatar_service.ports.dialogue import DialogueRequest, Persona, Turn
@@ -11,14 +11,16 @@ engine = OfflineGroundedDialogue()
 
 
 def last_reply(persona: Persona, questions: Sequence[str], knowledge: list[str], knowledge_relevance: list[float],
-               memories: list[str], memory_relevance: list[float]) -> str:
-    """The reply to the last of `questions`, asked in order in one conversation."""
+               memories: list[str], memory_relevance: list[float], sentence_relevance: Mapping[str, float] = {}) -> str:
+    """The reply to the last of `questions`, asked in order in one conversation (`sentence_relevance`: knowledge
+    sentences' own similarity to every turn, as the embedder's cache gives it)."""
     history: list[Turn] = []
     reply = ""
     for q in questions:
         history.append(Turn("user", q))
         reply = engine.compose(DialogueRequest(persona, list(history), knowledge=knowledge,
                                                knowledge_relevance=knowledge_relevance, memories=memories,
-                                               memory_relevance=memory_relevance))
+                                               memory_relevance=memory_relevance,
+                                               sentence_relevance=sentence_relevance))
         history.append(Turn("assistant", reply))
     return reply

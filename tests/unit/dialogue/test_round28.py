@@ -1,0 +1,43 @@
+"""Round 28 of the offline answerer: "who runs it?" asks who, of what was said before."""
+
+from __future__ import annotations
+
+from avatar_service.adapters.dialogue.follow_up_context import pointing_nouns, role_words
+from avatar_service.ports.dialogue import Persona
+
+from .conversation import last_reply
+from .test_round24 import ask
+
+GYM = [
+    "Our spin class, led by Dana Whitlock, is every Wednesday at 6pm and costs £6.",
+    "Our head trainer, Omar Saleh, runs the boxing club on Mondays and Fridays from 7pm.",
+    "A new personal training plan starts at £120 a month and comes with a free body scan.",
+    "All personal training plans are written by our senior coach, Ruth Ellery.",
+]
+
+
+def ask_the_gym(*questions: str) -> str:
+    return ask("The manager of a gym.", GYM, [0.5, 0.4, 0.3, 0.3], *questions)
+
+
+def test_who_does_it_asks_who_of_what_was_said() -> None:
+    assert role_words("who runs it?") == "runs"
+    assert role_words("who'd come and fit that?") == "come and fit"
+    assert role_words("Who looks after that kind of job?") == "looks after"
+    assert role_words("who runs the boxing club?") == ""  # names what it asks about
+    reply = ask_the_gym("is there a spin class?", "who runs it?")
+    assert "Dana Whitlock" in reply and "Omar" not in reply, reply
+
+
+def test_that_kind_of_thing_names_nothing_new() -> None:
+    assert pointing_nouns("who looks after that kind of job?") == {"job"}
+
+
+def test_a_who_follow_up_is_not_answered_by_the_price_just_given() -> None:
+    price, fitter = ("A new heat pump, fitted, starts at £7,900 and comes with a 7-year warranty.",
+                     "All installations are done by our senior engineer, Idris Vaughan.")
+    persona = Persona("Sam", "", "The owner of a heating firm.", {"verbosity": 0.3})
+    # the price is nearer in meaning to the turn, as the embedder found it for the boiler of the evaluation
+    reply = last_reply(persona, ["roughly what would a new heat pump cost, fitted?", "who would come and put it in?"],
+                       [price, fitter], [0.5, 0.3], [], [], sentence_relevance={price: 0.6, fitter: 0.27})
+    assert "Idris Vaughan" in reply, reply
