@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from avatar_service.adapters.dialogue.answering import question_weights
 from avatar_service.adapters.dialogue.follow_up_context import pointing_nouns, role_words
 from avatar_service.ports.dialogue import Persona
 
@@ -41,3 +42,11 @@ def test_a_who_follow_up_is_not_answered_by_the_price_just_given() -> None:
     reply = last_reply(persona, ["roughly what would a new heat pump cost, fitted?", "who would come and put it in?"],
                        [price, fitter], [0.5, 0.3], [], [], sentence_relevance={price: 0.6, fitter: 0.27})
     assert "Idris Vaughan" in reply, reply
+
+
+
+def test_when_one_can_get_there_asks_when_it_opens() -> None:
+    # arriving is how the time is asked, not what about: nothing known need hold it (the opening hours do not)
+    weights = question_weights("what's the earliest we can get there on a sunday?", ["time"], [])
+    assert set(weights) == {"sunday"}, weights
+    assert "ferri" in question_weights("what time does the ferry arrive?", ["clock"], [])  # (a ferry's arrival)
