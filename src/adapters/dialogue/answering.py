@@ -41,7 +41,8 @@ _KIND_WORDS = {"name": set(terms("name names called call")),
                "frequency": set(terms("often regularly times")),
                "duration": set(terms("long")), "list": set(terms("kind kinds sort sorts type types")),
                "occupation": set(terms("job work living occupation profession")),
-               "price": set(terms("charge charges"))}
+               "price": set(terms("charge charges")),
+               "person": set(terms("person talk speak"))}  # "who's the person to talk to about a party?"
 
 
 _SINGLE_VISIT = re.compile(r"\b(?:single|one[- ]off) (?:class|session|lesson|visit|swim|game|ticket)\b", re.I)

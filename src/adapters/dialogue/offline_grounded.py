@@ -261,8 +261,12 @@ class _Reply(SmallTalk):
         for t in case & weights.keys():
             weights[t] = min(weights[t], 0.3)
         if "person" in kinds and (doing := role_words(text)):  # "who runs it?" asks who, of what was said
+            # (when the last reply named someone, or nothing known says it so: "who teaches it?" may find the
+            # teacher by the word)
+            named = answer_types.HOLDS["person"].search(self.previous_reply)
             for t in question_weights(doing, (), ()).keys() & weights.keys():
-                weights[t] = min(weights[t], 0.5)
+                if named or not any(t in terms(c.text) for c in self.candidates()):
+                    weights[t] = min(weights[t], 0.5)
         # a question without words of its own leans on the one before, unless it asks for a kind of answer
         # ("can my 8 year old come on his own?" names whom it is about: "his" points back to no earlier turn)
         follow = more or (is_follow_up(text) and not asked_ages) or not (weights or kinds) or \

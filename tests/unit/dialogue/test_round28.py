@@ -50,3 +50,18 @@ def test_when_one_can_get_there_asks_when_it_opens() -> None:
     weights = question_weights("what's the earliest we can get there on a sunday?", ["time"], [])
     assert set(weights) == {"sunday"}, weights
     assert "ferri" in question_weights("what time does the ferry arrive?", ["clock"], [])  # (a ferry's arrival)
+
+
+def test_who_does_it_finds_the_person_by_the_word_when_the_reply_named_nobody() -> None:
+    pottery = ["The studio is open Wednesday to Sunday, 10am to 5pm, with evening classes until 9pm on Wednesdays and "
+               "Thursdays.",
+               "A six-week beginners' wheel course costs £180, with classes on Wednesday evenings at 7pm.",
+               "Naomi Frost founded the studio and teaches the wheel courses. Pete Lawson runs the kilns."]
+    reply = ask("The host of a pottery studio.", pottery, [0.5, 0.4, 0.3], "what time are the classes?",
+                "who teaches it?")
+    assert "Naomi Frost" in reply, reply
+
+
+def test_the_person_to_talk_to_is_who_is_asked() -> None:
+    assert set(question_weights("who's the best person to talk to about the party?", ["person"], [])) == \
+        {"good", "parti"}
