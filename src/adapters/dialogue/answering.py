@@ -144,7 +144,11 @@ def best_answer(ranking: Ranking, more: bool, asking: bool, about_user: float, t
     # knowledge sentence clearly nearer than the others may say it in other words ("is there wifi?" / "Free
     # Wi-Fi..."), or one that holds the kind asked for ("what time can we arrive?" / "Check-in is from 2pm")
     unsure = ranking.focus_unknown and best.candidate.kind == "knowledge" and not best.fits
-    near = best.candidate.relevance >= sure and not unsure
+    # (asked whether, a word nowhere known is not said in other words by a sentence merely near in meaning: "is there
+    # a lift up to the studios?" / "our two studios are at 18 Friar Gate"; a number is an amount, not a thing)
+    near = best.candidate.relevance >= sure and not unsure and not (
+        ranking.yes_no and best.candidate.kind == "knowledge" and
+        {t for t in ranking.unknown & asked if not answer_types.HOLDS["number"].fullmatch(t)})
     # ("are there showers in the changing rooms?" is not answered by what else is in the changing rooms, nor "in
     # silver instead of gold?" by the gold)
     if best.candidate.own and (near or (_clearly_closest(best, ranked) and not (unsure and ranking.aside_named))):

@@ -65,3 +65,20 @@ def test_who_does_it_finds_the_person_by_the_word_when_the_reply_named_nobody() 
 def test_the_person_to_talk_to_is_who_is_asked() -> None:
     assert set(question_weights("who's the best person to talk to about the party?", ["person"], [])) == \
         {"good", "parti"}
+
+
+def test_a_word_asked_whether_that_nothing_holds_is_not_said_by_a_sentence_near_in_meaning() -> None:
+    florist = ["Dried-flower bouquets are available all year round from £85.",
+               "A bridal bouquet starts at £120, and bridesmaids' bouquets cost £55 each.",
+               "We deliver wedding flowers to the venue on the morning of the wedding."]
+    persona = Persona("Sam", "", "The owner of a wedding florist.", {"verbosity": 0.3})
+    # the dried bouquets are the nearest in meaning, as the embedder found them, but nothing known preserves anything
+    reply = last_reply(persona, ["can you dry and preserve my bouquet after the wedding?"], florist, [0.5, 0.4, 0.3],
+                       [], [], sentence_relevance={florist[0]: 0.56, florist[1]: 0.52, florist[2]: 0.4})
+    assert "Dried-flower" not in reply and "know" in reply, reply
+    restaurant = ["Tables can be booked by phone at 06 4455 8899 or online.",
+                  "Groups larger than eight people must book at least two days ahead."]
+    persona = Persona("Sam", "", "The host of a restaurant.", {"verbosity": 0.3})
+    reply = last_reply(persona, ["can I book a table for ten people?"], restaurant, [0.5, 0.5], [], [],
+                       sentence_relevance={restaurant[0]: 0.54, restaurant[1]: 0.54})
+    assert "know" not in reply, reply  # (a number is an amount, not a thing nothing holds)
