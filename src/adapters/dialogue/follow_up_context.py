@@ -160,6 +160,20 @@ _FOR_THAT = re.compile(r"\bfor (?:that|this|it)\s*\??\s*$", re.I)
 _RECALLING = re.compile(r"\b(?:did|have) i (?:say|tell|mention|said|told)|\bi (?:said|told you|mentioned)\b", re.I)
 
 
+def role_terms(text: str, kinds: Sequence[str], previous_reply: str, known: Callable[[], list[str]]) -> set[str]:
+    """"who runs it?" asks who, of what was said before: the terms of what the person does, which say how they stand
+    to it and weigh no more than a pointer's, when the last reply named someone or nothing `known` says them ("who
+    teaches it?" may still find the teacher by the word)."""
+    doing = role_words(text) if "person" in kinds else ""
+    if not doing:
+        return set()
+    done = set(question_weights(doing, (), ()))
+    if answer_types.HOLDS["person"].search(previous_reply):
+        return done
+    said = [set(terms(k)) for k in known()]
+    return {t for t in done if not any(t in s for s in said)}
+
+
 def role_words(text: str) -> str:
     """"who runs it?", "who'd come and fit that?", "who looks after that kind of job?": the words of what the person
     does to what was said before; they say how the person stands to it, not what it is ("" when not so asked)."""

@@ -34,10 +34,11 @@ from avatar_service.adapters.dialogue.follow_up_context import (
     new_attribute,
     pointing_nouns,
     points_back,
-    role_words,
+    role_terms,
     topic_turns,
 )
 from avatar_service.adapters.dialogue.listed_kinds import JUST_ME, ONE_PERSON
+from avatar_service.adapters.dialogue.my_people import CHILD_TERMS, ages_of_relatives, asks_of_several, each_of_them
 from avatar_service.adapters.dialogue.narrowing import one_clause
 from avatar_service.adapters.dialogue.question_cases import asks_age_limit, put_beside
 from avatar_service.adapters.dialogue.ranking import (
@@ -163,6 +164,7 @@ class _Reply(SmallTalk):
         self.pronoun_resolved, self.said_text = False, ""
         self.context_terms: set[str] = set()  # what the turns a follow-up leans on said
         self.pointing = False  # the turn points back at what the last reply said ("what's that cost?")
+        self.several = False  # asks about several of the user's children ("how old are my two?")
         # the terms a follow-up borrows from the last reply alone, and the known sentences that reply said
         self.from_reply: frozenset[str] = frozenset()
         self.echoed: frozenset[str] = frozenset()
@@ -232,7 +234,7 @@ class _Reply(SmallTalk):
                 self.say(P.STATEMENT_ACK)
                 return self.say(P.TELL_ME_MORE, topic=unknown_topic(text, ranking) or "that")
             return self.dont_know(text, ranking)
-        chosen = chosen_sentences(ranking, best, self.style.verbosity)
+        chosen = each_of_them(ranking, best) if self.several else chosen_sentences(ranking, best, self.style.verbosity)
         s = self.style
         if s.warmth >= 0.67 and s.verbosity >= 0.34 and asking and not self.negative:
             self.say(P.SURE, name_comma=self.name_comma(0.8))
@@ -260,13 +262,9 @@ class _Reply(SmallTalk):
         case, aside_named = put_beside(text)  # where, instead of what, for whom: not what it is about
         for t in case & weights.keys():
             weights[t] = min(weights[t], 0.3)
-        if "person" in kinds and (doing := role_words(text)):  # "who runs it?" asks who, of what was said
-            # (when the last reply named someone, or nothing known says it so: "who teaches it?" may find the
-            # teacher by the word)
-            named = answer_types.HOLDS["person"].search(self.previous_reply)
-            for t in question_weights(doing, (), ()).keys() & weights.keys():
-                if named or not any(t in terms(c.text) for c in self.candidates()):
-                    weights[t] = min(weights[t], 0.5)
+        for t in role_terms(text, kinds, self.previous_reply, lambda: [c.text for c in self.candidates()]) & \
+                weights.keys():  # "who runs it?"
+            weights[t] = min(weights[t], 0.5)
         # a question without words of its own leans on the one before, unless it asks for a kind of answer
         # ("can my 8 year old come on his own?" names whom it is about: "his" points back to no earlier turn)
         follow = more or (is_follow_up(text) and not asked_ages) or not (weights or kinds) or \
@@ -303,8 +301,8 @@ class _Reply(SmallTalk):
             for name in _PROPER.findall(self.previous_reply):
                 for t in terms(name):
                     weights.setdefault(t, 0.5)
-        if not asked_ages and answer_types.mentions_child(text):
-            asked_ages = self.ages_of_relatives(text) or answer_types.ages_meant(text)  # (a toddler is about 2)
+        if not asked_ages and answer_types.mentions_child(text):  # (a toddler is about 2)
+            asked_ages = ages_of_relatives(text, self.request.memories) or answer_types.ages_meant(text)
         old_enough = asks_age_limit(text)
         if old_enough and not asked_ages and _POINTS_BACK.search(self.said_text):
             asked_ages = answer_types.ages(self.previous_reply)  # "is she old enough?" after "Erin is 9"
@@ -331,6 +329,11 @@ class _Reply(SmallTalk):
         for t in told & _FEELING & weights.keys():  # "my son's obsessed with breakdancing, ...": what, not how much
             weights[t] = min(weights[t], 0.3)
         mine = max(about_user(asked), 0.6 * about_user(context) if context else 0.0)
+        if (several := asks_of_several(asked, kinds)) and not asks_age_limit(text):
+            mine = 1.0  # "how old are my kids?": each of them, as the user told
+            for t in CHILD_TERMS:
+                weights.setdefault(t, 0.5)
+        self.several = several
         if old_enough and asked_ages:  # "is she allowed at that age?": the place's limit, for her age (16)
             mine = min(mine, 0.6)
             resolved_to = set(terms(text)) - set(terms(self.said_text))  # "she": my sister, whose age stands for her
@@ -355,11 +358,6 @@ class _Reply(SmallTalk):
                      incidental=common | of_the_family(weights.keys(), itself), told=told,
                      last_reply=said_sentences(self.previous_reply), kind_borrowed=bool(borrowed_kinds),
                      one_person=bool(_ONE_PERSON.search(text) or JUST_ME.search(text)))
-
-    def ages_of_relatives(self, text: str) -> list[int]:
-        """"a ticket for my son": his age, when a memory gives it ("... a son named Tom who is 12")."""
-        relatives = {w for w in words(text) if answer_types.mentions_child(w)}
-        return [age for m in self.request.memories if relatives & set(words(m)) for age in answer_types.ages(m)]
 
     def candidates(self, exclude: str = "") -> list[Candidate]:
         request, out = self.request, []

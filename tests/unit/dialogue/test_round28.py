@@ -82,3 +82,17 @@ def test_a_word_asked_whether_that_nothing_holds_is_not_said_by_a_sentence_near_
     reply = last_reply(persona, ["can I book a table for ten people?"], restaurant, [0.5, 0.5], [], [],
                        sentence_relevance={restaurant[0]: 0.54, restaurant[1]: 0.54})
     assert "know" not in reply, reply  # (a number is an amount, not a thing nothing holds)
+
+
+CLUB = ["Children are split into two groups: Juniors, aged 5 to 8, and Seniors, aged 9 to 14.",
+        "A full week costs £150 per child."]
+FAMILY = (["User's mum Sandra sometimes collects the children", "User's son Theo is 11 and loves the drums",
+           "User's daughter Amelie is 7"], [0.3, 0.35, 0.3])
+
+
+def test_several_of_the_users_children_are_each_answered_from_the_memories() -> None:
+    for question in ("how old did i say my two are?", "how old are my children?", "what are my kids called?"):
+        reply = ask("The host of a holiday club.", CLUB, [0.4, 0.3], question, memories=FAMILY)
+        assert "Theo is 11" in reply and "Amelie is 7" in reply and "Sandra" not in reply, (question, reply)
+    reply = ask("The host of a holiday club.", CLUB, [0.4, 0.3], "how old is my son?", memories=FAMILY)
+    assert "Theo is 11" in reply and "Amelie" not in reply, reply
