@@ -163,14 +163,16 @@ _RECALLING = re.compile(r"\b(?:did|have) i (?:say|tell|mention|said|told)|\bi (?
 def role_terms(text: str, kinds: Sequence[str], previous_reply: str, known: Callable[[], list[str]]) -> set[str]:
     """"who runs it?" asks who, of what was said before: the terms of what the person does, which say how they stand
     to it and weigh no more than a pointer's, when the last reply named someone or nothing `known` says them ("who
-    teaches it?" may still find the teacher by the word)."""
-    doing = role_words(text) if "person" in kinds else ""
-    if not doing:
+    teaches it?" may still find the teacher by the word). "who looks after kids?": what nothing known says of anyone
+    is how the question is put ("children are seen by Dr Vos")."""
+    if "person" not in kinds:
         return set()
-    done = set(question_weights(doing, (), ()))
-    if answer_types.HOLDS["person"].search(previous_reply):
-        return done
-    said = [set(terms(k)) for k in known()]
+    doing = role_words(text)
+    if doing and answer_types.HOLDS["person"].search(previous_reply):
+        return set(question_weights(doing, (), ()))
+    doing = doing or ((m := _WHO_VERB.match(text)) and m.group(1)) or ""
+    done = set(question_weights(doing, (), ())) if doing else set()
+    said = [set(terms(k)) for k in known()] if done else []
     return {t for t in done if not any(t in s for s in said)}
 
 
@@ -184,6 +186,8 @@ def role_words(text: str) -> str:
 _WHO_DOES = re.compile(r"\W*who(?:'s|'d|'ll|\s+(?:would|will|can|could|does|do|did|is|should))?\s+"
                        r"((?:(?:be|come and|go and)\s+)?[a-z]+(?:\s+(?:after|up|out|in|on|over|at|to|with))?)\s+"
                        r"(?:it|that|this|them|those|these)\b", re.I)
+_WHO_VERB = re.compile(r"\W*who(?:'s|'d|'ll|\s+(?:would|will|can|could|does|do|did|is|should))?\s+"
+                       r"((?:be\s+)?[a-z]+(?:\s+(?:after|up|out|in|on|over|at|to|with))?)\b", re.I)
 
 
 def answered_someone(previous_user: str, previous_reply: str, text: str = "") -> bool:

@@ -96,3 +96,10 @@ def test_several_of_the_users_children_are_each_answered_from_the_memories() -> 
         assert "Theo is 11" in reply and "Amelie is 7" in reply and "Sandra" not in reply, (question, reply)
     reply = ask("The host of a holiday club.", CLUB, [0.4, 0.3], "how old is my son?", memories=FAMILY)
     assert "Theo is 11" in reply and "Amelie" not in reply, reply
+
+
+def test_who_looks_after_them_when_nothing_known_says_so() -> None:
+    dentist = ["Children are seen by Dr. Ruben Vos.", "Dr. Hannah Kowalski is our orthodontist and fits braces.",
+               "We are open Monday to Friday from 8am to 6pm."]
+    reply = ask("The receptionist of a dental practice.", dentist, [0.4, 0.3, 0.2], "Who looks after kids?")
+    assert "Ruben Vos" in reply, reply
