@@ -179,7 +179,9 @@ GENERIC_TERMS = frozenset(stem(w) for w in GENERIC | words_of(
     # (wherever: "an old pair I bought somewhere else" says where, not what is asked)
     "somewhere anywhere everywhere elsewhere else "
     # (what comes or is got back: "does it come back in a box?", "if i need them back the same day")
-    "back"))
+    "back "
+    # (what the place lets one do, or shows: "do you need to see ID before you let me in?" asks about the ID)
+    "let lets see"))
 
 
 def same_family(a: str, b: str) -> bool:

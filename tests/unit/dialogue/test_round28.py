@@ -103,3 +103,11 @@ def test_who_looks_after_them_when_nothing_known_says_so() -> None:
                "We are open Monday to Friday from 8am to 6pm."]
     reply = ask("The receptionist of a dental practice.", dentist, [0.4, 0.3, 0.2], "Who looks after kids?")
     assert "Ruben Vos" in reply, reply
+
+
+def test_what_the_place_lets_one_do_or_sees_is_how_the_question_is_put() -> None:
+    locksmith = ["We never open a door without proof that you live there, such as a driving licence or a bill.",
+                 "An emergency call-out costs £75 on weekdays.", "We cover the whole of Leicester."]
+    reply = ask("The owner of a locksmith firm.", locksmith, [0.3, 0.3, 0.2],
+                "do you need to see ID or anything before you let me in?")
+    assert "proof" in reply, reply
