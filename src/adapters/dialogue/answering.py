@@ -34,7 +34,7 @@ HINT_TERMS = frozenset(terms("single"))  # words that only tip a balance
 # the words that say what kind of answer is asked, not what about ("when can we get there?": arriving is when the
 # place lets one in)
 _KIND_WORDS = {"name": set(terms("name names called call")),
-               "place": set(terms("address location located based situated")),
+               "place": set(terms("address location located based situated held")),
                "time": set(terms("time hours deadline latest earliest arrive")),
                "clock": set(terms("time times hours")),
                "age": set(terms("old age aged years year")), "number": set(terms("big large far")),

@@ -111,3 +111,7 @@ def test_what_the_place_lets_one_do_or_sees_is_how_the_question_is_put() -> None
     reply = ask("The owner of a locksmith firm.", locksmith, [0.3, 0.3, 0.2],
                 "do you need to see ID or anything before you let me in?")
     assert "proof" in reply, reply
+
+
+def test_where_a_thing_is_held_asks_a_place() -> None:
+    assert set(question_weights("where's the recital being held?", ["place"], [])) == {"recit"}
