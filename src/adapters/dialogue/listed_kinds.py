@@ -28,6 +28,21 @@ JUST_ME = re.compile(r"\b(?:(?:just|only) (?:for )?|for )(?:me|myself)\b(?! and\
 ONE_PERSON = frozenset(terms("adult individual single"))
 
 
+def _of_the_count(pieces: Sequence[str], question: str) -> list[int]:
+    """The kinds that are as many as the question asks for, when the kinds differ in how many they are."""
+    asked = _count(question)
+    counts = [_count(p) for p in pieces]
+    return [i for i, n in enumerate(counts) if asked and n == asked] if len(set(counts) - {0}) > 1 else []
+
+
+def _count(text: str) -> int:
+    return 1 if _ONE.search(text) else 2 if _TWO.search(text) else 0
+
+
+_ONE = re.compile(r"\b(?:one|single)\b", re.I)
+_TWO = re.compile(r"\b(?:two|both|pair|couple)\b", re.I)
+
+
 def one_kind(sentence: str, own: set[str], question: str, kinds: Sequence[str], ages: Sequence[int] = ()) -> str:
     """`sentence` cut to the one listed kind the question names ("the whole family" -> "family membership costs
     £380"), or whose ages include the one asked about (`ages`: "and my daughter?", whom a memory says is 6); as it
@@ -65,7 +80,8 @@ def one_kind(sentence: str, own: set[str], question: str, kinds: Sequence[str], 
     fitting = [i for i, piece in enumerate(pieces) if ages and age_fit(piece, ages) > 0] or \
         [i for i, piece in enumerate(pieces) if asked_amounts and amount_fit(piece.split(";")[0], asked_amounts)] or \
         [i for i, piece in enumerate(pieces) if asked_amounts and not bounds_amount(piece.split(";")[0], asked_amounts)
-         and any(bounds_amount(p, asked_amounts) for p in pieces)]  # "3 nights": not the price of a week or more
+         and any(bounds_amount(p, asked_amounts) for p in pieces)] or \
+        _of_the_count(pieces, question)  # "just the one ear": "£45 for one ear", not "£65 for both ears"
     if len(fitting) == 1:  # "£3.10 for juniors aged 4 to 16", "children under 4 swim free"
         i = fitting[0]
         piece = pieces[i].split(";")[0]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from avatar_service.adapters.dialogue.answering import question_weights
 from avatar_service.adapters.dialogue.follow_up_context import pointing_nouns, role_words
+from avatar_service.adapters.dialogue.listed_kinds import one_kind
 from avatar_service.ports.dialogue import Persona
 
 from .conversation import last_reply
@@ -115,3 +116,11 @@ def test_what_the_place_lets_one_do_or_sees_is_how_the_question_is_put() -> None
 
 def test_where_a_thing_is_held_asks_a_place() -> None:
     assert set(question_weights("where's the recital being held?", ["place"], [])) == {"recit"}
+
+
+def test_a_list_of_kinds_that_differ_in_how_many_is_cut_to_the_count_asked() -> None:
+    sentence = "We remove earwax by microsuction, which costs £65 for both ears or £45 for one ear."
+    assert one_kind(sentence, {"ear"}, "how much is it for just the one ear?", ["price"]) == "It's £45 for one ear."
+    assert "£65 for both ears" in one_kind(sentence, {"ear"}, "and for both?", ["price"])
+    shirts = "A shirt washed and pressed costs £2.80, or £2.50 each when you bring five or more."
+    assert one_kind(shirts, {"shirt"}, "what's a single shirt cost?", ["price"]) == shirts  # ("each" is no count)
