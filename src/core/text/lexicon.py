@@ -86,7 +86,7 @@ late later leave departure
 book booking booked reserve reservation appointment
 phone call number telephone reach contact
 address located location
-eat food meal dish dishes diet allergic allergy intolerant intolerance vegetarian vegan
+eat food meal dish dishes diet allergic allergy intolerant intolerance vegetarian vegan coeliac celiac
 drink drinks beverage water wine beer coffee tea juice
 swim swimming pool
 puncture flat tyre tire

@@ -124,3 +124,9 @@ def test_a_list_of_kinds_that_differ_in_how_many_is_cut_to_the_count_asked() -> 
     assert "£65 for both ears" in one_kind(sentence, {"ear"}, "and for both?", ["price"])
     shirts = "A shirt washed and pressed costs £2.80, or £2.50 each when you bring five or more."
     assert one_kind(shirts, {"shirt"}, "what's a single shirt cost?", ["price"]) == shirts  # ("each" is no count)
+
+
+def test_being_coeliac_is_a_diet() -> None:
+    reply = ask("The owner of a bookshop with a café.", CLUB, [0.1, 0.1], "did i tell you about my diet thing?",
+                memories=(["User is coeliac", "User has a spaniel called Biscuit"], [0.08, 0.1]))
+    assert "coeliac" in reply, reply
