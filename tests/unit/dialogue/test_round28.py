@@ -130,3 +130,10 @@ def test_being_coeliac_is_a_diet() -> None:
     reply = ask("The owner of a bookshop with a café.", CLUB, [0.1, 0.1], "did i tell you about my diet thing?",
                 memories=(["User is coeliac", "User has a spaniel called Biscuit"], [0.08, 0.1]))
     assert "coeliac" in reply, reply
+
+
+def test_days_listed_together_are_one_kinds() -> None:
+    sentence = "Last orders are at 5pm on weekdays and Saturdays and 3:30pm on Sundays."
+    assert one_kind(sentence, {"sunday"}, "and on sundays?", ["clock"]) == "It's 3:30pm on Sundays."
+    assert one_kind(sentence, {"saturday"}, "and on saturdays?", ["clock"]) == \
+        "Last orders are at 5pm on weekdays and Saturdays."
