@@ -321,9 +321,15 @@ def with_verb(case: str, first: str, kinds: Sequence[str]) -> str:
         return case
     before = first[:first_value].split()
     verb = before[-1] if before else ""
-    if not verb.isalpha() or verb.lower() in STOPWORDS or re.search(rf"\b{verb}\b", case):
-        return case
+    said = case[:value].split()
+    if not verb.isalpha() or verb.lower() in STOPWORDS or re.search(rf"\b{verb}\b", case) or \
+            (said and said[-1].lower() in _SAYS_ITS_FIGURE):
+        return case  # ("our soup of the day is £6.50" has its verb)
     return f"{case[:value]}{verb} {case[value:]}"
+
+
+_SAYS_ITS_FIGURE = frozenset(("is", "are", "was", "were", "costs", "cost", "pays", "pay", "charge", "charges", "at",
+                              "from", "until", "till", "by"))
 
 
 def _value_at(text: str, kinds: Sequence[str]) -> int:

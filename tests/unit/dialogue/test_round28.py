@@ -5,6 +5,7 @@ from __future__ import annotations
 from avatar_service.adapters.dialogue.answering import question_weights
 from avatar_service.adapters.dialogue.follow_up_context import pointing_nouns, role_words
 from avatar_service.adapters.dialogue.listed_kinds import one_kind
+from avatar_service.adapters.dialogue.narrowing import with_verb
 from avatar_service.ports.dialogue import Persona
 
 from .conversation import last_reply
@@ -137,3 +138,9 @@ def test_days_listed_together_are_one_kinds() -> None:
     assert one_kind(sentence, {"sunday"}, "and on sundays?", ["clock"]) == "It's 3:30pm on Sundays."
     assert one_kind(sentence, {"saturday"}, "and on saturdays?", ["clock"]) == \
         "Last orders are at 5pm on weekdays and Saturdays."
+
+
+def test_a_case_that_says_its_figure_with_a_verb_of_its_own_gets_no_other() -> None:
+    assert with_verb("our soup of the day is £6.50", "A pot of tea costs £2.80", ["price"]) == \
+        "our soup of the day is £6.50"
+    assert with_verb("for a large dog £62", "A small dog costs £40", ["price"]) == "for a large dog costs £62"
