@@ -19,7 +19,7 @@ _NUMBER_WORD = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twel
 
 HOLDS = {
     # a time of day: "5pm", "18:30", "midnight" (what "what time do you close?" asks, not "closed on 25 December")
-    "clock": re.compile(r"\b\d{1,2}(?::\d\d)?\s?(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}[:.]\d\d\b|"
+    "clock": re.compile(r"\b\d{1,2}(?::\d\d)?\s?(?:am|pm|a\.m\.|p\.m\.)|(?<![£$€])\b\d{1,2}[:.]\d\d\b|"
                         r"\b(?:midnight|noon|midday)\b", re.I),
     "time": re.compile(
         rf"\b\d{{1,2}}(?::\d\d)?\s?(?:am|pm|a\.m\.|p\.m\.)|\b\d{{1,2}}:\d\d\b|\b(?:midnight|noon|daily|weekdays?|"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from avatar_service.adapters.dialogue.answer_types import HOLDS
 from avatar_service.adapters.dialogue.answering import question_weights
 from avatar_service.adapters.dialogue.follow_up_context import pointing_nouns, role_words
 from avatar_service.adapters.dialogue.listed_kinds import one_kind
@@ -144,3 +145,8 @@ def test_a_case_that_says_its_figure_with_a_verb_of_its_own_gets_no_other() -> N
     assert with_verb("our soup of the day is £6.50", "A pot of tea costs £2.80", ["price"]) == \
         "our soup of the day is £6.50"
     assert with_verb("for a large dog £62", "A small dog costs £40", ["price"]) == "for a large dog costs £62"
+
+
+def test_a_price_in_pence_is_no_time_of_day() -> None:
+    assert not HOLDS["clock"].search("A pot of tea costs £2.80 and a flat white is £3.40.")
+    assert HOLDS["clock"].search("The last bus leaves at 10.30.")
