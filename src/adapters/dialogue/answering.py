@@ -238,6 +238,13 @@ _PROVIDED = re.compile(r"\b(?:we|they) (?:provide|supply|lend|loan)\b|\b(?:are|i
                        re.I)
 
 
+# whether something costs ("is there a charge for that?", "is that extra?"), which a price stated answers yes
+_CHARGE_ASKED = re.compile(r"\b(?:is|are) there (?:a |an |any )?(?:extra )?(?:charge|fee|cost)s?\b|"
+                           r"\b(?:is|are) (?:it|that|this|they) extra\b|\bdoes (?:it|that|this) cost (?:extra|more)\b",
+                           re.I)
+_NO_CHARGE = re.compile(r"\bfree\b|\bno (?:extra )?(?:charge|fee|cost)\b|\bincluded\b|\bat no\b", re.I)
+
+
 def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
     """The best sentence, with "Yes," or "No," in front when it plainly answers a yes/no question."""
     text = as_sentence(best.candidate.text)
@@ -258,6 +265,8 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
     asked = {t for t in terms(question) if t not in _LIGHT}
     if (excepted := _EXCEPT.search(text)) and asked and asked <= _with_related(set(terms(excepted.group(1)))):
         return _answered(False, text, ranking)  # "do you take amex?" / "all cards except American Express"
+    if _CHARGE_ASKED.search(question) and answer_types.HOLDS["price"].search(text) and not _NO_CHARGE.search(text):
+        return _answered(True, text, ranking)  # "is there a charge for that?" / "..., with a £40 call-out charge"
     # ("can I just pop in?" / "a nail clip needs no appointment": no need of a thing says yes to doing without it)
     said_no = _NEGATIVE.search if NEED.search(question) else lambda p: _NEGATIVE.search(_NO_NEED.sub("", p))
     # "Coffee and tea are free; lunch is not included": the part that holds what is asked says yes or no

@@ -139,7 +139,8 @@ def borrowed_terms(text: str, more: bool, weights: dict[str, float], topic: Sequ
         subject, said = reply_terms(reply, known())  # every sentence known: only for a turn that points back
         # ("is there a class for that?" after "You are 22 weeks pregnant.": what the reply said is what it is for,
         # and another sentence answers)
-        purpose = asks_whether_there_is(text) and bool(_FOR_THAT.search(text))
+        # (but "is there a charge for that?" asks the price of what was said)
+        purpose = asks_whether_there_is(text) and bool(_FOR_THAT.search(text)) and not answer_types.wanted(text)
         if asks_another(text) or purpose:
             from_reply, echoed = frozenset(subject.keys() - out.keys()), said
         for t, w in subject.items():

@@ -150,3 +150,11 @@ def test_a_case_that_says_its_figure_with_a_verb_of_its_own_gets_no_other() -> N
 def test_a_price_in_pence_is_no_time_of_day() -> None:
     assert not HOLDS["clock"].search("A pot of tea costs £2.80 and a flat white is £3.40.")
     assert HOLDS["clock"].search("The last bus leaves at 10.30.")
+
+
+def test_is_there_a_charge_for_that_asks_the_price_of_what_was_said() -> None:
+    clinic = ["For anyone who can't get to the clinic we do home visits within 15 miles of Exeter, with a £40 call-out "
+              "charge.", "A hearing test is free and takes an hour.", "We are open Monday to Friday, 9am to 5pm."]
+    reply = ask("The receptionist of a hearing clinic.", clinic, [0.4, 0.3, 0.3],
+                "she can't get out of the house, could someone come to her?", "is there a charge for that?")
+    assert reply.startswith("Yes") and "£40" in reply, reply
