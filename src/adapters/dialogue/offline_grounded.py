@@ -306,7 +306,7 @@ class _Reply(SmallTalk):
         old_enough = asks_age_limit(text)
         if old_enough and not asked_ages and _POINTS_BACK.search(self.said_text):
             asked_ages = answer_types.ages(self.previous_reply)  # "is she old enough?" after "Erin is 9"
-        if JUST_ME.search(text):  # "what would it cost for just me?": the one-person kind
+        if JUST_ME.search(text) and "price" in kinds:  # "what would it cost for just me?": the one-person kind
             for t in ONE_PERSON:
                 weights.setdefault(t, 0.5)
         # "how much does that cost?" asks about what the last reply said ("how much is it to get a plumber out?" not)

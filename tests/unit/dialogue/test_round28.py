@@ -7,7 +7,8 @@ from avatar_service.adapters.dialogue.answering import question_weights
 from avatar_service.adapters.dialogue.follow_up_context import pointing_nouns, role_words
 from avatar_service.adapters.dialogue.listed_kinds import one_kind
 from avatar_service.adapters.dialogue.narrowing import with_verb
-from avatar_service.ports.dialogue import Persona
+from avatar_service.adapters.dialogue.offline_grounded import _Reply
+from avatar_service.ports.dialogue import DialogueRequest, Persona, Turn
 
 from .conversation import last_reply
 from .test_round24 import ask
@@ -158,3 +159,14 @@ def test_is_there_a_charge_for_that_asks_the_price_of_what_was_said() -> None:
     reply = ask("The receptionist of a hearing clinic.", clinic, [0.4, 0.3, 0.3],
                 "she can't get out of the house, could someone come to her?", "is there a charge for that?")
     assert reply.startswith("Yes") and "£40" in reply, reply
+
+
+
+def test_for_me_names_one_person_only_when_a_price_is_asked() -> None:
+    def weights(question: str) -> dict[str, float]:
+        request = DialogueRequest(Persona("Sam", "", "The owner of a bookshop.", {}), [Turn("user", question)],
+                                  knowledge=["Adult tickets cost £8."], knowledge_relevance=[0.3])
+        return _Reply(request).query(question, False).weights
+
+    assert "adult" in weights("how much would it be for just me?")
+    assert "adult" not in weights("if you haven't got a book can you get it in for me?")
