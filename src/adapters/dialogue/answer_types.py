@@ -87,6 +87,7 @@ _WANTS = [
     ("price", re.compile(rf"\bhow much\b(?!\s+(?!{_PRICE_NOUNS}\b|to\b)[a-z]+\s+(?:do|does|did|is|are|will|would|can|"
                          r"should|must|have|has|of|in|to)\b)|\b(?:cost|costs|price|prices|fee|fees|charge|charges|"
                          rf"pay|cheaper|cheapest|pricier|expensive)\b|{COST_IDIOMS}|"
+                         r"\b(?:what|which) (?:sort|kind) of money\b|"
                          r"\b(?:is there|do (?:you|i|we) (?:take|need|have to pay|pay|ask for)) an? (?:\w+ )?deposit\b|"
                          r"\b(?:is|are|would|will) (?:that|it|this|they|those) (?:be )?extra\b",
                          re.I)),
@@ -112,7 +113,8 @@ _WANTS = [
     ("name", re.compile(r"\bname\b|\bcalled\b", re.I)),
     ("occupation", re.compile(r"\bfor a living\b|\bmy (?:job|occupation|profession|line of work)\b|"
                               r"\bwhat (?:(?:do|did) )?i do (?:for work|for my job)\b|\bwhat do i work as\b", re.I)),
-    ("list", re.compile(r"\b(?:what|which) (?:kinds?|sorts?|types?) of\b|\bwhat (?:does|do|is) (?:.{1,40}? )?"
+    ("list", re.compile(r"\b(?:what|which) (?:kinds?|sorts?|types?) of\b(?! (?:money|price|cost)\b)|"  # (a price)
+                        r"\bwhat (?:does|do|is) (?:.{1,40}? )?"
                         r"(?:include|included|cover)\b|"
                         r"\bwhat (?:\w+ )?(?:do|can) you (?:offer|sell|teach|rent|serve|treat|stock)\b", re.I)),
 ]

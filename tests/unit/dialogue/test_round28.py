@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from avatar_service.adapters.dialogue.answer_types import HOLDS
+from avatar_service.adapters.dialogue.answer_types import HOLDS, wanted
 from avatar_service.adapters.dialogue.answering import question_weights
 from avatar_service.adapters.dialogue.follow_up_context import pointing_nouns, role_words
 from avatar_service.adapters.dialogue.listed_kinds import one_kind
@@ -170,3 +170,8 @@ def test_for_me_names_one_person_only_when_a_price_is_asked() -> None:
 
     assert "adult" in weights("how much would it be for just me?")
     assert "adult" not in weights("if you haven't got a book can you get it in for me?")
+
+
+def test_what_sort_of_money_asks_a_price() -> None:
+    assert wanted("my wife reckons i need hearing aids, what sort of money are they?") == ["price"]
+    assert wanted("what kinds of boats do you have?") == ["list"]
