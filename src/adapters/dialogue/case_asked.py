@@ -1,17 +1,18 @@
 """The one case of a sentence that a question asks about: "a big dog" is the large dog's price of "for a small dog
 £38, for a medium dog £48 and for a large dog £62"; "how much is that?" after "the trousers on my suit" is the hems'
 of "taking up trouser hems costs £11, replacing a zip costs from £15, ...". Cut before "Yes,"/"No," is chosen: the
-case asked about says which."""
+case asked about says which. And an answer that opens with "It" said after the sentence it leans on."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
-from avatar_service.adapters.dialogue.answering import CATEGORY_WEIGHT, HINT_TERMS
+from avatar_service.adapters.dialogue.answering import CATEGORY_WEIGHT, HINT_TERMS, as_sentence
 from avatar_service.adapters.dialogue.listed_kinds import one_kind
 from avatar_service.adapters.dialogue.narrowing import narrowed, one_case
-from avatar_service.adapters.dialogue.ranking import Query
-from avatar_service.adapters.dialogue.terms import GENERIC_TERMS, terms
+from avatar_service.adapters.dialogue.ranking import PRONOUN_START, Query, Ranking, Scored
+from avatar_service.adapters.dialogue.terms import GENERIC_TERMS, RELATED, terms
 
 _ALL_OF = re.compile(r"\b(?:both|all|each|every|together|altogether)\b", re.I)
 
@@ -53,3 +54,19 @@ def _the_clause_asked(sentence: str, query: Query) -> str:
 
 
 _AND = re.compile(r",\s+and\s+(?=\w+\s+\w+)", re.I)
+
+
+def with_antecedent(best: Scored, ranking: Ranking, asked: list[str], previous_reply: str) -> Scored:
+    """"It costs 23 euros." is said after the sentence "it" stands for when that is where the question's own
+    words are ("how much is the theory test?"), unless the last reply just said it."""
+    c = best.candidate
+    if c.kind != "knowledge" or not PRONOUN_START.match(c.text):
+        return best
+    before = next((s.candidate for s in ranking.ranked if s.candidate.kind == "knowledge" and
+                   s.candidate.group == c.group and s.candidate.position == c.position - 1), None)
+    own = set(terms(c.text))
+    missing = {t for t in asked if t not in own and not RELATED.get(t, frozenset()) & own}
+    if before is None or before.text.lower().rstrip(".!?") in previous_reply.lower() or \
+            not missing & set(terms(before.text)):
+        return best
+    return dataclasses.replace(best, candidate=dataclasses.replace(c, text=f"{as_sentence(before.text)} {c.text}"))

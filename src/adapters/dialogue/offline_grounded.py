@@ -24,7 +24,7 @@ from avatar_service.adapters.dialogue.answering import (
     unknown_topic,
     with_answer_word,
 )
-from avatar_service.adapters.dialogue.case_asked import the_case_asked
+from avatar_service.adapters.dialogue.case_asked import the_case_asked, with_antecedent
 from avatar_service.adapters.dialogue.feelings import Emotion, detect_emotion
 from avatar_service.adapters.dialogue.follow_up_context import (
     answered_someone,
@@ -42,18 +42,15 @@ from avatar_service.adapters.dialogue.my_people import CHILD_TERMS, ages_of_rela
 from avatar_service.adapters.dialogue.narrowing import one_clause
 from avatar_service.adapters.dialogue.question_cases import asks_age_limit, put_beside
 from avatar_service.adapters.dialogue.ranking import (
-    PRONOUN_START,
     Candidate,
     Query,
     Ranking,
-    Scored,
     rank,
     said_sentences,
 )
 from avatar_service.adapters.dialogue.small_talk import SmallTalk
 from avatar_service.adapters.dialogue.style import Style
 from avatar_service.adapters.dialogue.terms import (
-    RELATED,
     common_terms,
     is_question,
     of_the_family,
@@ -238,7 +235,7 @@ class _Reply(SmallTalk):
         s = self.style
         if s.warmth >= 0.67 and s.verbosity >= 0.34 and asking and not self.negative:
             self.say(P.SURE, name_comma=self.name_comma(0.8))
-        first = self.with_antecedent(chosen[0], ranking, terms(text))
+        first = with_antecedent(chosen[0], ranking, terms(text), self.previous_reply)
         cut = the_case_asked(first.candidate.text, said, query, self.context_terms, self.previous_reply,
                              self.previous_user)
         first = dataclasses.replace(first, candidate=dataclasses.replace(first.candidate, text=cut))
@@ -270,6 +267,7 @@ class _Reply(SmallTalk):
         follow = more or (is_follow_up(text) and not asked_ages) or not (weights or kinds) or \
             kind_only(text, weights, kinds)
         context = self.previous_user if follow else ""
+        recalled = False
         pointing = self.pointing = points_back(text, weights)
         self.context_terms = {t for turn in self.topic for t in terms(turn)} if context else set()
         if context:
@@ -294,7 +292,11 @@ class _Reply(SmallTalk):
                         weights.setdefault(t, 0.5)
             # "and for kids?", "can I park there?" ask what the turn before asked; "will my insurance cover it?" (two
             # words of its own), "can my 8 year old come on his own?" or "is there a class for that?" ask another thing
-            if not kinds and (_CONNECTIVE.match(text) or (
+            # a yes-or-no question with a word of its own after one the user asked about themselves asks the place,
+            # not the kind asked before, nor about the user ("can she get up to the café?" after "who did I say uses a
+            # wheelchair?")
+            recalled = bool(new_words) and answer_types.is_yes_no(text) and about_user(context) >= 1.0
+            if not kinds and not recalled and (_CONNECTIVE.match(text) or (
                     len(new_words) <= 1 and not asked_ages and not asks_whether_there_is(text))):
                 kinds = borrowed_kinds = answer_types.wanted(context)
         if self.pronoun_resolved and not context:  # "what is she frightened of?" after "...called Nala"
@@ -328,7 +330,7 @@ class _Reply(SmallTalk):
                 weights[t] = min(weights[t], TOLD_WEIGHT)
         for t in told & _FEELING & weights.keys():  # "my son's obsessed with breakdancing, ...": what, not how much
             weights[t] = min(weights[t], 0.3)
-        mine = max(about_user(asked), 0.6 * about_user(context) if context else 0.0)
+        mine = max(about_user(asked), 0.6 * about_user(context) if context and not recalled else 0.0)
         if (several := asks_of_several(asked, kinds)) and not asks_age_limit(text):
             mine = 1.0  # "how old are my kids?": each of them, as the user told
             for t in CHILD_TERMS:
@@ -376,21 +378,6 @@ class _Reply(SmallTalk):
             out.append(Candidate(as_sentence(second_person(memory, self.user_name)), "memory", mi, 0, relevance,
                                  mi < len(request.memory_relevance)))
         return out
-
-    def with_antecedent(self, best: Scored, ranking: Ranking, asked: list[str]) -> Scored:
-        """"It costs 23 euros." is said after the sentence "it" stands for when that is where the question's own
-        words are ("how much is the theory test?"), unless the last reply just said it."""
-        c = best.candidate
-        if c.kind != "knowledge" or not PRONOUN_START.match(c.text):
-            return best
-        before = next((s.candidate for s in ranking.ranked if s.candidate.kind == "knowledge" and
-                       s.candidate.group == c.group and s.candidate.position == c.position - 1), None)
-        own = set(terms(c.text))
-        missing = {t for t in asked if t not in own and not RELATED.get(t, frozenset()) & own}
-        if before is None or before.text.lower().rstrip(".!?") in self.previous_reply.lower() or \
-                not missing & set(terms(before.text)):
-            return best
-        return dataclasses.replace(best, candidate=dataclasses.replace(c, text=f"{as_sentence(before.text)} {c.text}"))
 
     def dont_know(self, text: str, ranking: Ranking) -> None:
         if about_user(text) >= 0.6:

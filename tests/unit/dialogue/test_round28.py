@@ -175,3 +175,12 @@ def test_for_me_names_one_person_only_when_a_price_is_asked() -> None:
 def test_what_sort_of_money_asks_a_price() -> None:
     assert wanted("my wife reckons i need hearing aids, what sort of money are they?") == ["price"]
     assert wanted("what kinds of boats do you have?") == ["list"]
+
+
+def test_a_yes_or_no_question_after_a_recall_asks_the_place() -> None:
+    cafe = ["There's no lift up to the café, but we'll happily bring your order down to the ground floor.",
+            "Our café is upstairs and seats 24.", "The shop is open from 9am to 5:30pm."]
+    memories = (["User's mum Eileen uses a wheelchair", "User lives in Church Stretton"], [0.5, 0.2])
+    reply = ask("The owner of a bookshop with a café.", cafe, [0.45, 0.4, 0.2], "who did i say uses a wheelchair?",
+                "can she get up to the café?", memories=memories)
+    assert "no lift" in reply, reply
