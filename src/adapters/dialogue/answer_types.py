@@ -157,7 +157,8 @@ _AGE = re.compile(r"\b(\d{1,3})[ -]years?[ -]old\b|\b(?:aged?|age of) (\d{1,3})\
 _LIMIT = re.compile(r"\b(under|below|younger than|over|above|older than)[\s-](\d{1,3})s?\b(?![.:]?\d|\s?(?:am|pm|"
                     r"euros?|guests|people|persons|minutes|hours|weeks|months|km|kg|%))|\b(\d{1,3})\s(?:and|or)\s(over|under|older|"
                     r"younger)\b", re.I)
-_CHILD = re.compile(r"\b(?:son|daughter|kid|kids|child|children|baby|toddler|boy|girl|teen\w*)\b", re.I)
+_CHILD = re.compile(r"\b(?:son|daughter|kid|kids|child|children|baby|toddler|boy|girl|teen\w*|grandson|"
+                    r"granddaughter|grandchild|grandchildren|grandkids?)\b", re.I)
 
 
 def ages(text: str) -> list[int]:

@@ -6,6 +6,7 @@ from avatar_service.adapters.dialogue.answer_types import HOLDS, wanted
 from avatar_service.adapters.dialogue.answering import question_weights
 from avatar_service.adapters.dialogue.follow_up_context import pointing_nouns, role_words
 from avatar_service.adapters.dialogue.listed_kinds import one_kind
+from avatar_service.adapters.dialogue.my_people import ages_of_relatives
 from avatar_service.adapters.dialogue.narrowing import with_verb
 from avatar_service.adapters.dialogue.offline_grounded import _Reply
 from avatar_service.ports.dialogue import DialogueRequest, Persona, Turn
@@ -184,3 +185,8 @@ def test_a_yes_or_no_question_after_a_recall_asks_the_place() -> None:
     reply = ask("The owner of a bookshop with a café.", cafe, [0.45, 0.4, 0.2], "who did i say uses a wheelchair?",
                 "can she get up to the café?", memories=memories)
     assert "no lift" in reply, reply
+
+
+def test_a_grandchild_is_a_child_whose_age_a_memory_gives() -> None:
+    assert ages_of_relatives("is there anything on for kids my grandson's age?",
+                             ["Gwen's grandson Alfie is 4 and loves dinosaurs", "Gwen lives in Ludlow"]) == [4]
