@@ -21,8 +21,8 @@ _AT_MOST = 4
 
 def ages_of_relatives(text: str, memories: Sequence[str]) -> list[int]:
     """"a ticket for my son": his age, when a memory gives it ("... a son named Tom who is 12")."""
-    relatives = {w for w in words(text) if mentions_child(w)}
-    return [age for m in memories if relatives & set(words(m)) for age in ages(m)]
+    relatives = {w.split("'")[0] for w in words(text) if mentions_child(w)}  # ("my grandson's age")
+    return [age for m in memories if relatives & {w.split("'")[0] for w in words(m)} for age in ages(m)]
 
 
 def asks_of_several(question: str, kinds: Sequence[str]) -> bool:
