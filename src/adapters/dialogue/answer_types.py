@@ -116,7 +116,8 @@ _WANTS = [
     ("list", re.compile(r"\b(?:what|which) (?:kinds?|sorts?|types?) of\b(?! (?:money|price|cost)\b)|"  # (a price)
                         r"\bwhat (?:does|do|is) (?:.{1,40}? )?"
                         r"(?:include|included|cover)\b|"
-                        r"\bwhat (?:\w+ )?(?:do|can) you (?:offer|sell|teach|rent|serve|treat|stock)\b", re.I)),
+                        r"\bwhat (?:\w+ )?(?:do|can) you (?:offer|sell|teach|rent|serve|treat|stock)\b|"
+                        r"\bwhat (?:do|does|would|will) (?:i|we|you|they|he|she|it) get (?:for|with)\b", re.I)),
 ]
 _PER_UNIT = re.compile(r"\bper (?:month|week|day|night|hour|year|person|head|session|lesson|class)\b", re.I)
 _PAY_HOW = re.compile(r"\bpay(?:ing)? (?:(?:for \w+(?: \w+){0,3}? )?(?:by|with|in|using|via|through|over|online|"

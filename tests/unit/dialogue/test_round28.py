@@ -190,3 +190,12 @@ def test_a_yes_or_no_question_after_a_recall_asks_the_place() -> None:
 def test_a_grandchild_is_a_child_whose_age_a_memory_gives() -> None:
     assert ages_of_relatives("is there anything on for kids my grandson's age?",
                              ["Gwen's grandson Alfie is 4 and loves dinosaurs", "Gwen lives in Ludlow"]) == [4]
+
+
+def test_what_they_get_for_that_asks_what_is_included() -> None:
+    assert wanted("what do they get for that?") == ["list"]
+    party = ["Our Bounce Party costs £17 per child, with a minimum of 10 children. It includes an hour's jump and grip "
+             "socks, followed by 45 minutes in a party room with hot food, squash and a party host."]
+    reply = ask("The host of a trampoline park.", party, [0.5], "how much is a party per child?",
+                "what do they get for that?")
+    assert "hot food" in reply, reply
