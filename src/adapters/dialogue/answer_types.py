@@ -382,6 +382,21 @@ def _counts(text: str, bounded_too: bool = True) -> dict[str, set[int]]:
     return out
 
 
+def over_the_minimum(question: str, sentence: str) -> bool | None:
+    """Whether the number a yes-or-no question puts on a thing ("can we do just the one night?") reaches the minimum
+    a sentence sets on it ("the minimum stay is two nights"); None when the sentence sets none on what it counts."""
+    asked = _counts(question)
+    for m in _MINIMUM.finditer(sentence):
+        for thing, minimum in _counts(m.group(1)).items():
+            if thing in asked:
+                return all(value >= min(minimum) for value in asked[thing])
+    return None
+
+
+# "the minimum stay is two nights", "a minimum of 10 children", "at least two nights"
+_MINIMUM = re.compile(rf"\b(?:minimum(?: \w+)? (?:is|of)|at least) ((?:\d+|{_NUMBER_WORD})\s+[a-z]{{3,}})", re.I)
+
+
 def in_the_count(question: str, sentence: str) -> bool | None:
     """Whether the number a yes-or-no question puts on a thing ("is that just the one visit?") is the one a sentence
     gives it ("covers three visits over three weeks"); None when they count nothing in common, or the sentence

@@ -50,7 +50,13 @@ def _the_clause_asked(sentence: str, query: Query) -> str:
     if len(clauses) < 2 or not main:
         return sentence
     holding = [c for c in clauses if main <= set(terms(c))]
-    return holding[0][:1].upper() + holding[0][1:] + "." if len(holding) == 1 else sentence
+    if len(holding) != 1 or (holding[0] is clauses[0] and _FRAME.match(holding[0])):
+        return sentence  # ("On Friday and Saturday nights, and every night in August, the minimum stay is ...": when)
+    return holding[0][:1].upper() + holding[0][1:] + "."
+
+
+# a sentence that opens with when or where what it says holds, not with a clause of its own
+_FRAME = re.compile(r"(?:on|in|at|for|from|during|between|before|after|until|throughout)\b", re.I)
 
 
 _AND = re.compile(r",\s+and\s+(?=\w+\s+\w+)", re.I)

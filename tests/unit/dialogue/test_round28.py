@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from avatar_service.adapters.dialogue.answer_types import HOLDS, wanted
+from avatar_service.adapters.dialogue.answer_types import HOLDS, over_the_minimum, wanted
 from avatar_service.adapters.dialogue.answering import question_weights
 from avatar_service.adapters.dialogue.follow_up_context import pointing_nouns, role_words
 from avatar_service.adapters.dialogue.listed_kinds import one_kind
@@ -199,3 +199,13 @@ def test_what_they_get_for_that_asks_what_is_included() -> None:
     reply = ask("The host of a trampoline park.", party, [0.5], "how much is a party per child?",
                 "what do they get for that?")
     assert "hot food" in reply, reply
+
+
+def test_a_count_under_the_minimum_is_a_no_and_a_frame_is_no_clause() -> None:
+    rule = "On Friday and Saturday nights, and every night in August, the minimum stay is two nights."
+    assert over_the_minimum("can we just do the one night on a saturday?", rule) is False
+    assert over_the_minimum("can we stay three nights?", rule) is True
+    assert over_the_minimum("can we bring a dog?", rule) is None
+    rooms = [rule, "A double room costs £95 a night, breakfast included."]
+    reply = ask("The owner of a guesthouse.", rooms, [0.5, 0.3], "can we just do the one nite on a saturday?")
+    assert reply.startswith("No") and "minimum stay is two nights" in reply, reply
