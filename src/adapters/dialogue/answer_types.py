@@ -397,6 +397,20 @@ def over_the_minimum(question: str, sentence: str) -> bool | None:
 _MINIMUM = re.compile(rf"\b(?:minimum(?: \w+)? (?:is|of)|at least) ((?:\d+|{_NUMBER_WORD})\s+[a-z]{{3,}})", re.I)
 
 
+def priced_each(question: str, sentence: str) -> bool:
+    """Whether a question asks if a price covers both or all of a thing ("is that for both boots?") that the sentence
+    prices one at a time ("£30 per boot"): then it does not."""
+    m = _BOTH.search(question)
+    if m is None:
+        return False
+    thing = m.group(1).lower().removesuffix("s")
+    return any(w.lower().removesuffix("s") == thing for w in _PER.findall(sentence))
+
+
+_BOTH = re.compile(r"\b(?:both|all(?: the)?|the two|the pair of)\s+([a-z]{3,})\b", re.I)
+_PER = re.compile(r"\bper ([a-z]{3,})\b", re.I)
+
+
 def in_the_count(question: str, sentence: str) -> bool | None:
     """Whether the number a yes-or-no question puts on a thing ("is that just the one visit?") is the one a sentence
     gives it ("covers three visits over three weeks"); None when they count nothing in common, or the sentence

@@ -253,8 +253,10 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
         return text
     if _NEGATIVE.search(question):
         return text  # "isn't it open?": a yes or no would be ambiguous
-    if answer_types.over_the_minimum(question, text) is False:  # "just the one night on a Saturday?" / "On Friday
-        return _answered(False, text, ranking)  # and Saturday nights ... the minimum stay is two nights": whatever day
+    if answer_types.over_the_minimum(question, text) is False or answer_types.priced_each(question, text):
+        # "just the one night on a Saturday?" / "... the minimum stay is two nights", whatever the day; "is that for
+        # both boots?" / "£30 per boot"
+        return _answered(False, text, ranking)
     on_the_day = answer_types.on_the_day(question, text)
     if on_the_day is None:  # "in October?" / "only sold from May to September"
         on_the_day = answer_types.in_the_months(question, text)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from avatar_service.adapters.dialogue.answer_types import HOLDS, over_the_minimum, wanted
+from avatar_service.adapters.dialogue.answer_types import HOLDS, over_the_minimum, priced_each, wanted
 from avatar_service.adapters.dialogue.answering import question_weights
 from avatar_service.adapters.dialogue.follow_up_context import pointing_nouns, role_words
 from avatar_service.adapters.dialogue.listed_kinds import one_kind
@@ -209,3 +209,11 @@ def test_a_count_under_the_minimum_is_a_no_and_a_frame_is_no_clause() -> None:
     rooms = [rule, "A double room costs £95 a night, breakfast included."]
     reply = ask("The owner of a guesthouse.", rooms, [0.5, 0.3], "can we just do the one nite on a saturday?")
     assert reply.startswith("No") and "minimum stay is two nights" in reply, reply
+
+
+def test_a_price_per_one_does_not_cover_both() -> None:
+    assert priced_each("is that for both boots?", "New zips in boots cost £30 per boot.")
+    assert not priced_each("is that for both boots?", "Resoling a pair of boots costs £45.")
+    reply = ask("The owner of a shoe repair shop.", ["New zips in boots cost £30 per boot.", "Heels cost £12."],
+                [0.5, 0.3], "how much for new zips in my boots?", "is that for both boots?")
+    assert reply.startswith("No"), reply
