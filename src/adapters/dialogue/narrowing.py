@@ -100,6 +100,8 @@ _LONG_LIST = re.compile(rf"{_ITEM}(?:,\s*{_ITEM})+,?\s+(?:and|or)\s+{_ITEM}")  #
 def one_clause(sentence: str, question: str, kinds: Sequence[str], follow_up: bool = False, pointed: str = "") -> str:
     """`sentence` cut to its one clause that holds the kind asked for and most of the question's terms (or, when
     they tie, of `pointed`: the last reply, which "that" in "what's that cost?" points back to)."""
+    if _MORE_THAN_ONE.search(question) and _EACH_EXTRA.search(sentence):
+        return sentence  # "and if there's two of them?": one's price and each extra one's ("..., and each extra nest")
     cut = _one_clause(sentence, question, kinds, follow_up, pointed)
     if {"time", "clock"} & set(kinds):
         cut = _one_timed(cut, set(terms(question)))
@@ -111,6 +113,11 @@ def one_clause(sentence: str, question: str, kinds: Sequence[str], follow_up: bo
     if len(people) < 2 or any(len(p.split()) < 4 for p in people):  # "The manager, Ms. Vos, ...": one person
         return cut
     return _most_shared(people, set(terms(question)), set()) or cut
+
+
+_MORE_THAN_ONE = re.compile(r"\b(?:two|three|four|five|both|several|\d+) of (?:them|those|these|us)\b|"
+                            r"\bthere(?:'s| is| are) (?:two|three|four|five|several)\b", re.I)
+_EACH_EXTRA = re.compile(r"\b(?:each|every|per) (?:extra|additional|further|other)\b", re.I)
 
 
 # "serves breakfast until 11:30am and lunch from 12 noon until 2:30pm": things served or open, each with its hours

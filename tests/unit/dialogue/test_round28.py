@@ -7,7 +7,7 @@ from avatar_service.adapters.dialogue.answering import question_weights
 from avatar_service.adapters.dialogue.follow_up_context import pointing_nouns, role_words
 from avatar_service.adapters.dialogue.listed_kinds import one_kind
 from avatar_service.adapters.dialogue.my_people import ages_of_relatives
-from avatar_service.adapters.dialogue.narrowing import with_verb
+from avatar_service.adapters.dialogue.narrowing import one_clause, with_verb
 from avatar_service.adapters.dialogue.offline_grounded import _Reply
 from avatar_service.ports.dialogue import DialogueRequest, Persona, Turn
 
@@ -217,3 +217,10 @@ def test_a_price_per_one_does_not_cover_both() -> None:
     reply = ask("The owner of a shoe repair shop.", ["New zips in boots cost £30 per boot.", "Heels cost £12."],
                 [0.5, 0.3], "how much for new zips in my boots?", "is that for both boots?")
     assert reply.startswith("No"), reply
+
+
+def test_more_than_one_asks_both_the_price_of_one_and_of_each_extra() -> None:
+    sentence = "Treating a wasp nest costs £60, and each extra nest treated on the same visit costs £20."
+    # (the last reply had said the first clause)
+    assert one_clause(sentence, "and if there's two of them?", ["price"], True, "Treating a wasp nest costs £60.") == \
+        sentence
