@@ -380,7 +380,8 @@ class _Reply(SmallTalk):
         return out
 
     def dont_know(self, text: str, ranking: Ranking) -> None:
-        if about_user(text) >= 0.6:
+        asked = asked_part(text)  # ("my dad's in a wheelchair, can he still play?" asks the place: no "never said")
+        if about_user(asked) >= 0.6 and not asks_permission(asked):
             return self.say(P.NOT_TOLD, what=indirect(text))
         self.say(P.DONT_KNOW, topic=unknown_topic(text, ranking) or "that")
         topics = [lower_name(t) for t in self.request.topics if t.strip()][:4]

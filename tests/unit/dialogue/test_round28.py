@@ -224,3 +224,9 @@ def test_more_than_one_asks_both_the_price_of_one_and_of_each_extra() -> None:
     # (the last reply had said the first clause)
     assert one_clause(sentence, "and if there's two of them?", ["price"], True, "Treating a wasp nest costs £60.") == \
         sentence
+
+
+def test_a_question_about_the_place_is_never_refused_as_something_the_user_did_not_tell() -> None:
+    rooms = ["Nobody who has been drinking alcohol is allowed to play.", "Each room takes 60 minutes."]
+    reply = ask("The host of an escape-room venue.", rooms, [0.3, 0.3], "My dad's in a wheelchair, can he still play?")
+    assert "told" not in reply and ("know" in reply or "not sure" in reply), reply
