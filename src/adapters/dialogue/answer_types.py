@@ -15,7 +15,7 @@ _DAY = rf"(?:{'|'.join(_WEEKDAYS)})days?"
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
            "november", "december")
 _MONTH = rf"(?:{'|'.join(_MONTHS)})"
-_NUMBER_WORD = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred)"
+NUMBER_WORD = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred)"
 
 HOLDS = {
     # a time of day: "5pm", "18:30", "midnight" (what "what time do you close?" asks, not "closed on 25 December")
@@ -24,11 +24,11 @@ HOLDS = {
     "time": re.compile(
         rf"\b\d{{1,2}}(?::\d\d)?\s?(?:am|pm|a\.m\.|p\.m\.)|\b\d{{1,2}}:\d\d\b|\b(?:midnight|noon|daily|weekdays?|"
         rf"weekends?|mornings?|evenings?|{_DAY}|{_MONTH}|today|tomorrow)\b|\b\d{{1,2}}(?:st|nd|rd|th)\b|"
-        rf"\b(?:\d+|{_NUMBER_WORD})\s(?:minutes?|hours?|days?|weeks?)\b|"
+        rf"\b(?:\d+|{NUMBER_WORD})\s(?:minutes?|hours?|days?|weeks?)\b|"
         r"\b(?:in|since|from|until|of) (?:1[89]|20)\d\d\b|\b(?:due|payable|paid) (?:when|on|before|after|at)\b|"
         r"\bon (?:arrival|collection|booking|departure)\b",
         re.I),
-    "price": re.compile(rf"\b(?:\d+(?:[.,]\d\d)?|{_NUMBER_WORD})\s?(?:euros?|eur|dollars?|pounds?|usd|gbp|francs?)\b|"
+    "price": re.compile(rf"\b(?:\d+(?:[.,]\d\d)?|{NUMBER_WORD})\s?(?:euros?|eur|dollars?|pounds?|usd|gbp|francs?)\b|"
                         r"[€$£]\s?\d|\b\d{1,3}p\b|\bfree\b|\bno charge\b|"  # (and pence: "10p per side")
                         r"\bhalf[- ]price\b|\b\d+ ?(?:cents?|pence)\b|"
                         # ("fares are time and a half", "on Christmas Day fares are double")
@@ -46,9 +46,9 @@ HOLDS = {
                          r"girlfriend) (?-i:[A-Z])[a-z]+|(?<!^)(?<![.!?] )\b(?-i:[A-Z][a-z]+) "
                          r"(?-i:[A-Z][a-z]+)|\b(?:chef|manager|curator|mechanic|surgeon|owner|director|doctor|vet|"
                          r"nurse) (?-i:[A-Z])"),
-    "number": re.compile(rf"\b\d+(?:[.,]\d+)?\b|\b{_NUMBER_WORD}\b", re.I),
+    "number": re.compile(rf"\b\d+(?:[.,]\d+)?\b|\b{NUMBER_WORD}\b", re.I),
     # how often: "every four weeks", "twice a year", "weekly"
-    "frequency": re.compile(rf"\bevery (?:(?:\d+|{_NUMBER_WORD}|other|few|couple of) )?(?:days?|weeks?|fortnights?|"
+    "frequency": re.compile(rf"\bevery (?:(?:\d+|{NUMBER_WORD}|other|few|couple of) )?(?:days?|weeks?|fortnights?|"
                             r"months?|years?|mornings?|evenings?|nights?)\b|"
                             r"\b(?:once|twice|\w+ times) (?:a|an|per|each)\b|"
                             r"\b(?:daily|weekly|fortnightly|monthly|yearly|annually)\b", re.I),
@@ -61,7 +61,7 @@ HOLDS = {
                       r"\b(?-i:[A-Z])[a-z]+, \d{1,2}(?=,| and\b|\.?$)", re.I),  # "Ellie, 9, and Oscar, 14"
     # (or a length: "how long is the pool?" / "25 metres long")
     # ("two and a half hours", "an hour and a quarter")
-    "duration": re.compile(rf"\b(?:\d+|{_NUMBER_WORD}|a|an|half an?)(?: and an? (?:half|quarter))?[ -]"
+    "duration": re.compile(rf"\b(?:\d+|{NUMBER_WORD}|a|an|half an?)(?: and an? (?:half|quarter))?[ -]"
                            r"(?:(?:working|business|school|full|clear) )?(?:minutes?|"
                            r"hours?|days?|weeks?|months?|"
                            r"years?|metres?|meters?|km|kilometres?|miles?|feet|foot|yards?)\b", re.I),
@@ -361,62 +361,3 @@ def in_the_months(question: str, sentence: str) -> bool | None:
     month = _MONTHS.index(next(iter(asked)))
     return any((month - _MONTHS.index(a.lower())) % 12 <= (_MONTHS.index(b.lower()) - _MONTHS.index(a.lower())) % 12
                for a, b in ranges)
-
-
-_COUNTED = re.compile(rf"\b(\d+|{_NUMBER_WORD})\s+([a-z]{{3,}})\b", re.I)
-_COUNT_WORDS = {w: i for i, w in enumerate(("zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
-                                            "nine", "ten", "eleven", "twelve"))}
-_BOUNDED = re.compile(r"(?:within|up to|under|less than|fewer than|no more than|over|more than|above|at least|"
-                      r"at most|maximum(?: of)?|minimum(?: of)?|from)\s+$", re.I)
-
-
-def _counts(text: str, bounded_too: bool = True) -> dict[str, set[int]]:
-    """What a text counts ("three visits" -> {"visit": {3}}), by the counted word without its plural."""
-    out: dict[str, set[int]] = {}
-    for m in _COUNTED.finditer(text):
-        number = m.group(1).lower()
-        value = int(number) if number.isdigit() else _COUNT_WORDS.get(number)
-        if value is None or (not bounded_too and _BOUNDED.search(text[:m.start()])):
-            continue
-        out.setdefault(m.group(2).lower().removesuffix("s"), set()).add(value)
-    return out
-
-
-def over_the_minimum(question: str, sentence: str) -> bool | None:
-    """Whether the number a yes-or-no question puts on a thing ("can we do just the one night?") reaches the minimum
-    a sentence sets on it ("the minimum stay is two nights"); None when the sentence sets none on what it counts."""
-    asked = _counts(question)
-    for m in _MINIMUM.finditer(sentence):
-        for thing, minimum in _counts(m.group(1)).items():
-            if thing in asked:
-                return all(value >= min(minimum) for value in asked[thing])
-    return None
-
-
-# "the minimum stay is two nights", "a minimum of 10 children", "at least two nights"
-_MINIMUM = re.compile(rf"\b(?:minimum(?: \w+)? (?:is|of)|at least) ((?:\d+|{_NUMBER_WORD})\s+[a-z]{{3,}})", re.I)
-
-
-def priced_each(question: str, sentence: str) -> bool:
-    """Whether a question asks if a price covers both or all of a thing ("is that for both boots?") that the sentence
-    prices one at a time ("£30 per boot"): then it does not."""
-    m = _BOTH.search(question)
-    if m is None:
-        return False
-    thing = m.group(1).lower().removesuffix("s")
-    return any(w.lower().removesuffix("s") == thing for w in _PER.findall(sentence))
-
-
-_BOTH = re.compile(r"\b(?:both|all(?: the)?|the two|the pair of)\s+([a-z]{3,})\b", re.I)
-_PER = re.compile(r"\bper ([a-z]{3,})\b", re.I)
-
-
-def in_the_count(question: str, sentence: str) -> bool | None:
-    """Whether the number a yes-or-no question puts on a thing ("is that just the one visit?") is the one a sentence
-    gives it ("covers three visits over three weeks"); None when they count nothing in common, or the sentence
-    only bounds it ("up to four passengers": amount_fit's)."""
-    asked, given = _counts(question), _counts(sentence, bounded_too=False)
-    common = asked.keys() & given.keys()
-    if not common:
-        return None
-    return all(asked[thing] & given[thing] for thing in common)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from avatar_service.adapters.dialogue import answer_types
+from avatar_service.adapters.dialogue import answer_types, counted
 from avatar_service.adapters.dialogue.ranking import NEED, PRONOUN_START, Ranking, Scored
 from avatar_service.adapters.dialogue.terms import GENERIC_TERMS, RELATED, is_common, terms
 from avatar_service.core.text.lexicon import words_of
@@ -253,7 +253,7 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
         return text
     if _NEGATIVE.search(question):
         return text  # "isn't it open?": a yes or no would be ambiguous
-    if answer_types.over_the_minimum(question, text) is False or answer_types.priced_each(question, text):
+    if counted.over_the_minimum(question, text) is False or counted.priced_each(question, text):
         # "just the one night on a Saturday?" / "... the minimum stay is two nights", whatever the day; "is that for
         # both boots?" / "£30 per boot"
         return _answered(False, text, ranking)
@@ -261,7 +261,7 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
     if on_the_day is None:  # "in October?" / "only sold from May to September"
         on_the_day = answer_types.in_the_months(question, text)
     if on_the_day is None:  # "is that just the one visit?" / "covers three visits"
-        on_the_day = answer_types.in_the_count(question, text)
+        on_the_day = counted.in_the_count(question, text)
     if on_the_day is not None and not _NEGATIVE.search(text):  # "on a Tuesday?" / "from Wednesday to Sunday"
         return _answered(on_the_day, text, ranking)
     if _NEED_OWN.search(question) and _PROVIDED.search(text):

@@ -7,7 +7,7 @@ is bait, dearer is a price, sitting down is seated, people are guests."""
 
 from __future__ import annotations
 
-from avatar_service.adapters.dialogue.answer_types import in_the_count
+from avatar_service.adapters.dialogue.counted import in_the_count
 from avatar_service.adapters.dialogue.terms import RELATED, terms
 from avatar_service.ports.dialogue import Persona
 

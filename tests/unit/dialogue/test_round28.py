@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from avatar_service.adapters.dialogue.answer_types import HOLDS, over_the_minimum, priced_each, wanted
+from avatar_service.adapters.dialogue.answer_types import HOLDS, wanted
 from avatar_service.adapters.dialogue.answering import question_weights
+from avatar_service.adapters.dialogue.counted import over_the_minimum, priced_each
 from avatar_service.adapters.dialogue.follow_up_context import pointing_nouns, role_words
 from avatar_service.adapters.dialogue.listed_kinds import one_kind
 from avatar_service.adapters.dialogue.my_people import ages_of_relatives

@@ -1,0 +1,67 @@
+"""What a yes-or-no question counts against what a sentence counts: "is that just the one visit?" / "covers three
+visits" (no), "can we do just the one night?" / "the minimum stay is two nights" (no), "is that for both boots?" /
+"£30 per boot" (no)."""
+
+from __future__ import annotations
+
+import re
+
+from avatar_service.adapters.dialogue.answer_types import NUMBER_WORD
+
+_COUNTED = re.compile(rf"\b(\d+|{NUMBER_WORD})\s+([a-z]{{3,}})\b", re.I)
+_COUNT_WORDS = {w: i for i, w in enumerate(("zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
+                                            "nine", "ten", "eleven", "twelve"))}
+_BOUNDED = re.compile(r"(?:within|up to|under|less than|fewer than|no more than|over|more than|above|at least|"
+                      r"at most|maximum(?: of)?|minimum(?: of)?|from)\s+$", re.I)
+
+
+def _counts(text: str, bounded_too: bool = True) -> dict[str, set[int]]:
+    """What a text counts ("three visits" -> {"visit": {3}}), by the counted word without its plural."""
+    out: dict[str, set[int]] = {}
+    for m in _COUNTED.finditer(text):
+        number = m.group(1).lower()
+        value = int(number) if number.isdigit() else _COUNT_WORDS.get(number)
+        if value is None or (not bounded_too and _BOUNDED.search(text[:m.start()])):
+            continue
+        out.setdefault(m.group(2).lower().removesuffix("s"), set()).add(value)
+    return out
+
+
+def over_the_minimum(question: str, sentence: str) -> bool | None:
+    """Whether the number a yes-or-no question puts on a thing ("can we do just the one night?") reaches the minimum
+    a sentence sets on it ("the minimum stay is two nights"); None when the sentence sets none on what it counts."""
+    asked = _counts(question)
+    for m in _MINIMUM.finditer(sentence):
+        for thing, minimum in _counts(m.group(1)).items():
+            if thing in asked:
+                return all(value >= min(minimum) for value in asked[thing])
+    return None
+
+
+# "the minimum stay is two nights", "a minimum of 10 children", "at least two nights"
+_MINIMUM = re.compile(rf"\b(?:minimum(?: \w+)? (?:is|of)|at least) ((?:\d+|{NUMBER_WORD})\s+[a-z]{{3,}})", re.I)
+
+
+def priced_each(question: str, sentence: str) -> bool:
+    """Whether a question asks if a price covers both or all of a thing ("is that for both boots?") that the sentence
+    prices one at a time ("£30 per boot"): then it does not."""
+    m = _BOTH.search(question)
+    if m is None:
+        return False
+    thing = m.group(1).lower().removesuffix("s")
+    return any(w.lower().removesuffix("s") == thing for w in _PER.findall(sentence))
+
+
+_BOTH = re.compile(r"\b(?:both|all(?: the)?|the two|the pair of)\s+([a-z]{3,})\b", re.I)
+_PER = re.compile(r"\bper ([a-z]{3,})\b", re.I)
+
+
+def in_the_count(question: str, sentence: str) -> bool | None:
+    """Whether the number a yes-or-no question puts on a thing ("is that just the one visit?") is the one a sentence
+    gives it ("covers three visits over three weeks"); None when they count nothing in common, or the sentence
+    only bounds it ("up to four passengers": amount_fit's)."""
+    asked, given = _counts(question), _counts(sentence, bounded_too=False)
+    common = asked.keys() & given.keys()
+    if not common:
+        return None
+    return all(asked[thing] & given[thing] for thing in common)
