@@ -4,6 +4,7 @@ handed, in one or two sentences whose wording follows the personality's traits."
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 import re
 import zlib
@@ -259,7 +260,7 @@ class _Reply(SmallTalk):
         case, aside_named = put_beside(text)  # where, instead of what, for whom: not what it is about
         for t in case & weights.keys():
             weights[t] = min(weights[t], 0.3)
-        for t in role_terms(text, kinds, self.previous_reply, lambda: [c.text for c in self.candidates()]) & \
+        for t in role_terms(text, kinds, self.previous_reply, lambda: [c.text for c in self.known]) & \
                 weights.keys():  # "who runs it?"
             weights[t] = min(weights[t], 0.5)
         # a question without words of its own leans on the one before, unless it asks for a kind of answer
@@ -274,7 +275,7 @@ class _Reply(SmallTalk):
             for t in pointing_nouns(text) & weights.keys():  # "at that hour?" names no new topic
                 weights[t] = min(weights[t], 0.3)
             borrowed, self.from_reply, self.echoed = borrowed_terms(  # the known sentences: read only if needed
-                text, more, weights, self.topic, self.previous_reply, lambda: [c.text for c in self.candidates()])
+                text, more, weights, self.topic, self.previous_reply, lambda: [c.text for c in self.known])
             # the turn's own words say what is new ("and on Saturday?"): the earlier ones together count at
             # most half as much as they do, however many there are; but a turn that asks another kind of answer
             # with no main word of its own ("how long does it take?", "which days is she in?") asks it of what
@@ -362,14 +363,19 @@ class _Reply(SmallTalk):
                      one_person=bool(_ONE_PERSON.search(text) or JUST_ME.search(text)))
 
     def candidates(self, exclude: str = "") -> list[Candidate]:
-        request, out = self.request, []
+        """The known sentences and the memories, without the knowledge sentences `exclude` said ("tell me more": what
+        the last reply said is not said again)."""
         said = exclude.lower()
+        return [c for c in self.known if not (said and c.kind == "knowledge" and c.text.lower().rstrip(".!?") in said)]
+
+    @functools.cached_property
+    def known(self) -> list[Candidate]:
+        """Every knowledge sentence and memory of the request, built once a turn (routing reads them several times)."""
+        request, out = self.request, []
         for ci, chunk in enumerate(request.knowledge):
             relevance = request.knowledge_relevance[ci] if ci < len(request.knowledge_relevance) else 0.0
             title = frozenset(terms(request.knowledge_titles[ci] if ci < len(request.knowledge_titles) else ""))
             for si, sentence in enumerate(answer_sentences(chunk)):
-                if said and sentence.lower().rstrip(".!?") in said:
-                    continue  # "tell me more": what the last reply said is not said again
                 own = request.sentence_relevance.get(sentence)  # "For emergencies outside these hours, ..."
                 score = relevance if own is None else max(own, 0.5 * (own + relevance))  # means more with its chunk
                 out.append(Candidate(sentence, "knowledge", ci, si, score, own is not None, title))
