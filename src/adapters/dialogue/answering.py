@@ -30,9 +30,8 @@ _PHRASES = [(re.compile(r"\bfor a living\b", re.I), "for work"), (re.compile(r"\
              "single ")]
 # words a phrase above brings in: they tip a balance, and nothing lacks them
 HINT_TERMS = frozenset(terms("single"))  # words that only tip a balance
-# words that only say which kind of answer is wanted: the kind itself is matched instead
-# the words that say what kind of answer is asked, not what about ("when can we get there?": arriving is when the
-# place lets one in)
+# words that only say which kind of answer is wanted: the kind itself is matched instead ("when can we get there?":
+# arriving is when the place lets one in)
 _KIND_WORDS = {"name": set(terms("name names called call")),
                "place": set(terms("address location located based situated held")),
                "time": set(terms("time hours deadline latest earliest arrive")),

@@ -168,10 +168,10 @@ def role_terms(text: str, kinds: Sequence[str], previous_reply: str, known: Call
     is how the question is put ("children are seen by Dr Vos")."""
     if "person" not in kinds:
         return set()
-    doing = role_words(text)
-    if doing and answer_types.HOLDS["person"].search(previous_reply):
-        return set(question_weights(doing, (), ()))
-    doing = doing or ((m := _WHO_VERB.match(text)) and m.group(1)) or ""
+    pointing = role_words(text)
+    if pointing and answer_types.HOLDS["person"].search(previous_reply):
+        return set(question_weights(pointing, (), ()))
+    doing = pointing or ((m := _WHO_VERB.match(text)) and m.group(1))
     done = set(question_weights(doing, (), ())) if doing else set()
     said = [set(terms(k)) for k in known()] if done else []
     return {t for t in done if not any(t in s for s in said)}
@@ -184,11 +184,12 @@ def role_words(text: str) -> str:
     return m.group(1) if m else ""
 
 
-_WHO_DOES = re.compile(r"\W*who(?:'s|'d|'ll|\s+(?:would|will|can|could|does|do|did|is|should))?\s+"
-                       r"((?:(?:be|come and|go and)\s+)?[a-z]+(?:\s+(?:after|up|out|in|on|over|at|to|with))?)\s+"
+# "who runs", "who'd come and fit", "who looks after": the verb right after "who" (and its particle)
+_WHO = r"\W*who(?:'s|'d|'ll|\s+(?:would|will|can|could|does|do|did|is|should))?\s+"
+_PARTICLE = r"(?:\s+(?:after|up|out|in|on|over|at|to|with))?"
+_WHO_VERB = re.compile(rf"{_WHO}((?:be\s+)?[a-z]+{_PARTICLE})\b", re.I)
+_WHO_DOES = re.compile(rf"{_WHO}((?:(?:be|come and|go and)\s+)?[a-z]+{_PARTICLE})\s+"
                        r"(?:it|that|this|them|those|these)\b", re.I)
-_WHO_VERB = re.compile(r"\W*who(?:'s|'d|'ll|\s+(?:would|will|can|could|does|do|did|is|should))?\s+"
-                       r"((?:be\s+)?[a-z]+(?:\s+(?:after|up|out|in|on|over|at|to|with))?)\b", re.I)
 
 
 def answered_someone(previous_user: str, previous_reply: str, text: str = "") -> bool:

@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 
 from avatar_service.adapters.dialogue.answer_types import HOLDS, age_fit, amount_fit, amounts, bounds_amount
-from avatar_service.adapters.dialogue.narrowing import REST, THRESHOLD, case_terms, pick_case, with_verb
+from avatar_service.adapters.dialogue.narrowing import DAY_WORD, REST, THRESHOLD, case_terms, pick_case, with_verb
 from avatar_service.adapters.dialogue.terms import terms
 
 # A sentence listing priced kinds of one thing, one after another: "Adult membership costs £240 a year, family
@@ -19,9 +19,6 @@ from avatar_service.adapters.dialogue.terms import terms
 # figure, or at the last ", and" before the next one (what comes between is its own: "Ravi Patel, who specialises
 # in hybrid cars, and Jordan Hughes"); each names itself before its figure (a figure that opens a piece is
 # one_clause's "£18 for jeans").
-# ("5pm on weekdays and Saturdays and 3:30pm on Sundays": days listed are one kind's)
-_DAYS_BEFORE = re.compile(r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekdays?|weekends?)$", re.I)
-_DAYS_AFTER = re.compile(r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekdays?|weekends?)\b", re.I)
 _PREPOSITION = re.compile(r"(?:between|within|for|from|over|up to|at|on|in|under)\s", re.I)
 _SEPARATOR = re.compile(r",\s+(?:and\s+|or\s+)?|\s+(?:and|or)\s+", re.I)
 # "for just me", "on my own": the one-person kind
@@ -61,8 +58,10 @@ def one_kind(sentence: str, own: set[str], question: str, kinds: Sequence[str], 
         # the first separator after a kind, unless a ", and" comes later: then what comes before it is the kind's
         # own ("Ravi Patel, who specialises in hybrid and electric cars, and Jordan Hughes"; "£8 for tea and
         # cake, and £12 for lunch"; but "family membership £380 and junior membership, for under-18s, £60")
+        # (but "5pm on weekdays and Saturdays and 3:30pm on Sundays": days listed together are one kind's)
         separators = [s for s in _SEPARATOR.finditer(body, before.end(), after.start())
-                      if not (_DAYS_BEFORE.search(body, 0, s.start()) and _DAYS_AFTER.match(body, s.end()))]
+                      if not (DAY_WORD.fullmatch(body[:s.start()].rsplit(None, 1)[-1]) and
+                              DAY_WORD.match(body, s.end()))]
         listing = [s for s in separators if s.group(0).startswith(",") and s.group(0).rstrip() != ","]
         cut = listing[-1] if listing else next(iter(separators), None)
         if cut is None:

@@ -243,7 +243,7 @@ def _states(clause: str, kinds: Sequence[str]) -> bool:
 _CASE_START = re.compile(r"(?:,\s+|,?\s+and\s+)(?=(?:for|on|at|in|during|from|with|by|after|before|until|outside)\s)",
                          re.I)
 REST = re.compile(r",\s+and\s+")  # what a case goes on to say that is not asked about
-_DAY_WORD = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:weekdays?|weekends?)\b", re.I)
+DAY_WORD = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:weekdays?|weekends?)\b", re.I)
 
 
 def case_terms(text: str) -> set[str]:
@@ -262,7 +262,7 @@ def _head(first: str, case: str) -> int:
     """Where the first case begins inside the first piece, which also holds what all cases share ("A full groom
     for a small dog", "We are open Monday to Friday"): at the word the next case opens with, or at its first day."""
     opener = case.split(None, 1)[0]
-    day = _DAY_WORD.search(first)
+    day = DAY_WORD.search(first)
     if day and len(first[:day.start()].split()) <= 1:
         day = None  # "At weekends we are open from..., and from ... on Sunday": the frame of every case, not the first
     found = [m.start() for m in (re.search(rf"(?<=\s){re.escape(opener)}\s", first), day) if m]
