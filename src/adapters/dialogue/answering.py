@@ -230,11 +230,15 @@ def _with_related(stems: set[str]) -> set[str]:
 _SAYS_WHICH = re.compile(r"(?:yes|no)\b", re.I)
 _PREVENTS = re.compile(r"\b(?:stop|stops|prevent|prevents|protect|protects|block|blocks)\b", re.I)
 _EXCEPT = re.compile(r"\b(?:except|other than|but not)\b([^,;.]*)", re.I)  # ("apart from" is "besides" as often)
-_NO_NEED = re.compile(r"\b(?:needs? no|(?:do|does)(?: not|n't) need(?: to book)?(?: an?)?|no need (?:for|to))\b",
-                      re.I)
-_NEED_OWN = re.compile(r"\b(?:need|have|got) to (?:bring|buy|get|have|take)\b", re.I)  # (not "can I bring my own?")
+_NO_NEED = re.compile(r"\b(?:needs? no|(?:do|does)(?: not|n't) need(?: to book)?(?: an?)?|no need (?:for|to)|"
+                      r"no (?:\w+ ){1,2}(?:is )?(?:needed|required|necessary))\b", re.I)  # ("no appointment needed")
+# (not "can I bring my own?")
+_NEED_OWN = re.compile(r"\b(?:need|have|got) to (?:bring|buy|get|have|take|send|pack)\b", re.I)
 _PROVIDED = re.compile(r"\b(?:we|they) (?:provide|supply|lend|loan)\b|\b(?:are|is) (?:provided|supplied|included)\b",
                        re.I)
+_NOT_PROVIDED = re.compile(r"\b(?:we|they) (?:do not|don't) (?:provide|supply|lend|loan)\b|"
+                           r"\b(?:are|is) not (?:provided|supplied|included)\b|"
+                           r"\b(?:aren't|isn't) (?:provided|supplied)\b", re.I)
 
 
 # whether something costs ("is there a charge for that?", "is that extra?"), which a price stated answers yes
@@ -263,8 +267,9 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
         on_the_day = counted.in_the_count(question, text)
     if on_the_day is not None and not _NEGATIVE.search(text):  # "on a Tuesday?" / "from Wednesday to Sunday"
         return _answered(on_the_day, text, ranking)
-    if _NEED_OWN.search(question) and _PROVIDED.search(text):
-        return _answered(False, text, ranking)  # "do we need to bring our own mats?" / "we provide mats"
+    if _NEED_OWN.search(question) and (provided := _PROVIDED.search(text) or _NOT_PROVIDED.search(text)):
+        # "do we need to bring our own mats?" / "we provide mats"; "do I need to send nappies?" / "... not provided"
+        return _answered(provided.re is _NOT_PROVIDED, text, ranking)
     asked = {t for t in terms(question) if t not in _LIGHT}
     if (excepted := _EXCEPT.search(text)) and asked and asked <= _with_related(set(terms(excepted.group(1)))):
         return _answered(False, text, ranking)  # "do you take amex?" / "all cards except American Express"

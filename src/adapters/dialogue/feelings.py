@@ -12,7 +12,7 @@ EMOTIONS: dict[str, str] = {}
 for _kind, _words in {
     "sad": "sad unhappy depressed upset lonely miserable heartbroken grieving crying hurt gloomy",
     "stressed": "stressed stress stressful overwhelmed anxious anxiety worried worry nervous scared afraid "
-    "frightened panicking panicked tense pressure",
+    "frightened panicking panicked tense",
     "angry": "angry mad furious annoyed frustrated frustrating irritated pissed",
     "tired": "tired exhausted drained sleepy",
     "happy": "happy glad excited thrilled delighted proud overjoyed ecstatic cheerful joyful relieved "
@@ -20,7 +20,10 @@ for _kind, _words in {
 }.items():
     for _w in _words.split():
         EMOTIONS[_w] = _kind
-_NEGATIVE_PHRASES = {"bad day": "sad", "rough day": "sad", "hard time": "sad", "burned out": "tired"}
+# ("under pressure" is a feeling; "blood pressure" and "tyre pressure" are not)
+_NEGATIVE_PHRASES = {"bad day": "sad", "rough day": "sad", "hard time": "sad", "burned out": "tired",
+                     "under pressure": "stressed", "so much pressure": "stressed", "lot of pressure": "stressed"}
+_AS_FELT = {"stress": "stressed", "stressful": "stressed", "anxiety": "anxious", "worry": "worried"}  # "feeling {word}"
 _SELF = frozenset(["i", "i'm", "im", "i've", "i'd", "me", "my", "myself", "feel", "feeling", "felt"])
 # asking to be told again what the user said: a question about their memories, whatever words it holds
 _RECALLING = re.compile(r"\b(?:remind me|do you (?:know|remember|recall)|did i (?:say|tell you|mention)|"
@@ -48,7 +51,7 @@ def detect_emotion(text: str) -> Emotion | None:
     lowered = " ".join(ws)
     for phrase, kind in _NEGATIVE_PHRASES.items():
         if phrase in lowered:
-            return Emotion(kind, phrase)
+            return Emotion(kind, "under pressure" if "pressure" in phrase else phrase)
     for i, w in enumerate(ws):
         felt = EMOTIONS.get(w)
         if felt is None:
@@ -62,5 +65,5 @@ def detect_emotion(text: str) -> Emotion | None:
             if felt == "happy":
                 return Emotion("sad", "unhappy")
             continue
-        return Emotion(felt, w)
+        return Emotion(felt, _AS_FELT.get(w, w))
     return None

@@ -35,6 +35,7 @@ from avatar_service.adapters.dialogue.follow_up_context import (
     new_attribute,
     pointing_nouns,
     points_back,
+    reply_terms,
     role_terms,
     topic_turns,
 )
@@ -268,7 +269,7 @@ class _Reply(SmallTalk):
         follow = more or (is_follow_up(text) and not asked_ages) or not (weights or kinds) or \
             kind_only(text, weights, kinds)
         context = self.previous_user if follow else ""
-        recalled = False
+        recalled, listed = False, frozenset[str]()
         pointing = self.pointing = points_back(text, weights)
         self.context_terms = {t for turn in self.topic for t in terms(turn)} if context else set()
         if context:
@@ -300,6 +301,8 @@ class _Reply(SmallTalk):
             if not kinds and not recalled and (_CONNECTIVE.match(text) or (
                     len(new_words) <= 1 and not asked_ages and not asks_whether_there_is(text))):
                 kinds = borrowed_kinds = answer_types.wanted(context)
+                if kinds and new_words:
+                    listed = reply_terms(self.previous_reply, [c.text for c in self.known])[1]
         if self.pronoun_resolved and not context:  # "what is she frightened of?" after "...called Nala"
             for name in _PROPER.findall(self.previous_reply):
                 for t in terms(name):
@@ -360,7 +363,7 @@ class _Reply(SmallTalk):
                      case=case, aside_named=aside_named, from_reply=self.from_reply, echoed=self.echoed,
                      incidental=common | of_the_family(weights.keys(), itself), told=told,
                      last_reply=said_sentences(self.previous_reply), kind_borrowed=bool(borrowed_kinds),
-                     one_person=bool(_ONE_PERSON.search(text) or JUST_ME.search(text)))
+                     one_person=bool(_ONE_PERSON.search(text) or JUST_ME.search(text)), listed_before=listed)
 
     def candidates(self, exclude: str = "") -> list[Candidate]:
         """The known sentences and the memories, without the knowledge sentences `exclude` said ("tell me more": what

@@ -77,6 +77,9 @@ class Query:
     last_reply: frozenset[str] = frozenset()  # the last reply's sentences (said_sentences), whatever is asked
     kind_borrowed: bool = False  # the kinds are the turn before's ("what about christmas day?" after "from what time?")
     one_person: bool = False  # asks for one person ("for a grown-up", "just for me")
+    # "and on Saturdays?" after the weekday hours: the known sentences the last reply was drawn from, when the turn
+    # asks the same kind of answer of another case; the list that gave one case gives the next
+    listed_before: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,6 +217,8 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
         if candidate.kind == "memory" and query.yes_no and query.about_user < 1.0 and \
                 _plain(candidate.text) in query.last_reply:
             score -= SAID_AGAIN  # "can he ride at that age?" after "Your son Finn is 4.": not that said again
+        if fits and candidate.text in query.listed_before and query.own & weights.keys() <= have:
+            score += LISTED_AGAIN  # (not "On Saturdays we close for lunch between 1pm and 1.30pm")
         if query.said and _plain(candidate.text) in query.said:
             if fits or not query.kinds:
                 score += SAID_BEFORE  # "where can I park?" ... "how much does that cost?": what that reply says
@@ -299,7 +304,7 @@ _FOR_SEVERAL = re.compile(r"\bfor (?:two|three|four|five|six|[2-6]) (?:adults|pe
 _CASE = re.compile(r"^(?:On|For|During|Outside|After|Before|Except|At)\s+(?:the\s+)?(\w+)")
 
 
-SAID_BEFORE, SOMEONE_ELSE, TOLD_AGAIN, SAID_AGAIN = 0.12, 0.15, 0.1, 0.3
+SAID_BEFORE, SOMEONE_ELSE, TOLD_AGAIN, SAID_AGAIN, LISTED_AGAIN = 0.12, 0.15, 0.1, 0.3, 0.3
 _SOMEONE_ELSES = re.compile(r"^Your (wife|husband|partner|son|daughter|sons|daughters|child|children|kids?|mum|mom|"
                             r"mother|dad|father|parents|brother|sister|friend|boyfriend|girlfriend|boss|dog|cat)\b")
 
