@@ -34,7 +34,10 @@ HOLDS = {
                         # ("fares are time and a half", "on Christmas Day fares are double")
                         r"\btime and a half\b|\b(?:double|triple) (?:the )?(?:fare|price|rate)s?\b|"
                         r"\b(?:fares?|prices?|rates?|charges?|fees?) (?:are|is) double\b|"
-                        r"\b\d+ ?%(?! of\b)", re.I),  # ("a deposit of 25%", "50% extra"; "90% of students" is none)
+                        r"\b\d+ ?%(?! of\b)|"  # ("a deposit of 25%", "50% extra"; "90% of students" is none)
+                        # an amount in another price ("a holding deposit of one week's rent", "30 times the rent")
+                        rf"\b(?:\d+|{NUMBER_WORD}|an?) (?:week|month|night|day|year)s?['’]s? (?:rent|fee|pay|wages?)\b|"
+                        r"\b\d+ times the (?:\w+ )?(?:rent|fee|price)\b", re.I),
     # a preposition and a name that is not a day or a month ("at Birch Lane", not "to Friday"), or a place word
     "place": re.compile(rf"(?<!^)\b(?:at|on|in|to|near) (?!{_DAY}\b|{_MONTH}\b)(?-i:[A-Z])\w+|"
                         r"\b(?:street|road|lane|avenue|square|piazza|row|yard|quay|"
@@ -53,9 +56,10 @@ HOLDS = {
                             r"\b(?:once|twice|\w+ times) (?:a|an|per|each)\b|"
                             r"\b(?:daily|weekly|fortnightly|monthly|yearly|annually)\b", re.I),
     # an age or an age limit: "21 years old", "aged 3", "under 18", "over 65", "18+"
-    "age": re.compile(r"\b\d{1,3}[ -]years?[ -]old\b|\baged? \d|\b(?:under|over|below|above|from|at least) "
+    "age": re.compile(r"\b\d{1,3}[ -]years?[ -]old\b|\bage[ds]? \d|\b(?:under|over|below|above|from|at least) "
                       r"\d{1,2}\b(?!\s?(?:am|pm|euros?|minutes|hours|km|%))|\b\d{1,2}\+|"
-                      r"\b(?:is|are|turned|turns) \d{1,3}\b(?!\s?(?:am|pm|euros?|pounds?|minutes|hours|km|%))|"
+                      r"\b(?:is|are|turned|turns|turning) \d{1,3}\b(?!\s?(?:am|pm|euros?|pounds?|minutes|hours|km|%))|"
+                      rf"\bis {NUMBER_WORD}(?= and an? half\b|\s*(?:[.,;!?]|$))|\b\d{{1,2}}[ -]months?[ -]old\b|"
                       r"\b(?:start|begin|join)s? (?:at|from) \d{1,2}\b(?![.:]?\d|\s?(?:am|pm|o'clock))|"
                       r"\d-year-olds\b|"
                       r"\b(?-i:[A-Z])[a-z]+, \d{1,2}(?=,| and\b|\.?$)", re.I),  # "Ellie, 9, and Oscar, 14"
@@ -101,10 +105,11 @@ _WANTS = [
                         r"say|said|ask|wondering|wonder|find out|check)\s+)when\b|\bwhat time\b|"
                         r"\bhow (?:late|early)\b|\b(?:until|till|til) when\b|\bwhat hours\b|"
                         r"\bthe (?:latest|earliest)\b|\bopening hours\b|\b(?:open|close|closes|opens)\b|\bdeadline\b|"
-                        r"\b(?:what|which) (?:days?|dates?|months?|nights?|evenings?|mornings?)\b", re.I)),
+                        r"\b(?:what|which) (?:days?|dates?|months?|nights?|evenings?|mornings?)\b|"
+                        r"\bhow long have (?:you|they|it|the \w+) been\b", re.I)),  # ("since 1962")
     ("place", re.compile(r"\bwhere(?:abouts)?\b|\baddress\b|\blocated\b|\bbased\b|\bsituated\b", re.I)),
     ("person", re.compile(r"\bwho\b|\bwhose\b", re.I)),
-    ("age", re.compile(r"\bhow old\b|\bwhat age\b|\bminimum age\b|\bage limit\b", re.I)),
+    ("age", re.compile(r"\bhow old\b|\b(?:what|which) ages?\b|\bminimum age\b|\bage limit\b", re.I)),
     # ("how quickly can someone get to me?" / "within 45 minutes")
     ("duration", re.compile(r"\bhow (?:long|quick|quickly|soon|fast)\b|\bfor how many (?:days|weeks|months|hours)\b",
                             re.I)),
@@ -151,8 +156,16 @@ def holds(sentence: str, kinds: Sequence[str]) -> bool:
     return any(HOLDS[kind].search(sentence) for kind in kinds)
 
 
-# "12 year old", "12-year-old", "aged 12", "age 12"
-_AGE = re.compile(r"\b(\d{1,3})[ -]years?[ -]old\b|\b(?:aged?|age of) (\d{1,3})\b|\bis (\d{1,2})\b", re.I)
+# "12 year old", "12-year-old", "aged 12", "age 12", "is turning 10", "is two and a half" (two); a baby's months
+# ("8 months old") are age 0, not 8
+_AGE_WORDS = {w: n for n, w in enumerate(["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                                          "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
+                                          "eighteen", "nineteen", "twenty"], 1)}
+_AGE_WORD = rf"(?:{'|'.join(_AGE_WORDS)})"
+_AGE = re.compile(rf"\b(\d{{1,3}}|{_AGE_WORD})[ -]years?[ -]old\b|\b(?:aged?|age of) (\d{{1,3}})\b|"
+                  rf"\b(?:is|turning) (\d{{1,2}})\b(?![ -]months?\b)|"
+                  rf"\bis ({_AGE_WORD})(?= and an? half\b|\s*(?:[.,;!?]|$))|"
+                  rf"\b(\d{{1,2}}|{_AGE_WORD})[ -]months?[ -]old\b", re.I)
 # an age limit: a number that is not a time, a price or a count of something else
 # ("under 18", "under-18s")
 _LIMIT = re.compile(r"\b(under|below|younger than|over|above|older than)[\s-](\d{1,3})s?\b(?![.:]?\d|\s?(?:am|pm|"
@@ -163,7 +176,11 @@ _CHILD = re.compile(r"\b(?:son|daughter|kid|kids|child|children|baby|toddler|boy
 
 
 def ages(text: str) -> list[int]:
-    return [int(next(g for g in m.groups() if g)) for m in _AGE.finditer(text)]
+    return [0 if m.group(5) else _age_number(next(g for g in m.groups() if g)) for m in _AGE.finditer(text)]
+
+
+def _age_number(said: str) -> int:
+    return int(said) if said.isdigit() else _AGE_WORDS[said.lower()]
 
 
 TODDLER_AGE, _TODDLER = 2, re.compile(r"\btoddlers?\b", re.I)
@@ -181,7 +198,7 @@ _RANGE = re.compile(r"\b(?:aged?s?|for|between)\s+(\d{1,2})\s?(?:-|–|to|and)\s
 
 
 # "16- and 17-year-olds"; a youngest age: "riders can start at 4", "from the age of 7"
-_YEAR_OLDS = re.compile(r"\b(\d{1,2})-?\s?(?:and|to|or|-|–)\s?(\d{1,2})-year-olds\b", re.I)
+_YEAR_OLDS = re.compile(r"\b(\d{1,2})-?\s?(?:and|to|or|-|–)\s?(\d{1,2})[ -]years?[ -]olds\b", re.I)
 _YOUNGEST = re.compile(r"\b(?:(?:start|begin|join)s?|starting) (?:at|from) (?:the age of )?(\d{1,2})\b"
                        r"(?![.:]?\d|\s?(?:am|pm|o'clock))|\bfrom (?:the )?age (?:of )?(\d{1,2})\b", re.I)
 

@@ -63,7 +63,7 @@ ticket tickets pass passes admission entry
 start starts begin begins commence
 finish finishes end ends
 quiet noise noisy silent
-dinner dinners supper lunch lunches breakfast breakfasts food meal meals
+dinner dinners supper lunch lunches breakfast breakfasts food meal meals fed feed
 winter november december january february
 summer june july august
 spring march april may
@@ -99,9 +99,10 @@ buggy buggies pushchair pushchairs pram prams stroller strollers
 scared frightened afraid fear fears nervous anxious
 ill unwell sick poorly
 house home flat address
-dog dogs labrador spaniel collie terrier poodle cockapoo cavapoo labradoodle beagle retriever dachshund husky pug
+dog dogs pet pets labrador spaniel collie terrier poodle cockapoo cavapoo labradoodle beagle retriever dachshund
+dog dogs husky pug
 dog dogs bulldog whippet greyhound schnauzer chihuahua alsatian lurcher pointer setter corgi dalmatian
-cat cats siamese persian ragdoll tabby moggy
+cat cats pet pets siamese persian ragdoll tabby moggy
 lock locks locker lockers
 stuff things belongings valuables possessions
 loan courtesy replacement
@@ -138,7 +139,16 @@ calm calming sedate sedates sedated sedative sedatives sedation tranquilliser tr
 check checks checked check-up checkup test tests examination
 loose tighten tightens tightened adjust adjusts adjusted adjustment
 stuck hint hints clue clues
-novice novices newbie newbies beginner beginners
+novice novices newbie newbies beginner beginners learn learner learners
+boss bosses owner owners manager managers
+detergent detergents powder soap softener
+saltwater marine seawater
+vegetarian vegetarians veggie veggies vegan vegans
+legal law laws lawyer lawyers solicitor solicitors
+visa visas immigration
+earn earns earning earnings income salary wage wages
+breastfeed breastfeeding feeding
+drip dripping leak leaks leaking repair repairs
 """
 
 # what an amount costs, said the everyday way (a price asked, answer_types.wanted, and the word "cost")
@@ -254,6 +264,9 @@ PHRASES = [
     (r"\bbetween (?:(?:9|10|11|12)(?:[.:]\d\d)? ?pm|midnight) and [3-7](?:[.:]\d\d)? ?am\b", r"\g<0> night"),
     (r"\bcom(?:e|es|ing) out\b(?! (?:if|when|in|on)\b)", "call out"),  # a tradesman's visit
     (r"\bamex\b", "american express"),
+    (r"\bget(?:ting)? in touch\b", "contact"),
+    (r"\bover[- ]?(?:60|65|70)s\b", r"\g<0> senior"),  # ("is it cheaper for pensioners?" / "over-65s pay £8")
+    (r"\bin charge\b", "manager"),
     (r"\b(?:with|for) (?:the )?(?:two|both|2) of (?:them|us)\b", "for a second"),  # ("10% off the second child")
     # a visit to the customer's home ("could someone come round to my house?" / "we don't do home visits")
     (r"\b(?:come|pop|call) (?:round|over|out) to (?:my|our|his|her|their) (?:house|home|place|flat)\b", "home visit"),

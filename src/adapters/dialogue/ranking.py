@@ -212,6 +212,10 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
         if candidate.kind == "memory" and query.about_user >= 1.0 and (other := _SOMEONE_ELSES.match(candidate.text)) \
                 and not set(terms(other.group(1))) & query.own:
             score -= SOMEONE_ELSE  # "what car do I drive?" is not answered by "your wife drives an electric car"
+        if candidate.kind == "memory" and query.ages and not query.ages_said and query.about_user < 1.0 and \
+                not _ASKS_WHO_THEY_ARE & set(query.kinds) and answer_types.ages(candidate.text) and \
+                all(answer_types.mentions_child(t) for t in have & weights.keys()):
+            score -= SOMEONE_ELSE  # "which room would my son be in?": his age is what the question is asked with
         if candidate.kind == "memory" and query.told and not query.about_user and have & weights.keys() <= query.told:
             score -= TOLD_AGAIN
         if candidate.kind == "memory" and query.yes_no and query.about_user < 1.0 and \
@@ -331,6 +335,7 @@ def _holds(text: str, query: Query) -> bool:
 
 
 _NAMED = frozenset(("person", "name"))
+_ASKS_WHO_THEY_ARE = frozenset(("name", "age", "person"))
 
 
 def _who(query: Query, kind: str) -> float:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from avatar_service.adapters.dialogue.answer_types import HOLDS, ages, wanted
 from avatar_service.adapters.dialogue.feelings import detect_emotion
 from avatar_service.ports.dialogue import Persona
 
@@ -36,6 +37,43 @@ def test_no_appointment_needed_is_not_a_no() -> None:
 
 
 def test_what_is_not_provided_you_need_to_bring() -> None:
-    reply = ask("The manager of a day nursery.", ["Please send a spare set of clothes every day. Nappies and wipes are not provided."], [0.5],
+    nursery = ["Please send a spare set of clothes every day. Nappies and wipes are not provided."]
+    reply = ask("The manager of a day nursery.", nursery, [0.5],
                 "Do I need to send nappies?")
     assert reply.startswith("Yes"), reply
+
+
+def test_ages_said_in_words_turning_and_in_months() -> None:
+    assert ages("Your son Leo is two and a half.") == [2]
+    assert ages("Your son Alfie is turning 10.") == [10]
+    assert ages("Your baby daughter Nell is 8 months old.") == [0]  # not 8
+    assert ages("The pool is one of the largest in town.") == []
+    assert HOLDS["age"].search("Your son Alfie is turning 10.") and HOLDS["age"].search("for ages 7 to 11")
+
+
+NURSERY = ["Little Acorns cares for children from 6 months to 5 years.",
+           "Babies up to 2 are in the Seedlings room, 2 to 3 year olds are in the Saplings room, and 3 to 5 year olds "
+           "are in the Oak room."]
+
+
+def test_a_child_whose_age_is_said_in_words_is_placed_by_it() -> None:
+    assert wanted("What ages do you take?") == ["age"]
+    reply = ask("The manager of a day nursery.", NURSERY, [0.3, 0.4], "Which room would my son be in?",
+                memories=(["User's son Leo is two and a half"], [0.3]))
+    assert "Saplings" in reply, reply
+
+
+def test_an_amount_said_in_another_price_is_a_price() -> None:
+    lettings = ["Tenants pay a holding deposit of one week's rent to reserve a property.",
+                "Tenants need to earn at least 30 times the monthly rent per year."]
+    reply = ask("A letting agent.", lettings, [0.5, 0.4], "How much is the holding deposit?")
+    assert "one week's rent" in reply, reply
+    assert "30 times" in ask("A letting agent.", lettings, [0.4, 0.4], "How much do I need to earn?")
+
+
+def test_everyday_words_for_what_the_text_says_otherwise() -> None:
+    launderette = ["Dryers cost £1 for 10 minutes. Washing powder is sold at the counter for 80p a cup.",
+                   "The machines take coins and contactless cards."]
+    assert "powder" in ask("A launderette.", launderette, [0.4, 0.3], "Do you sell detergent?")
+    fishery = ["A day ticket costs £12. Juniors under 16 and over-65s pay £8 for a day."]
+    assert "£8" in ask("A fishery.", fishery, [0.5], "Is it cheaper for pensioners?")
