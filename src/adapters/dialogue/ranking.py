@@ -230,6 +230,10 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
                 score -= SAID_BEFORE  # "who would fit it?" after a boiler's price: not that price again
         # the chunk retrieval put first, and a chunk's opening sentences (which state its main facts) win ties
         score += 0.01 / (1 + candidate.group) + max(0.0, 0.02 - 0.01 * candidate.position)
+        # (a sentence that opens with its case, "On Saturdays we close for lunch", opens with no subject)
+        if fits and main and not query.yes_no and not case:  # "A Full Valet is £85", not "... in the Full Valet"
+            opening = set(terms(" ".join(candidate.text.split()[:_OPENING_WORDS])))
+            score += SUBJECT_HELD * len(opening & set(main)) / len(main)
         scored.append(Scored(candidate, score, coverage, fits, main_held / len(main) if main else 1.0))
     scored.sort(key=lambda s: -s.score)
     main_words = [t for t, w in weights.items() if w >= 1.0 and t in query.own]
@@ -304,6 +308,7 @@ _NEED_ASKED = re.compile(r"\b(?:do|does|will|would) (?:i|we|you|he|she|they) (?:
 # words of need, asked ("do I need to book?", answering) or said ("you don't need an appointment")
 NEED = re.compile(r"\b(?:needs?|needed|necessary|required|requires|compulsory|have to|has to|must)\b", re.I)
 NEED_SAID, AMOUNT_FITS = 0.05, 0.2
+SUBJECT_HELD, _OPENING_WORDS = 0.03, 4  # what a sentence opens with is what its answer is about
 _FOR_SEVERAL = re.compile(r"\bfor (?:two|three|four|five|six|[2-6]) (?:adults|people|persons|guests|visitors)\b", re.I)
 _CASE = re.compile(r"^(?:On|For|During|Outside|After|Before|Except|At)\s+(?:the\s+)?(\w+)")
 

@@ -77,3 +77,14 @@ def test_everyday_words_for_what_the_text_says_otherwise() -> None:
     assert "powder" in ask("A launderette.", launderette, [0.4, 0.3], "Do you sell detergent?")
     fishery = ["A day ticket costs £12. Juniors under 16 and over-65s pay £8 for a day."]
     assert "£8" in ask("A fishery.", fishery, [0.5], "Is it cheaper for pensioners?")
+
+
+def test_the_price_of_what_a_sentence_opens_with() -> None:
+    valets = ["A Full Valet is £85 and adds a deep clean of the interior; it takes about three hours.",
+              "The Showroom Valet is £180, adds a machine polish and a ceramic wax to everything in the Full Valet, "
+              "and takes most of a day."]
+    persona = Persona("Sam", "", "A mobile car valeting service.", {"verbosity": 0.3})
+    # the showroom's sentence is as near in meaning, as the embedder found it
+    reply = last_reply(persona, ["what does a full valet cost?"], [" ".join(reversed(valets))], [0.5], [], [],
+                       sentence_relevance={valets[0]: 0.71, valets[1]: 0.71})
+    assert "£85" in reply and "£180" not in reply, reply
