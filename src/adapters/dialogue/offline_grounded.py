@@ -316,8 +316,9 @@ class _Reply(SmallTalk):
             for t in ONE_PERSON:
                 weights.setdefault(t, 0.5)
         # "how much does that cost?" asks about what the last reply said ("how much is it to get a plumber out?" not)
-        said = said_sentences(self.previous_reply) if context and not more and pointing and \
-            not _CONNECTIVE.match(text) else frozenset()
+        # (and "from what time?", which asks a kind of answer and nothing else, asks it of what the last reply said)
+        said = said_sentences(self.previous_reply) if context and not more and (pointing or kind_only(
+            text, question_weights(text, kinds, asked_ages), kinds)) and not _CONNECTIVE.match(text) else frozenset()
         asked = asked_part(text)  # routing reads the question asked, the ranking every word said
         told = frozenset(terms(text)) - frozenset(terms(asked))  # what the user told before asking it
         # what the user told before asking is the case of a question with words of its own ("my friend's boy hates

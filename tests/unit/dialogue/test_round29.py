@@ -88,3 +88,13 @@ def test_the_price_of_what_a_sentence_opens_with() -> None:
     reply = last_reply(persona, ["what does a full valet cost?"], [" ".join(reversed(valets))], [0.5], [], [],
                        sentence_relevance={valets[0]: 0.71, valets[1]: 0.71})
     assert "£85" in reply and "£180" not in reply, reply
+
+
+def test_a_kind_asked_alone_is_asked_of_what_the_last_reply_said() -> None:
+    hours = "The range is open from 7am to 10pm Monday to Friday and from 8am to 9pm at weekends."
+    deal = "On Tuesdays from 4pm until closing, baskets are half price for anyone under 18."
+    persona = Persona("Sam", "", "A golf driving range.", {"verbosity": 0.3})
+    # the opening hours are nearer in meaning to "from what time?", as the embedder found them
+    reply = last_reply(persona, ["do you do any deals for teenagers?", "from what time?"], [hours, deal], [0.4, 0.4],
+                       [], [], sentence_relevance={hours: 0.5, deal: 0.15})
+    assert "4pm" in reply and "7am" not in reply, reply
