@@ -267,6 +267,7 @@ PHRASES = [
     (r"\bget(?:ting)? in touch\b", "contact"),
     (r"\bover[- ]?(?:60|65|70)s\b", r"\g<0> senior"),  # ("is it cheaper for pensioners?" / "over-65s pay £8")
     (r"\bin charge\b", "manager"),
+    (r"\bon top\b(?! of the (?:hill|building|roof|wall|cliff)\b)", "extra"),  # ("do the kids cost extra on top?")
     (r"\b(?:with|for) (?:the )?(?:two|both|2) of (?:them|us)\b", "for a second"),  # ("10% off the second child")
     # a visit to the customer's home ("could someone come round to my house?" / "we don't do home visits")
     (r"\b(?:come|pop|call) (?:round|over|out) to (?:my|our|his|her|their) (?:house|home|place|flat)\b", "home visit"),

@@ -101,6 +101,7 @@ _AGE_WORDS = frozenset(terms("age old young"))
 # "do I need to book, or can we just turn up?": the other way is said for contrast, and needs no answer of its own
 _ALTERNATIVE = re.compile(r",?\s+or\s+(?:can|could|do|does|should|shall|will|would|is|are|may|must)\b.*$", re.I)
 TOLD_WEIGHT = 0.3  # (GENERIC's: see query())
+_EXTRA = re.compile(r"\b(?:extra|on top|additional|more)\b", re.I)
 _FEELING = frozenset(terms("obsessed mad crazy keen love loves hate hates fond afraid scared frightened nervous"))
 _ONE_PERSON = re.compile(r"\b(?:a|an|one|single) (?:adult|grown[- ]?up|person|visitor|guest)\b", re.I)
 _PROPER = re.compile(r"(?<![.!?] )(?<!^)\b[A-Z][a-z]+\b")  # a name: capitalised, not as a sentence's first word
@@ -317,8 +318,11 @@ class _Reply(SmallTalk):
                 weights.setdefault(t, 0.5)
         # "how much does that cost?" asks about what the last reply said ("how much is it to get a plumber out?" not)
         # (and "from what time?", which asks a kind of answer and nothing else, asks it of what the last reply said)
-        said = said_sentences(self.previous_reply) if context and not more and (pointing or kind_only(
-            text, question_weights(text, kinds, asked_ages), kinds)) and not _CONNECTIVE.match(text) else frozenset()
+        # (and "do the kids cost extra on top?" after a price asks more than that price)
+        said = said_sentences(self.previous_reply) if (context and not more and (pointing or kind_only(
+            text, question_weights(text, kinds, asked_ages), kinds)) and not _CONNECTIVE.match(text)) or (
+            "price" in kinds and _EXTRA.search(text) and answer_types.HOLDS["price"].search(self.previous_reply)) \
+            else frozenset()
         asked = asked_part(text)  # routing reads the question asked, the ranking every word said
         told = frozenset(terms(text)) - frozenset(terms(asked))  # what the user told before asking it
         # what the user told before asking is the case of a question with words of its own ("my friend's boy hates

@@ -98,3 +98,13 @@ def test_a_kind_asked_alone_is_asked_of_what_the_last_reply_said() -> None:
     reply = last_reply(persona, ["do you do any deals for teenagers?", "from what time?"], [hours, deal], [0.4, 0.4],
                        [], [], sentence_relevance={hours: 0.5, deal: 0.15})
     assert "4pm" in reply and "7am" not in reply, reply
+
+
+def test_costing_extra_is_asked_of_the_price_just_given() -> None:
+    family = "The family room costs £130 a night for two adults and up to two children, breakfast included."
+    welcome = "Children of all ages are welcome, and we lend a cot and a high chair free of charge if you ask."
+    persona = Persona("Sam", "", "A bed-and-breakfast guesthouse.", {"verbosity": 0.3})
+    # children are nearer in meaning to the question than the family room, as the embedder found them
+    reply = last_reply(persona, ["how much is the family room a night?", "do the kids cost extra on top?"],
+                       [family, welcome], [0.4, 0.4], [], [], sentence_relevance={family: 0.4, welcome: 0.5})
+    assert "£130" in reply, reply
