@@ -19,7 +19,7 @@ _LIGHT = frozenset(terms("bring take get go come use make need put leave allow a
 _LOWER_STARTERS = words_of("""The A An It This That These Those There In On At For Most Many Some Each Every Its
     Their Our When If During After Before Since As By With Unlike Although While Today Now All Several Visitors
     Children Tables Pets Dogs Cats We Photography Food Apart Besides Also Please Brothers Sisters Parents Adults
-    Students Members Guests Customers""")
+    Students Members Guests Customers Her His They Babies Nappies Lunch Breakfast Dinner Tea Coffee Drinks Meals""")
 
 
 # phrasings whose words mislead a word match: "for a living" is about work, not where one lives

@@ -149,6 +149,7 @@ visa visas immigration
 earn earns earning earnings income salary wage wages
 breastfeed breastfeeding feeding
 drip dripping leak leaks leaking repair repairs
+photo photos photograph photographs picture pictures portrait portraits image images
 """
 
 # what an amount costs, said the everyday way (a price asked, answer_types.wanted, and the word "cost")

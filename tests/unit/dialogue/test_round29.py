@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from avatar_service.adapters.dialogue.answer_types import HOLDS, ages, wanted
+from avatar_service.adapters.dialogue.answering import lower_first
 from avatar_service.adapters.dialogue.feelings import detect_emotion
 from avatar_service.ports.dialogue import Persona
 
@@ -108,3 +109,13 @@ def test_costing_extra_is_asked_of_the_price_just_given() -> None:
     reply = last_reply(persona, ["how much is the family room a night?", "do the kids cost extra on top?"],
                        [family, welcome], [0.4, 0.4], [], [], sentence_relevance={family: 0.4, welcome: 0.5})
     assert "£130" in reply, reply
+
+
+def test_a_clock_time_is_no_age_and_a_photo_is_a_portrait() -> None:
+    assert not HOLDS["age"].search("A full day from 7.30am to 6pm costs £68.")
+    assert HOLDS["age"].search("Little Acorns cares for children from 6 months to 5 years.")
+    studio = ["Her business partner Marcus Bell shoots the headshots and pet portraits.",
+              "Pet portraits are £60 for 45 minutes."]
+    reply = ask("A portrait photography studio.", studio, [0.4, 0.4], "Can you take photos of my dog?")
+    assert reply.startswith("Yes") and "portraits" in reply, reply
+    assert lower_first("Her business partner shoots pet portraits.") == "her business partner shoots pet portraits."
