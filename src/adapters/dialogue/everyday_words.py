@@ -140,7 +140,7 @@ check checks checked check-up checkup test tests examination
 loose tighten tightens tightened adjust adjusts adjusted adjustment
 stuck hint hints clue clues
 novice novices newbie newbies beginner beginners learn learner learners
-boss bosses owner owners manager managers
+boss bosses owner owners manager managers head heads
 detergent detergents powder soap softener
 saltwater marine seawater
 vegetarian vegetarians veggie veggies vegan vegans

@@ -307,7 +307,7 @@ _NEED_ASKED = re.compile(r"\b(?:do|does|will|would) (?:i|we|you|he|she|they) (?:
                          re.I)
 # words of need, asked ("do I need to book?", answering) or said ("you don't need an appointment")
 NEED = re.compile(r"\b(?:needs?|needed|necessary|required|requires|compulsory|have to|has to|must)\b", re.I)
-NEED_SAID, AMOUNT_FITS = 0.05, 0.2
+NEED_SAID, AMOUNT_FITS = 0.1, 0.2
 SUBJECT_HELD, _OPENING_WORDS = 0.03, 4  # what a sentence opens with is what its answer is about
 _FOR_SEVERAL = re.compile(r"\bfor (?:two|three|four|five|six|[2-6]) (?:adults|people|persons|guests|visitors)\b", re.I)
 _CASE = re.compile(r"^(?:On|For|During|Outside|After|Before|Except|At)\s+(?:the\s+)?(\w+)")

@@ -20,6 +20,7 @@ _I_ASKS = re.compile(r"\b(?:do|did|does|am|was|have|had|can't|cannot|should)\s+i
 _PROCEDURE = words_of("get book find reach contact cancel order reserve go come bring need take leave park have "
                       "pick collect drop return pay sign register apply make join use buy rent hire check change "
                       "arrange borrow talk speak ask call ring phone text dial email see arrive turn show "
+                      "report request submit complain claim renew upgrade send post log "
                       "allowed permitted able supposed meant ok okay alright fine "  # "am I allowed to...": a rule
                       "tied locked bound charged covered insured")  # "am I tied into a contract?": the place's terms
 _TO = re.compile(r"\s+to\b", re.I)

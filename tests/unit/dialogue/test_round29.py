@@ -5,6 +5,7 @@ from __future__ import annotations
 from avatar_service.adapters.dialogue.answer_types import HOLDS, ages, wanted
 from avatar_service.adapters.dialogue.answering import lower_first
 from avatar_service.adapters.dialogue.feelings import detect_emotion
+from avatar_service.adapters.dialogue.user_facts import about_user
 from avatar_service.ports.dialogue import Persona
 
 from .conversation import last_reply
@@ -119,3 +120,23 @@ def test_a_clock_time_is_no_age_and_a_photo_is_a_portrait() -> None:
     reply = ask("A portrait photography studio.", studio, [0.4, 0.4], "Can you take photos of my dog?")
     assert reply.startswith("Yes") and "portraits" in reply, reply
     assert lower_first("Her business partner shoots pet portraits.") == "her business partner shoots pet portraits."
+
+
+def test_how_do_i_report_asks_what_to_do_and_the_boss_heads_it() -> None:
+    assert about_user("How do I report a dripping tap?") == 0.0
+    lettings = ["Tenants report repairs through our online portal or by calling 01603 777 345.",
+                "We manage flats across Norwich."]
+    assert "portal" in ask("A letting agent.", lettings, [0.3, 0.2], "How do I report a dripping tap?",
+                           memories=(["User has a cat called Tofu"], [0.1]))
+    team = ["The senior partner is Margaret Finch, who heads the probate team.",
+            "Conveyancing is handled by Daniel Osei."]
+    assert "Margaret" in ask("A firm of solicitors.", team, [0.25, 0.24], "Who's the boss there?")
+
+
+def test_whether_one_must_is_answered_by_what_says_one_must() -> None:
+    bingo = ["Members get a free cup of tea and a biscuit at afternoon sessions.",
+             "Membership is free, and you need it to play; bring photo ID to join."]
+    persona = Persona("Sam", "", "A bingo club.", {"verbosity": 0.3})
+    reply = last_reply(persona, ["Do I have to be a member?"], [" ".join(bingo)], [0.5], [], [],
+                       sentence_relevance={bingo[0]: 0.45, bingo[1]: 0.63})
+    assert "you need it" in reply, reply
