@@ -150,6 +150,7 @@ earn earns earning earnings income salary wage wages
 breastfeed breastfeeding feeding
 drip dripping leak leaks leaking repair repairs
 photo photos photograph photographs picture pictures portrait portraits image images
+news update updates
 """
 
 # what an amount costs, said the everyday way (a price asked, answer_types.wanted, and the word "cost")
@@ -268,6 +269,8 @@ PHRASES = [
     (r"\bget(?:ting)? in touch\b", "contact"),
     (r"\bover[- ]?(?:60|65|70)s\b", r"\g<0> senior"),  # ("is it cheaper for pensioners?" / "over-65s pay £8")
     (r"\bin charge\b", "manager"),
+    # how long a business has been going is how long it has traded ("trading since 1962")
+    (r"\bbeen (?:going|around|in business|open|running)\b(?! (?:on|for a|late|at)\b)", "been trading"),
     (r"\bon top\b(?! of the (?:hill|building|roof|wall|cliff)\b)", "extra"),  # ("do the kids cost extra on top?")
     (r"\b(?:with|for) (?:the )?(?:two|both|2) of (?:them|us)\b", "for a second"),  # ("10% off the second child")
     # a visit to the customer's home ("could someone come round to my house?" / "we don't do home visits")

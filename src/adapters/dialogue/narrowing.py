@@ -162,6 +162,11 @@ def _one_clause(sentence: str, question: str, kinds: Sequence[str], follow_up: b
             _LONG_LIST.search(sentence):
         return sentence
     stating = [c for c in clauses if _states(c, kinds)]
+    # "two main sessions every day: the afternoon session at 1.30pm and the evening session at 7.30pm": the items of
+    # a list announced by a colon go together, unless the question names one
+    items = [clauses[0].split(": ", 1)[-1], *clauses[1:]]
+    if ": " in clauses[0] and not any(question_terms & _own_terms(c, items) for c in items):
+        return sentence
     if any(THRESHOLD.search(c) and c not in stating for c in clauses):
         return sentence  # "we deliver on orders over £25, and delivery costs £4": the condition goes with it
     if len(stating) == 1 and len(clauses) == 2 and _COMMA_CLAUSES.search(sentence):

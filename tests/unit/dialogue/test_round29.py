@@ -5,6 +5,7 @@ from __future__ import annotations
 from avatar_service.adapters.dialogue.answer_types import HOLDS, ages, wanted
 from avatar_service.adapters.dialogue.answering import lower_first
 from avatar_service.adapters.dialogue.feelings import detect_emotion
+from avatar_service.adapters.dialogue.narrowing import one_clause
 from avatar_service.adapters.dialogue.user_facts import about_user
 from avatar_service.ports.dialogue import Persona
 
@@ -140,3 +141,16 @@ def test_whether_one_must_is_answered_by_what_says_one_must() -> None:
     reply = last_reply(persona, ["Do I have to be a member?"], [" ".join(bingo)], [0.5], [], [],
                        sentence_relevance={bingo[0]: 0.45, bingo[1]: 0.63})
     assert "you need it" in reply, reply
+
+
+def test_a_list_announced_by_a_colon_is_said_whole() -> None:
+    sessions = "Lucky Star Bingo has two main sessions every day: the afternoon session at 1.30pm and the evening " \
+               "session at 7.30pm."
+    assert one_clause(sessions, "When are the bingo sessions?", ["time"]) == sessions
+    assert "7.30pm" in one_clause(sessions, "When is the evening session?", ["time"])
+
+
+def test_how_long_a_business_has_been_going() -> None:
+    shop = ["Pennington's Hardware is a family-run ironmongers, trading since 1962.",
+            "We are open Monday to Saturday from 8am to 5.30pm."]
+    assert "1962" in ask("A hardware shop.", shop, [0.15, 0.15], "How long have you been going?")
