@@ -151,6 +151,9 @@ breastfeed breastfeeding feeding
 drip dripping leak leaks leaking repair repairs
 photo photos photograph photographs picture pictures portrait portraits image images
 news update updates
+teach teaches teaching taught learn learns learning
+join joins joined joining membership memberships
+club clubs team teams squad squads
 """
 
 # what an amount costs, said the everyday way (a price asked, answer_types.wanted, and the word "cost")
@@ -269,6 +272,8 @@ PHRASES = [
     (r"\bget(?:ting)? in touch\b", "contact"),
     (r"\bover[- ]?(?:60|65|70)s\b", r"\g<0> senior"),  # ("is it cheaper for pensioners?" / "over-65s pay £8")
     (r"\bin charge\b", "manager"),
+    # an hour from 7pm is in the evening ("are you open late any evening?" / "until 8pm on Thursdays")
+    (r"\b(?:[7-9]|1[01])(?:[.:][0-5]\d)? ?pm\b", r"\g<0> evening"),
     # how long a business has been going is how long it has traded ("trading since 1962")
     (r"\bbeen (?:going|around|in business|open|running)\b(?! (?:on|for a|late|at)\b)", "been trading"),
     (r"\bon top\b(?! of the (?:hill|building|roof|wall|cliff)\b)", "extra"),  # ("do the kids cost extra on top?")

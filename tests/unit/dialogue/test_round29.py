@@ -154,3 +154,18 @@ def test_how_long_a_business_has_been_going() -> None:
     shop = ["Pennington's Hardware is a family-run ironmongers, trading since 1962.",
             "We are open Monday to Saturday from 8am to 5.30pm."]
     assert "1962" in ask("A hardware shop.", shop, [0.15, 0.15], "How long have you been going?")
+
+
+def test_late_hours_are_the_evening() -> None:
+    clinic = ["We are open Monday to Friday from 9am to 5pm, and until 8pm on Thursdays.",
+              "The clinic is on the first floor."]
+    assert "8pm" in ask("A foot clinic.", clinic, [0.3, 0.2], "Are you open late any evening?")
+
+
+def test_learning_is_being_taught() -> None:
+    rink = ["Our Learn to Skate course runs for eight weeks on Saturday mornings at 9am and costs £96.",
+            "The head coach is Natalia Brooks, a former British ice dance champion."]
+    persona = Persona("Sam", "", "An ice rink.", {"verbosity": 0.3})
+    reply = last_reply(persona, ["Do you teach beginners?"], [" ".join(rink)], [0.4], [], [],
+                       sentence_relevance={rink[0]: 0.39, rink[1]: 0.3})
+    assert "Learn to Skate" in reply, reply
