@@ -304,6 +304,10 @@ def child_range(sentence: str) -> bool:
     return any(int(m.group(1)) < int(m.group(2)) <= 18 for m in _RANGE.finditer(sentence))
 
 
+# the user's people whose age a limit may be about beside their children (a mum's is not)
+KIN_WORDS = ("niece", "nephew", "sister", "brother", "cousin")
+
+
 def mentions_child(text: str) -> bool:
     return bool(_CHILD.search(text))
 

@@ -19,7 +19,8 @@ _LIGHT = frozenset(terms("bring take get go come use make need put leave allow a
 _LOWER_STARTERS = words_of("""The A An It This That These Those There In On At For Most Many Some Each Every Its
     Their Our When If During After Before Since As By With Unlike Although While Today Now All Several Visitors
     Children Tables Pets Dogs Cats We Photography Food Apart Besides Also Please Brothers Sisters Parents Adults
-    Students Members Guests Customers Her His They Babies Nappies Lunch Breakfast Dinner Tea Coffee Drinks Meals""")
+    Students Members Guests Customers Her His They Babies Nappies Lunch Breakfast Dinner Tea Coffee Drinks Meals
+    Everyone Everybody Anyone Anybody Nobody Players Riders Tenants Juniors Patients Clients""")
 
 
 # phrasings whose words mislead a word match: "for a living" is about work, not where one lives
@@ -228,6 +229,10 @@ def _with_related(stems: set[str]) -> set[str]:
 
 
 _SAYS_WHICH = re.compile(r"(?:yes|no)\b", re.I)
+# a minimum age one must be to come ("you must be 18 or over"), not who pays what ("children under 3 go free") nor who
+# must be with an adult ("under-14s must be accompanied"): the age asked is over it or not
+_AGE_RULE = re.compile(r"\b(?:must|need to|needs to|have to|has to) be (?:at least |aged? )?\d{1,2}(?: years old)?"
+                       r"(?: or (?:over|older)|\+)|\bminimum age (?:is|of) \d", re.I)
 _PREVENTS = re.compile(r"\b(?:stop|stops|prevent|prevents|protect|protects|block|blocks)\b", re.I)
 _EXCEPT = re.compile(r"\b(?:except|other than|but not)\b([^,;.]*)", re.I)  # ("apart from" is "besides" as often)
 _NO_NEED = re.compile(r"\b(?:needs? no|(?:do|does)(?: not|n't) need(?: to book)?(?: an?)?|no need (?:for|to)|"
@@ -260,6 +265,8 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
         # "just the one night on a Saturday?" / "... the minimum stay is two nights", whatever the day; "is that for
         # both boots?" / "£30 per boot"
         return _answered(False, text, ranking)
+    if ranking.ages and _AGE_RULE.search(text) and (fit := answer_types.age_fit(text, ranking.ages)):
+        return _answered(fit > 0, text, ranking)  # "can my granddaughter come?" (17) / "you must be 18 or over"
     on_the_day = answer_types.on_the_day(question, text)
     if on_the_day is None:  # "in October?" / "only sold from May to September"
         on_the_day = answer_types.in_the_months(question, text)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from avatar_service.adapters.dialogue.answer_types import ages, mentions_child
+from avatar_service.adapters.dialogue.answer_types import KIN_WORDS, ages, mentions_child
 from avatar_service.adapters.dialogue.ranking import Ranking, Scored
 from avatar_service.adapters.dialogue.terms import terms, words
 
@@ -20,9 +20,18 @@ _AT_MOST = 4
 
 
 def ages_of_relatives(text: str, memories: Sequence[str]) -> list[int]:
-    """"a ticket for my son": his age, when a memory gives it ("... a son named Tom who is 12")."""
-    relatives = {w.split("'")[0] for w in words(text) if mentions_child(w)}  # ("my grandson's age")
+    """"a ticket for my son", "can my niece come?": their age, when a memory gives it ("... a son named Tom who is
+    12", "User's niece Ruby is 16")."""
+    relatives = {w.split("'")[0] for w in words(text) if mentions_child(w) or w.split("'")[0] in _KIN}
     return [age for m in memories if relatives & {w.split("'")[0] for w in words(m)} for age in ages(m)]
+
+
+def mentions_kin(text: str) -> bool:
+    """Names one of the user's people whose age may matter to a rule: a child, or a niece, a sister..."""
+    return mentions_child(text) or bool(_KIN.intersection(w.split("'")[0] for w in words(text)))
+
+
+_KIN = frozenset(KIN_WORDS)
 
 
 def asks_of_several(question: str, kinds: Sequence[str]) -> bool:

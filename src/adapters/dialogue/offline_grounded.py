@@ -40,7 +40,13 @@ from avatar_service.adapters.dialogue.follow_up_context import (
     topic_turns,
 )
 from avatar_service.adapters.dialogue.listed_kinds import JUST_ME, ONE_PERSON
-from avatar_service.adapters.dialogue.my_people import CHILD_TERMS, ages_of_relatives, asks_of_several, each_of_them
+from avatar_service.adapters.dialogue.my_people import (
+    CHILD_TERMS,
+    ages_of_relatives,
+    asks_of_several,
+    each_of_them,
+    mentions_kin,
+)
 from avatar_service.adapters.dialogue.narrowing import one_clause
 from avatar_service.adapters.dialogue.question_cases import asks_age_limit, put_beside
 from avatar_service.adapters.dialogue.ranking import (
@@ -101,6 +107,7 @@ _AGE_WORDS = frozenset(terms("age old young"))
 # "do I need to book, or can we just turn up?": the other way is said for contrast, and needs no answer of its own
 _ALTERNATIVE = re.compile(r",?\s+or\s+(?:can|could|do|does|should|shall|will|would|is|are|may|must)\b.*$", re.I)
 TOLD_WEIGHT = 0.3  # (GENERIC's: see query())
+ADULT_AGE = 18
 _EXTRA = re.compile(r"\b(?:extra|on top|additional|more)\b", re.I)
 _FEELING = frozenset(terms("obsessed mad crazy keen love loves hate hates fond afraid scared frightened nervous"))
 _ONE_PERSON = re.compile(r"\b(?:a|an|one|single) (?:adult|grown[- ]?up|person|visitor|guest)\b", re.I)
@@ -308,7 +315,7 @@ class _Reply(SmallTalk):
             for name in _PROPER.findall(self.previous_reply):
                 for t in terms(name):
                     weights.setdefault(t, 0.5)
-        if not asked_ages and answer_types.mentions_child(text):  # (a toddler is about 2)
+        if not asked_ages and mentions_kin(text):  # (a toddler is about 2)
             asked_ages = ages_of_relatives(text, self.request.memories) or answer_types.ages_meant(text)
         old_enough = asks_age_limit(text)
         if old_enough and not asked_ages and _POINTS_BACK.search(self.said_text):
@@ -364,7 +371,7 @@ class _Reply(SmallTalk):
                      ages_said=bool(answer_types.ages(text)), place_names=place_names(self.request.persona.description),
                      own=own_terms,
                      mentions_user=mentions_user(asked) or (bool(context) and mentions_user(context)),
-                     child=answer_types.mentions_child(text) or bool(asked_ages), said=said,
+                     child=answer_types.mentions_child(text) or any(age < ADULT_AGE for age in asked_ages), said=said,
                      case=case, aside_named=aside_named, from_reply=self.from_reply, echoed=self.echoed,
                      incidental=common | of_the_family(weights.keys(), itself), told=told,
                      last_reply=said_sentences(self.previous_reply), kind_borrowed=bool(borrowed_kinds),

@@ -107,6 +107,7 @@ class Ranking:
     kind_borrowed: bool = False  # (Query.kind_borrowed)
     focus: str = ""  # the question's last main word of its own: what English puts last is what it is about
     focus_qualified: bool = False  # a word nothing known holds qualifies it ("my guide dog", "a front door key")
+    ages: Sequence[int] = ()  # (Query.ages)
 
 
 def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
@@ -126,7 +127,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
     titles = set().union(*titled)
     reachable = {t for t in weights if df[t] or any(related[t] & s for s in term_sets) or t in titles}
     if any(a > 0 for a in ages):  # "my son" is covered by "visitors under 18"
-        reachable |= {t for t in weights if answer_types.mentions_child(t)}
+        reachable |= {t for t in weights if _kin(t)}
     # "on Sundays?" is answered by the days it is open ("Tuesday to Saturday", "on weekdays"), yes or no
     if weights.keys() & WEEKDAY_TERMS and any(answer_types.names_weekday(c.text) for c in candidates):
         reachable |= weights.keys() & WEEKDAY_TERMS
@@ -147,7 +148,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
     contact = list(query.kinds) == ["contact"]  # a phone number or an address to write to, and nothing else
     scored = []
     main = [t for t, w in weights.items() if w >= 1.0 and t in reachable]
-    topic = {t for t in main if not answer_types.mentions_child(t)}  # what is asked of the child, if one is named
+    topic = {t for t in main if not _kin(t)}  # what is asked of the child, if one is named
     for i, (candidate, have, age, before, title) in enumerate(zip(candidates, term_sets, ages, inherited, titled,
                                                                   strict=True)):
         held, main_held, topic_held = 0.0, 0, False
@@ -157,7 +158,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
                 continue
             if t in have:
                 held += idf[t] * w
-            elif age > 0 and answer_types.mentions_child(t):  # "can kids come?" / "under-16s walk for half price"
+            elif age > 0 and _kin(t):  # "can kids come?" / "under-16s walk for half price"
                 main_held += w >= 1.0 and t in reachable
                 continue
             elif related[t] & have or t in before or (days and days[i] and t in WEEKDAY_TERMS & query.own):
@@ -214,7 +215,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
             score -= SOMEONE_ELSE  # "what car do I drive?" is not answered by "your wife drives an electric car"
         if candidate.kind == "memory" and query.ages and not query.ages_said and query.about_user < 1.0 and \
                 not _ASKS_WHO_THEY_ARE & set(query.kinds) and answer_types.ages(candidate.text) and \
-                all(answer_types.mentions_child(t) for t in have & weights.keys()):
+                all(_kin(t) for t in have & weights.keys()):
             score -= SOMEONE_ELSE  # "which room would my son be in?": his age is what the question is asked with
         if candidate.kind == "memory" and query.told and not query.about_user and have & weights.keys() <= query.told:
             score -= TOLD_AGAIN
@@ -247,7 +248,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
                    query.aside_named, query.yes_no,
                    unknown,
                    contact and not query.yes_no, query.kind_borrowed, focus,
-                   query.yes_no and bool(unknown) and _qualified(query.text, focus, unknown))
+                   query.yes_no and bool(unknown) and _qualified(query.text, focus, unknown), query.ages)
 
 
 def _qualified(text: str, focus: str, unknown: frozenset[str]) -> bool:
@@ -341,6 +342,14 @@ def _holds(text: str, query: Query) -> bool:
 
 _NAMED = frozenset(("person", "name"))
 _ASKS_WHO_THEY_ARE = frozenset(("name", "age", "person"))
+
+
+def _kin(term: str) -> bool:
+    """A question's term for one of the user's people whose age a limit may be about: a child, a niece..."""
+    return answer_types.mentions_child(term) or term in _KIN_TERMS
+
+
+_KIN_TERMS = frozenset(terms(" ".join(("granddaughter granddaughters grandson grandsons", *answer_types.KIN_WORDS))))
 
 
 def _who(query: Query, kind: str) -> float:

@@ -169,3 +169,19 @@ def test_learning_is_being_taught() -> None:
     reply = last_reply(persona, ["Do you teach beginners?"], [" ".join(rink)], [0.4], [], [],
                        sentence_relevance={rink[0]: 0.39, rink[1]: 0.3})
     assert "Learn to Skate" in reply, reply
+
+
+def test_a_niece_or_a_granddaughter_is_asked_of_with_her_age() -> None:
+    karaoke = ["Everyone must be 18 or over after 8pm; under-18s are welcome before 8pm with an adult.",
+               "Rooms can be booked online or by phone on 0161 555 0192."]
+    reply = ask("A karaoke bar.", karaoke, [0.24, 0.16], "Can my niece come with us?",
+                memories=(["User's niece Ruby is 16"], [0.55]))
+    assert "under-18s are welcome" in reply, reply
+    bingo = ["You must be 18 or over to enter the hall.", "Membership is free, and you need it to play."]
+    reply = ask("A bingo club.", bingo, [0.28, 0.17], "Can my granddaughter come with me?",
+                memories=(["User's granddaughter Chloe is 17"], [0.55]))
+    assert reply.startswith("No, you must be 18"), reply
+    fishery = ["Under-14s must be accompanied by an adult when fishing.", "A day ticket costs £12."]
+    reply = ask("A fishery.", fishery, [0.4, 0.2], "Can my grandson come fishing on his own?",
+                memories=(["User's grandson Harry is 12"], [0.4]))
+    assert "accompanied" in reply and not reply.startswith("Yes"), reply
