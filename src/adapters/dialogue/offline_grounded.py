@@ -25,6 +25,7 @@ from avatar_service.adapters.dialogue.answering import (
     unknown_topic,
     with_answer_word,
 )
+from avatar_service.adapters.dialogue.candidates import known_candidates
 from avatar_service.adapters.dialogue.case_asked import the_case_asked, with_antecedent
 from avatar_service.adapters.dialogue.feelings import Emotion, detect_emotion
 from avatar_service.adapters.dialogue.follow_up_context import (
@@ -78,12 +79,11 @@ from avatar_service.adapters.dialogue.user_facts import (
     name_in_history,
     name_in_turn,
     place_names,
-    second_person,
     the_place_itself,
     user_name_in,
 )
 from avatar_service.core.text.follow_ups import is_follow_up, resolved
-from avatar_service.core.text.sentences import answer_sentences, sentence_pieces
+from avatar_service.core.text.sentences import sentence_pieces
 from avatar_service.ports.dialogue import DialogueRequest, Turn
 
 _GREETING = re.compile(
@@ -386,19 +386,7 @@ class _Reply(SmallTalk):
     @functools.cached_property
     def known(self) -> list[Candidate]:
         """Every knowledge sentence and memory of the request, built once a turn (routing reads them several times)."""
-        request, out = self.request, []
-        for ci, chunk in enumerate(request.knowledge):
-            relevance = request.knowledge_relevance[ci] if ci < len(request.knowledge_relevance) else 0.0
-            title = frozenset(terms(request.knowledge_titles[ci] if ci < len(request.knowledge_titles) else ""))
-            for si, sentence in enumerate(answer_sentences(chunk)):
-                own = request.sentence_relevance.get(sentence)  # "For emergencies outside these hours, ..."
-                score = relevance if own is None else max(own, 0.5 * (own + relevance))  # means more with its chunk
-                out.append(Candidate(sentence, "knowledge", ci, si, score, own is not None, title))
-        for mi, memory in enumerate(request.memories):
-            relevance = request.memory_relevance[mi] if mi < len(request.memory_relevance) else 0.0
-            out.append(Candidate(as_sentence(second_person(memory, self.user_name)), "memory", mi, 0, relevance,
-                                 mi < len(request.memory_relevance)))
-        return out
+        return known_candidates(self.request, self.user_name)
 
     def dont_know(self, text: str, ranking: Ranking) -> None:
         asked = asked_part(text)  # ("my dad's in a wheelchair, can he still play?" asks the place: no "never said")
