@@ -48,7 +48,8 @@ HOLDS = {
                          r"colleague|boss|grandson|granddaughter|niece|nephew|aunt|uncle|cousin|fianc[eé]e?|boyfriend|"
                          r"girlfriend) (?-i:[A-Z])[a-z]+|(?<!^)(?<![.!?] )\b(?-i:[A-Z][a-z]+) "
                          r"(?-i:[A-Z][a-z]+)|\b(?:chef|manager|curator|mechanic|surgeon|owner|director|doctor|vet|"
-                         r"nurse) (?-i:[A-Z])"),
+                         r"nurse|attendant|receptionist|pharmacist|instructor|coach|teacher|dispenser),? "
+                         r"((?-i:[A-Z])[a-z]*)"),  # ("our chef, Andy": the name, the group)
     "number": re.compile(rf"\b\d+(?:[.,]\d+)?\b|\b{NUMBER_WORD}\b", re.I),
     # how often: "every four weeks", "twice a year", "weekly"
     "frequency": re.compile(rf"\bevery (?:(?:\d+|{NUMBER_WORD}|other|few|couple of) )?(?:days?|weeks?|fortnights?|"

@@ -324,8 +324,11 @@ def _plain(sentence: str) -> str:
 
 
 def said_sentences(reply: str) -> frozenset[str]:
-    """A reply's sentences as `Query.said` compares them."""
-    return frozenset(_plain(s) for s in re.split(r"(?<=[.!?])\s+", reply) if s.strip())
+    """A reply's sentences as `Query.said` compares them (without the "Yes, " a yes-or-no question put before one)."""
+    return frozenset(_ANSWER_WORD.sub("", _plain(s)) for s in re.split(r"(?<=[.!?])\s+", reply) if s.strip())
+
+
+_ANSWER_WORD = re.compile(r"^(?:yes|no),\s+")
 
 
 def _asked(word: str, weights: dict[str, float]) -> bool:
@@ -336,7 +339,7 @@ def _asked(word: str, weights: dict[str, float]) -> bool:
 def _holds(text: str, query: Query) -> bool:
     """Holds the kind asked for; a name made of the question's own words is not one ("who does the science
     show?" is not answered by "The Big Science Show is two hours of experiments")."""
-    return any(kind not in _NAMED or not set(terms(m.group(0))) & query.own
+    return any(kind not in _NAMED or not set(terms(m.group(m.lastindex or 0))) & query.own
                for kind in query.kinds for m in answer_types.HOLDS[kind].finditer(text))
 
 

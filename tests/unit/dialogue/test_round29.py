@@ -6,6 +6,7 @@ from avatar_service.adapters.dialogue.answer_types import HOLDS, ages, wanted
 from avatar_service.adapters.dialogue.answering import lower_first
 from avatar_service.adapters.dialogue.feelings import detect_emotion
 from avatar_service.adapters.dialogue.narrowing import one_clause
+from avatar_service.adapters.dialogue.ranking import said_sentences
 from avatar_service.adapters.dialogue.user_facts import about_user
 from avatar_service.ports.dialogue import Persona
 
@@ -185,3 +186,15 @@ def test_a_niece_or_a_granddaughter_is_asked_of_with_her_age() -> None:
     reply = ask("A fishery.", fishery, [0.4, 0.2], "Can my grandson come fishing on his own?",
                 memories=(["User's grandson Harry is 12"], [0.4]))
     assert "accompanied" in reply and not reply.startswith("Yes"), reply
+
+
+def test_a_name_after_its_role_and_a_comma_is_someone() -> None:
+    nursery = ["Breakfast, a hot lunch and tea are cooked on site by our chef, Andy, and are included in the fees.",
+               "The nursery manager is Priya Shah, and her deputy is Gemma Lowe."]
+    reply = ask("A day nursery.", nursery, [0.42, 0.22], "Are meals included?", "Who does the cooking?")
+    assert "Andy" in reply, reply
+
+
+def test_what_a_yes_said_is_what_was_said() -> None:
+    assert said_sentences("Yes, travel vaccinations are available by appointment.") == frozenset(
+        ["travel vaccinations are available by appointment"])
