@@ -27,7 +27,9 @@ _LOWER_STARTERS = words_of("""The A An It This That These Those There In On At F
 _PHRASES = [(re.compile(r"\bfor a living\b", re.I), "for work"), (re.compile(r"\b(?:is|are) called\b", re.I), "name"),
             (re.compile(r"\b(do|did) (i|we) (?:like|love|enjoy)\b", re.I), r"\1 \2 love"),
             # "how much is one lesson?" asks about a single one ("a single lesson costs..."), not "two-hour lessons"
-            (re.compile(r"\b(?:just |only )?one (?!of\b|or\b|and\b|more\b|another\b|other\b)(?=[a-z])", re.I),
+            # (but "two cats in one chalet" is one shared)
+            (re.compile(r"(?<!\bin )(?<!\binto )\b(?:just |only )?one (?!of\b|or\b|and\b|more\b|another\b|other\b)"
+                        r"(?=[a-z])", re.I),
              "single ")]
 # words a phrase above brings in: they tip a balance, and nothing lacks them
 HINT_TERMS = frozenset(terms("single"))  # words that only tip a balance

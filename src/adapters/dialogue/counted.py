@@ -65,3 +65,9 @@ def in_the_count(question: str, sentence: str) -> bool | None:
     if not common:
         return None
     return all(asked[thing] & given[thing] for thing in common)
+
+
+def counts_the_same(question: str, clause: str) -> bool:
+    """Whether a clause counts a thing as the question does: "two cats in one chalet?" / "two cats sharing cost £22"."""
+    asked = _counts(question)
+    return any(values & asked.get(thing, set()) for thing, values in _counts(clause).items())

@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 
 from avatar_service.adapters.dialogue.answer_types import HOLDS, age_fit, amount_fit, amounts, bounds_amount
+from avatar_service.adapters.dialogue.counted import counts_the_same
 from avatar_service.adapters.dialogue.narrowing import DAY_WORD, REST, THRESHOLD, case_terms, pick_case, with_verb
 from avatar_service.adapters.dialogue.terms import terms
 
@@ -29,7 +30,10 @@ ONE_PERSON = frozenset(terms("adult individual single"))
 
 
 def _of_the_count(pieces: Sequence[str], question: str) -> list[int]:
-    """The kinds that are as many as the question asks for, when the kinds differ in how many they are."""
+    """The kinds that are as many as the question asks for, when the kinds differ in how many they are (the one that
+    counts the thing asked as the question does: "two cats in one chalet?" / "two cats sharing cost £22")."""
+    if len(same := [i for i, p in enumerate(pieces) if counts_the_same(question, p)]) == 1:
+        return same
     asked = _count(question)
     counts = [_count(p) for p in pieces]
     return [i for i, n in enumerate(counts) if asked and n == asked] if len(set(counts) - {0}) > 1 else []

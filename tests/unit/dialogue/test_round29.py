@@ -198,3 +198,10 @@ def test_a_name_after_its_role_and_a_comma_is_someone() -> None:
 def test_what_a_yes_said_is_what_was_said() -> None:
     assert said_sentences("Yes, travel vaccinations are available by appointment.") == frozenset(
         ["travel vaccinations are available by appointment"])
+
+
+def test_the_kind_that_counts_as_the_question_does() -> None:
+    cattery = ["A single cat costs £14 per night, and two cats sharing cost £22 per night.",
+               "Cats from the same household can share a chalet."]
+    reply = ask("A cattery.", cattery, [0.6, 0.5], "How much is it per night?", "What about two cats in one chalet?")
+    assert "£22" in reply and "£14" not in reply, reply
