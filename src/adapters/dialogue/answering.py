@@ -12,7 +12,8 @@ from avatar_service.adapters.dialogue.ranking import NEED, PRONOUN_START, Rankin
 from avatar_service.adapters.dialogue.terms import GENERIC_TERMS, RELATED, is_common, terms
 from avatar_service.core.text.lexicon import words_of
 
-_NEGATIVE = re.compile(r"\b(not|no|never|closed|cannot|can't|don't|doesn't|isn't|aren't|won't)\b", re.I)
+_NEGATIVE = re.compile(r"\b(not|no|never|closed|cannot|can't|don't|doesn't|isn't|aren't|won't|non-refundable)\b",
+                       re.I)
 # light verbs and words of asking that a yes needs not find in the answer ("can I *bring* my dog")
 _LIGHT = frozenset(terms("bring take get go come use make need put leave allow allowed possible there"))
 # sentence openers that are not names, so "Yes, " may put them in lower case

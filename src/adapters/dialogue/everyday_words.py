@@ -154,6 +154,8 @@ news update updates
 teach teaches teaching taught learn learns learning
 join joins joined joining membership memberships
 club clubs team teams squad squads
+dry drying dryer dryers tumble
+clothes clothing laundry washing
 """
 
 # what an amount costs, said the everyday way (a price asked, answer_types.wanted, and the word "cost")
@@ -243,6 +245,7 @@ PHRASES = [
      r"\b(?:pull|pulls|pulling|pulled|drop|drops|dropping|"
      r"dropped) out\b", "cancel"),
     (r"\b(?:get|getting|have|having) (?:my|our|the|your) money back\b|\bmoney back\b", "refund"),
+    (r"\b(?:get|getting|have|having) (?:my|our|the|your) deposit back\b|\bdeposit back\b", "deposit refund"),
     (r"\b(?:bring|take|carry) (?:in )?(?:my|our|your|their) own\b", "bring outside"),
     (r"\bup[ -]?front\b|\bin advance\b", "advance"),
     (r"\bgrown[- ]?ups?\b", "adult"),

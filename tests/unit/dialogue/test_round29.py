@@ -205,3 +205,21 @@ def test_the_kind_that_counts_as_the_question_does() -> None:
                "Cats from the same household can share a chalet."]
     reply = ask("A cattery.", cattery, [0.6, 0.5], "How much is it per night?", "What about two cats in one chalet?")
     assert "£22" in reply and "£14" not in reply, reply
+
+
+def test_a_deposit_back_is_a_refund_and_non_refundable_is_a_no() -> None:
+    paintball = ["A deposit of £5 per player is needed to book, and it is non-refundable.", "Parking is free.",
+                 "Book online or call 01942 600 811.", "Our Standard package costs £25 per person.",
+                 "Masks must be worn at all times in the game zones.", "Extra paintballs cost £8 per 100.",
+                 "Players must be at least 12 years old.", "Lunch is a burger with a drink.",
+                 "There are toilets and changing rooms on site, but no showers."]
+    persona = Persona("Sam", "", "A paintball site.", {"verbosity": 0.3})
+    reply = last_reply(persona, ["Can I get my deposit back if we cancel?"], [" ".join(paintball)], [0.3], [], [],
+                       sentence_relevance={paintball[0]: 0.33, paintball[1]: 0.16, paintball[2]: 0.17})
+    assert "non-refundable" in reply, reply
+
+
+def test_clothes_are_the_washing() -> None:
+    launderette = ["Our service wash costs £14 for a bag up to 7kg, washed, dried and folded.",
+                   "Dryers cost £1 for 10 minutes."]
+    assert "£14" in ask("A launderette.", launderette, [0.4, 0.3], "Can you wash and fold my clothes for me?")
