@@ -306,7 +306,12 @@ def one_case(sentence: str, own: set[str], borrowed: set[str], kinds: Sequence[s
         return sentence
     candidates = [cores[i] for i in valued]
     asked = own - set(terms(head))
-    chosen = pick_case(candidates, asked)
+    # opening and closing say what time is asked, not which case ("what time do you close?" is not "late opening"),
+    # but a case that says them in so many words may be the one ("shut on a wednesday?" / "we close early at 2pm on
+    # Wednesdays")
+    chosen = pick_case(candidates, asked - _OPENING)
+    if chosen < 0 and len(said := [i for i, c in enumerate(candidates) if asked & _OPENING & set(terms(c))]) == 1:
+        chosen = said[0]
     if chosen < 0 and (asked - _OPENING) & set().union(*(case_terms(p[len(c):]) if i in valued else case_terms(p)
                                             for i, (p, c) in enumerate(zip(pieces, cores, strict=True)))):
         return sentence  # "and sundays?" names a case without a value ("..., and never on Sundays"), not the last one

@@ -243,7 +243,8 @@ class _Reply(SmallTalk):
             return self.dont_know(text, ranking)
         chosen = each_of_them(ranking, best) if self.several else chosen_sentences(ranking, best, self.style.verbosity)
         s = self.style
-        if s.warmth >= 0.67 and s.verbosity >= 0.34 and asking and not self.negative:
+        # ("Sure!" before the answer to a yes-or-no question would say yes, whatever the answer says)
+        if s.warmth >= 0.67 and s.verbosity >= 0.34 and asking and not self.negative and not query.yes_no:
             self.say(P.SURE, name_comma=self.name_comma(0.8))
         first = with_antecedent(chosen[0], ranking, terms(text), self.previous_reply)
         cut = the_case_asked(first.candidate.text, said, query, self.context_terms, self.previous_reply,

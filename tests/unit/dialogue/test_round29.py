@@ -223,3 +223,20 @@ def test_clothes_are_the_washing() -> None:
     launderette = ["Our service wash costs £14 for a bag up to 7kg, washed, dried and folded.",
                    "Dryers cost £1 for 10 minutes."]
     assert "£14" in ask("A launderette.", launderette, [0.4, 0.3], "Can you wash and fold my clothes for me?")
+
+
+def test_no_sure_before_the_answer_to_a_yes_or_no_question() -> None:
+    persona = Persona("Sam", "", "A dental practice.", {"verbosity": 0.5, "warmth": 0.8})
+    reply = last_reply(persona, ["can i pay cash?"], ["Payment is by card only; the practice does not accept cash."],
+                       [0.5], [], [])
+    assert not reply.startswith(("Sure", "Of course")), reply
+
+
+def test_closing_time_is_not_the_late_opening() -> None:
+    hours = "Keynote Music is open Monday to Saturday from 9:30am to 5:30pm, with late opening until 7pm on Thursdays."
+    reply = ask("A music shop.", [hours, "The shop is closed on Sundays."], [0.45, 0.43], "what time do you close?")
+    assert "5:30pm" in reply, reply
+    hours = "We are open Monday to Friday from 9:30am to 6pm, on Saturday from 10am to 5pm and on Sunday from 11am " \
+            "to 3pm, but we close early at 2pm on Wednesdays for staff training."
+    reply = ask("A phone repair shop.", [hours], [0.5], "what time do you shut on a wednesday?")
+    assert "2pm" in reply and "6pm" not in reply, reply
