@@ -42,7 +42,10 @@ HOLDS = {
     "place": re.compile(rf"(?<!^)\b(?:at|on|in|to|near) (?!{_DAY}\b|{_MONTH}\b)(?-i:[A-Z])\w+|"
                         r"\b(?:street|road|lane|avenue|square|piazza|row|yard|quay|"
                         r"via|plaza|floor|station|next to|behind|opposite|in front of|located|corner|above|below|"
-                        r"beside)\b|\b\d+[a-z]? (?-i:[A-Z])[a-z]+ (?-i:[A-Z])[a-z]+", re.I),
+                        r"beside)\b|\b\d+[a-z]? (?-i:[A-Z])[a-z]+ (?-i:[A-Z])[a-z]+|"
+                        # ("you work night shifts at the hospital"; not "at the weekend")
+                        r"\bat the (?!(?:time|end|start|moment|weekend|same|latest|earliest|least|most|beginning)\b)"
+                        r"[a-z]+", re.I),
     "person": re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Prof)\.? (?-i:[A-Z])|"
                          r"\b(?:wife|husband|partner|son|daughter|sister|brother|mum|mother|dad|father|friend|"
                          r"colleague|boss|grandson|granddaughter|niece|nephew|aunt|uncle|cousin|fianc[eé]e?|boyfriend|"

@@ -240,3 +240,11 @@ def test_closing_time_is_not_the_late_opening() -> None:
             "to 3pm, but we close early at 2pm on Wednesdays for staff training."
     reply = ask("A phone repair shop.", [hours], [0.5], "what time do you shut on a wednesday?")
     assert "2pm" in reply and "6pm" not in reply, reply
+
+
+def test_at_the_hospital_is_a_place() -> None:
+    assert HOLDS["place"].search("You work night shifts at the hospital.")
+    assert not HOLDS["place"].search("We are busiest at the weekend.")
+    reply = ask("A driving school.", ["Lessons cost £38 an hour."], [0.1], "remind me, where do i work?",
+                memories=(["User lives in Bayston Hill", "User works night shifts at the hospital"], [0.21, 0.32]))
+    assert "hospital" in reply, reply
