@@ -175,7 +175,7 @@ _AGE = re.compile(rf"\b(\d{{1,3}}|{_AGE_WORD})[ -]years?[ -]old\b|\b(?:aged?|age
 _LIMIT = re.compile(r"\b(under|below|younger than|over|above|older than)[\s-](\d{1,3})s?\b(?![.:]?\d|\s?(?:am|pm|"
                     r"euros?|guests|people|persons|minutes|hours|weeks|months|km|kg|%))|\b(\d{1,3})\s(?:and|or)\s(over|under|older|"
                     r"younger)\b", re.I)
-_CHILD = re.compile(r"\b(?:son|daughter|kid|kids|child|children|baby|toddler|boy|girl|teen\w*|grandson|"
+_CHILD = re.compile(r"\b(?:son|daughter|kid|kids|child|children|baby|toddler|boy|girl|lad|lass|teen\w*|grandson|"
                     r"granddaughter|grandchild|grandchildren|grandkids?)\b", re.I)
 
 

@@ -316,9 +316,10 @@ class _Reply(SmallTalk):
             for name in _PROPER.findall(self.previous_reply):
                 for t in terms(name):
                     weights.setdefault(t, 0.5)
-        if not asked_ages and mentions_kin(text):  # (a toddler is about 2)
-            asked_ages = ages_of_relatives(text, self.request.memories) or answer_types.ages_meant(text)
         old_enough = asks_age_limit(text)
+        # (a toddler is about 2; but "how old is my son?" asks his age, which is then no case of what is asked)
+        if not asked_ages and mentions_kin(text) and (old_enough or "age" not in kinds):
+            asked_ages = ages_of_relatives(text, self.request.memories) or answer_types.ages_meant(text)
         if old_enough and not asked_ages and _POINTS_BACK.search(self.said_text):
             asked_ages = answer_types.ages(self.previous_reply)  # "is she old enough?" after "Erin is 9"
         if JUST_ME.search(text) and "price" in kinds:  # "what would it cost for just me?": the one-person kind
@@ -347,7 +348,9 @@ class _Reply(SmallTalk):
                 weights[t] = min(weights[t], TOLD_WEIGHT)
         for t in told & _FEELING & weights.keys():  # "my son's obsessed with breakdancing, ...": what, not how much
             weights[t] = min(weights[t], 0.3)
-        mine = max(about_user(asked), 0.6 * about_user(context) if context and not recalled else 0.0)
+        # ("what about my son, how old is he now?": "he" is my son, as the user put him before asking)
+        mine = max(about_user(resolved(asked, text[:len(text) - len(asked)]) if asked != text else asked),
+                   0.6 * about_user(context) if context and not recalled else 0.0)
         if (several := asks_of_several(asked, kinds)) and not asks_age_limit(text):
             mine = 1.0  # "how old are my kids?": each of them, as the user told
             for t in CHILD_TERMS:

@@ -86,7 +86,7 @@ DISCOURSE = words_of(
     """sorry pardon excuse exactly precisely actually basically honestly really quite rather just simply
     again remind reminded remember recall mention mentioned wondering wonder wondered curious quick quickly
     anyway anyhow though besides perhaps maybe probably possibly still even ever never sometimes already also too well
-    hi hello hey oh um uh er hmm please kindly per said say tell told ask asking asked
+    hi hello hey hiya oh um uh er hmm please kindly per said say tell told ask asking asked hang
     happen happens happened happening supposed totally completely altogether proper decent
     afterwards afterward
     mine""")  # ("a mate of mine": whose, as "my" is; "what happens if...", "is it supposed to be hard?")

@@ -45,10 +45,10 @@ def with_context(text: str, previous_user_turn: str) -> str:
 # called?" / "can he come on board?"; "my 8 year old" / "does she need a ticket?")
 _ONE_OF_MINE = re.compile(
     r"\b(?:my|our)\s+((?:\d{1,2}[ -]years?[ -]old|(?:(?:little|youngest|eldest|oldest|older|younger|baby|new|"
-    r"old|elderly|teenage|two|three|\d{1,2}|\w+-year-old)\s+)?(?:son|daughter|child|kid|boy|girl|baby|toddler|"
+    r"old|elderly|teenage|two|three|\d{1,2}|\w+-year-old)\s+)?(?:son|daughter|child|kid|boy|girl|lad|lass|baby|toddler|"
     r"teenager|wife|husband|partner|mum|mom|mother|dad|father|parent|grandmother|grandfather|grandma|grandpa|"
     r"gran|nan|brother|sister|friend|boyfriend|girlfriend|colleague|boss|dog|puppy|cat|kitten|rabbit|horse|pony|"
-    r"bird|parrot|hamster|guinea pig|pet|grandson|granddaughter|aunt|uncle|neighbour|neighbor|"
+    r"bird|parrot|hamster|guinea pig|pet|grandson|granddaughter|aunt|uncle|niece|nephew|cousin|neighbour|neighbor|"
     r"fiancée?)s?))\b", re.I)
 _PERSONAL = re.compile(r"\b(he|she|him|they|them|his|her|their)\b(?:\s+([a-z]+))?", re.I)
 _OWNER = frozenset(("his", "their"))

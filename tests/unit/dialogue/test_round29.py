@@ -8,6 +8,7 @@ from avatar_service.adapters.dialogue.feelings import detect_emotion
 from avatar_service.adapters.dialogue.narrowing import one_clause
 from avatar_service.adapters.dialogue.ranking import said_sentences
 from avatar_service.adapters.dialogue.user_facts import about_user
+from avatar_service.core.text.follow_ups import resolved
 from avatar_service.ports.dialogue import Persona
 
 from .conversation import last_reply
@@ -248,3 +249,17 @@ def test_at_the_hospital_is_a_place() -> None:
     reply = ask("A driving school.", ["Lessons cost £38 an hour."], [0.1], "remind me, where do i work?",
                 memories=(["User lives in Bayston Hill", "User works night shifts at the hospital"], [0.21, 0.32]))
     assert "hospital" in reply, reply
+
+
+DRUMS = ["Lessons are for ages 8 and up, but drum pupils must be at least 10.", "Lessons cost £18 for half an hour."]
+
+
+def test_how_old_he_is_is_asked_of_whom_the_user_named() -> None:
+    assert resolved("hang on, how old is he again?", "my lad wants drum lessons, can he start?") == \
+        "hang on, how old is my lad again?"
+    reply = ask("A music shop that gives lessons.", DRUMS, [0.62, 0.3], "my lad wants drum lessons, can he start?",
+                "hang on, how old is he again?", memories=(["User's son Jacob is 9"], [0.28]))
+    assert "Jacob is 9" in reply, reply
+    reply = ask("A music shop that gives lessons.", DRUMS, [0.42, 0.3], "what about my son, how old is he now?",
+                memories=(["User's son Jacob is 9", "User's daughter Mia is 12"], [0.22, 0.34]))
+    assert "Jacob is 9" in reply, reply
