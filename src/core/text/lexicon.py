@@ -95,7 +95,7 @@ surgery surgeries operation surgeon
 work job living career profession nurse teacher
 live lives home reside based
 ride rides riding cycle cycling bike bicycle commute commutes
-park parking garage car
+park parking garage
 travel travelling traveling trip holiday vacation
 wife husband partner spouse
 paint painting paintings painter painters artist art

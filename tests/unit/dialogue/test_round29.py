@@ -263,3 +263,10 @@ def test_how_old_he_is_is_asked_of_whom_the_user_named() -> None:
     reply = ask("A music shop that gives lessons.", DRUMS, [0.42, 0.3], "what about my son, how old is he now?",
                 memories=(["User's son Jacob is 9", "User's daughter Mia is 12"], [0.22, 0.34]))
     assert "Jacob is 9" in reply, reply
+
+
+def test_a_car_is_no_parking() -> None:
+    school = ["Gareth Pryce owns the school and teaches in manual cars.",
+              "The office is at 14 Castle Foregate, Shrewsbury SY1 2EL."]
+    reply = ask("A driving school.", school, [0.17, 0.3], "where's your office?", "is there parking there?")
+    assert "Gareth" not in reply, reply
