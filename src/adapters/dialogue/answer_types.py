@@ -52,7 +52,10 @@ HOLDS = {
                          r"girlfriend) (?-i:[A-Z])[a-z]+|(?<!^)(?<![.!?] )\b(?-i:[A-Z][a-z]+) "
                          r"(?-i:[A-Z][a-z]+)|\b(?:chef|manager|curator|mechanic|surgeon|owner|director|doctor|vet|"
                          r"nurse|attendant|receptionist|pharmacist|instructor|coach|teacher|dispenser),? "
-                         r"((?-i:[A-Z])[a-z]*)"),  # ("our chef, Andy": the name, the group)
+                         r"((?-i:[A-Z])[a-z]*)|"  # ("our chef, Andy": the name, the group)
+                         # a sentence that opens with someone who does something ("Alex Kerr does all repairs")
+                         r"^(?-i:[A-Z][a-z]+) (?-i:[A-Z][a-z]+)(?= (?:does|do|runs|teaches|takes|looks|handles|owns|"
+                         r"leads|works|covers|sees|manages|gives|fits|trains|coaches|is our|is the)\b)"),
     "number": re.compile(rf"\b\d+(?:[.,]\d+)?\b|\b{NUMBER_WORD}\b", re.I),
     # how often: "every four weeks", "twice a year", "weekly"
     "frequency": re.compile(rf"\bevery (?:(?:\d+|{NUMBER_WORD}|other|few|couple of) )?(?:days?|weeks?|fortnights?|"

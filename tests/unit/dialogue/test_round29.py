@@ -270,3 +270,15 @@ def test_a_car_is_no_parking() -> None:
               "The office is at 14 Castle Foregate, Shrewsbury SY1 2EL."]
     reply = ask("A driving school.", school, [0.17, 0.3], "where's your office?", "is there parking there?")
     assert "Gareth" not in reply, reply
+
+
+def test_a_sentence_that_opens_with_someone_doing_it_names_them() -> None:
+    assert HOLDS["person"].search("Alex Kerr does all repairs, on Tuesdays and Wednesdays.")
+    assert not HOLDS["person"].search("Keynote Music is open Monday to Saturday.")
+    shop = ["Repairs usually take 3 to 5 working days.", "Alex Kerr does all repairs, on Tuesdays and Wednesdays.",
+            "Keynote does not repair pianos or brass instruments.", "Violins can be hired for £15 a month.",
+            "The shop is open Monday to Saturday from 9:30am to 5:30pm.", "Guitar lessons cost £18 for half an hour."]
+    persona = Persona("Sam", "", "A music shop.", {"verbosity": 0.3})
+    reply = last_reply(persona, ["how long do repairs take?", "who does them?"], [" ".join(shop)], [0.5], [], [],
+                       sentence_relevance={shop[0]: 0.85, shop[1]: 0.47, shop[2]: 0.33})
+    assert "Alex Kerr" in reply, reply
