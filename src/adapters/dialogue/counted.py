@@ -8,7 +8,7 @@ import re
 
 from avatar_service.adapters.dialogue.answer_types import NUMBER_WORD
 
-_COUNTED = re.compile(rf"\b(\d+|{NUMBER_WORD})\s+([a-z]{{3,}})\b", re.I)
+_COUNTED = re.compile(rf"\b(\d+|{NUMBER_WORD})(?:\s+|-)([a-z]{{3,}})\b", re.I)  # ("a two-hour lesson")
 _COUNT_WORDS = {w: i for i, w in enumerate(("zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
                                             "nine", "ten", "eleven", "twelve"))}
 _BOUNDED = re.compile(r"(?:within|up to|under|less than|fewer than|no more than|over|more than|above|at least|"

@@ -282,3 +282,10 @@ def test_a_sentence_that_opens_with_someone_doing_it_names_them() -> None:
     reply = last_reply(persona, ["how long do repairs take?", "who does them?"], [" ".join(shop)], [0.5], [], [],
                        sentence_relevance={shop[0]: 0.85, shop[1]: 0.47, shop[2]: 0.33})
     assert "Alex Kerr" in reply, reply
+
+
+def test_a_two_hour_one_is_the_two_hour_lesson() -> None:
+    prices = ["A single one-hour lesson costs £38 and a two-hour lesson costs £72.",
+              "Lessons in an automatic car cost £42 per hour."]
+    reply = ask("A driving school.", prices, [0.7, 0.65], "hiya, how much is a lesson?", "and a two hour one?")
+    assert "£72" in reply and "£38" not in reply, reply
