@@ -97,7 +97,7 @@ _WANTS = [
     # asks what it costs a month
     ("price", re.compile(rf"\bhow much\b(?!\s+(?!{_PRICE_NOUNS}\b|to\b)[a-z]+\s+(?:do|does|did|is|are|will|would|can|"
                          r"should|must|have|has|of|in|to)\b)|\b(?:cost|costs|price|prices|fee|fees|charge|charges|"
-                         rf"pay|cheaper|cheapest|pricier|expensive)\b|{COST_IDIOMS}|"
+                         rf"pay|cheaper|cheapest|pricier|expensive|discounts?)\b|{COST_IDIOMS}|"
                          r"\b(?:what|which) (?:sort|kind) of money\b|"
                          r"\b(?:is there|do (?:you|i|we) (?:take|need|have to pay|pay|ask for)) an? (?:\w+ )?deposit\b|"
                          r"\b(?:is|are|would|will) (?:that|it|this|they|those) (?:be )?extra\b",

@@ -289,3 +289,12 @@ def test_a_two_hour_one_is_the_two_hour_lesson() -> None:
               "Lessons in an automatic car cost £42 per hour."]
     reply = ask("A driving school.", prices, [0.7, 0.65], "hiya, how much is a lesson?", "and a two hour one?")
     assert "£72" in reply and "£38" not in reply, reply
+
+
+def test_a_discount_asks_a_price() -> None:
+    assert "price" in wanted("any discount if i buy a few at once?")
+    prices = ["A block of ten one-hour lessons costs £350 if paid upfront.",
+              "Lessons in an automatic car cost £42 per hour."]
+    reply = ask("A driving school.", prices, [0.4, 0.33], "any discount if i buy a load at once?",
+                "what about in an automatic?", memories=(["User prefers driving automatic cars"], [0.31]))
+    assert "£42" in reply, reply
