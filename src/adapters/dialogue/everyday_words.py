@@ -39,7 +39,7 @@ student students
 group groups party parties
 teacher teachers instructor instructors tutor tutors coach coaches trainer trainers teach teaches teaching taught
 teach pro pros professionals
-lesson lessons class classes course courses session sessions workshop workshops
+lesson lessons class classes course courses session sessions workshop workshops learn learning
 shop shops store stores
 big bigger large larger size sizes capacity
 tall taller high higher height heights

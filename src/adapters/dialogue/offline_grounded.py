@@ -14,6 +14,7 @@ from anyio.lowlevel import checkpoint
 
 from avatar_service.adapters.dialogue import answer_types
 from avatar_service.adapters.dialogue import phrases as P
+from avatar_service.adapters.dialogue import small_talk as talk
 from avatar_service.adapters.dialogue.answering import (
     CATEGORY_WEIGHT,
     as_sentence,
@@ -23,7 +24,6 @@ from avatar_service.adapters.dialogue.answering import (
     lower_name,
     question_weights,
     unknown_topic,
-    with_answer_word,
 )
 from avatar_service.adapters.dialogue.candidates import known_candidates
 from avatar_service.adapters.dialogue.case_asked import the_case_asked, with_antecedent
@@ -82,24 +82,12 @@ from avatar_service.adapters.dialogue.user_facts import (
     the_place_itself,
     user_name_in,
 )
+from avatar_service.adapters.dialogue.yes_or_no import with_answer_word
 from avatar_service.core.text.follow_ups import is_follow_up, resolved
 from avatar_service.core.text.sentences import sentence_pieces
 from avatar_service.ports.dialogue import DialogueRequest, Turn
 
-_GREETING = re.compile(
-    r"^\s*(hi|hello|hey|hiya|howdy|greetings|good (morning|afternoon|evening)|yo)\b[\s,!.]*", re.I)
-_BYE = re.compile(r"\b(bye|goodbye|good night|see you|see ya|farewell|talk (to you )?later|gotta go|have to go)\b")
-_THANKS = re.compile(r"\b(thanks|thank you|thx|cheers|appreciate it|much appreciated)\b")
-_HOW_ARE_YOU = re.compile(r"\b(how (are|r) (you|u)|how's it going|how is it going|how are things|how have you been|"
-                          r"how do you do|how's your day|how is your day)\b")
-_WHO_ARE_YOU = re.compile(r"\b(who are you|what's your name|what is your name|tell me about yourself|"
-                          r"introduce yourself|what are you)\b")
 _MORE = re.compile(r"\b(tell me more|go on|more about (that|it|this)|what else|keep going|say more)\b")
-_ACK = re.compile(r"^(ok|okay|alright|all right|cool|sure|great|nice|yes|no|yep|nope|got it|i see|hmm+|ah)\W*$")
-_JOKE = re.compile(r"\b(tell me a joke|make me laugh|say something funny|know any jokes)\b")
-_MY_NAME = re.compile(r"\b(what'?s my name|what is my name|\bwho am i(?: again)?$|(know|remember) my name)")
-_ALL_ABOUT_ME = re.compile(r"\b(what do you (know|remember) about me|do you remember (me|anything)|"
-                           r"tell me about (me|myself)|what have i told you)")
 _OPENING = frozenset(terms("open opens opening close closes closing"))
 _CONNECTIVE = re.compile(r"^\s*(?:and|also|or|but|so|then|what about|how about)\b", re.I)
 _POINTS_BACK = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their)\b", re.I)
@@ -186,7 +174,7 @@ class _Reply(SmallTalk):
         if not self.user_text:
             return self.greeting(opening=True)
         t = self.lowered
-        greeted = _GREETING.match(self.user_text)
+        greeted = talk.GREETING.match(self.user_text)
         rest = self.user_text[greeted.end():] if greeted else self.user_text
         substantive = bool(terms(rest)) and (is_question(rest) or len(words(rest)) > 3)
         if greeted and substantive:
@@ -198,23 +186,23 @@ class _Reply(SmallTalk):
             self.say(P.NICE_TO_MEET, name=stated_name)
             if not substantive or self.lowered.startswith(("my name", "call me", "i'm called", "i am called")):
                 return self.say(P.OFFER_HELP)
-        if greeted and not substantive and not _HOW_ARE_YOU.search(t):
+        if greeted and not substantive and not talk.HOW_ARE_YOU.search(t):
             return self.greeting(opening=len(self.request.history) <= 1)
-        if _BYE.search(t) and not is_question(rest):
+        if talk.BYE.search(t) and not is_question(rest):
             return self.goodbye()
-        if _THANKS.search(t) and not is_question(rest):
+        if talk.THANKS.search(t) and not is_question(rest):
             return self.thanks()
-        if _HOW_ARE_YOU.search(t):
+        if talk.HOW_ARE_YOU.search(t):
             return self.how_are_you(greeted is not None)
-        if _WHO_ARE_YOU.search(t):
+        if talk.WHO_ARE_YOU.search(t):
             return self.who_am_i()
-        if _JOKE.search(t):
+        if talk.JOKE.search(t):
             return self.joke()
-        if _MY_NAME.search(t):
+        if talk.MY_NAME.search(t):
             return self.your_name()
-        if _ALL_ABOUT_ME.search(t):
+        if talk.ALL_ABOUT_ME.search(t):
             return self.all_about_you()
-        if _ACK.match(t) and not self.emotion:
+        if talk.ACK.match(t) and not self.emotion:
             self.say(P.ACK)
             return self.say(P.WHAT_NEXT)
         return self.answer(rest)

@@ -4,11 +4,28 @@ any part of a reply is put in the persona's register (`say`, `quip`)."""
 
 from __future__ import annotations
 
+import re
+
 from avatar_service.adapters.dialogue import phrases as P
 from avatar_service.adapters.dialogue.feelings import Emotion
 from avatar_service.adapters.dialogue.style import Bank, Style
 from avatar_service.adapters.dialogue.user_facts import second_person
 from avatar_service.ports.dialogue import DialogueRequest
+
+# the turns that are small talk, as the reply routes them (offline_grounded._Reply.route)
+GREETING = re.compile(
+    r"^\s*(hi|hello|hey|hiya|howdy|greetings|good (morning|afternoon|evening)|yo)\b[\s,!.]*", re.I)
+BYE = re.compile(r"\b(bye|goodbye|good night|see you|see ya|farewell|talk (to you )?later|gotta go|have to go)\b")
+THANKS = re.compile(r"\b(thanks|thank you|thx|cheers|appreciate it|much appreciated)\b")
+HOW_ARE_YOU = re.compile(r"\b(how (are|r) (you|u)|how's it going|how is it going|how are things|how have you been|"
+                          r"how do you do|how's your day|how is your day)\b")
+WHO_ARE_YOU = re.compile(r"\b(who are you|what's your name|what is your name|tell me about yourself|"
+                          r"introduce yourself|what are you)\b")
+ACK = re.compile(r"^(ok|okay|alright|all right|cool|sure|great|nice|yes|no|yep|nope|got it|i see|hmm+|ah)\W*$")
+JOKE = re.compile(r"\b(tell me a joke|make me laugh|say something funny|know any jokes)\b")
+MY_NAME = re.compile(r"\b(what'?s my name|what is my name|\bwho am i(?: again)?$|(know|remember) my name)")
+ALL_ABOUT_ME = re.compile(r"\b(what do you (know|remember) about me|do you remember (me|anything)|"
+                           r"tell me about (me|myself)|what have i told you)")
 
 
 class SmallTalk:

@@ -119,5 +119,5 @@ GENERIC = words_of(
     """time times help make makes made bring take get go come use need put leave allow allowed possible
     option options extra whole normal usual usually always normally often thing things way place kind sort
     good best nice great old year years day days start starts begin begins happen happens available
-    able sure idea like"""
+    able sure idea like want wants wanted wanting"""
 )

@@ -11,11 +11,11 @@ about 15, "half price for" some is a deal, a pro teaches, and "without me" asks 
 from __future__ import annotations
 
 from avatar_service.adapters.dialogue.answer_types import age_fit, ages_meant, holds
-from avatar_service.adapters.dialogue.answering import lower_first
 from avatar_service.adapters.dialogue.narrowing import one_clause
 from avatar_service.adapters.dialogue.style import contract
 from avatar_service.adapters.dialogue.terms import spelled_out, terms
 from avatar_service.adapters.dialogue.user_facts import asked_part
+from avatar_service.adapters.dialogue.yes_or_no import lower_first
 
 from .test_round24 import ask
 

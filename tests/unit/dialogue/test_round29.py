@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from avatar_service.adapters.dialogue.answer_types import HOLDS, ages, wanted
-from avatar_service.adapters.dialogue.answering import lower_first
 from avatar_service.adapters.dialogue.feelings import detect_emotion
 from avatar_service.adapters.dialogue.narrowing import one_clause
 from avatar_service.adapters.dialogue.ranking import said_sentences
 from avatar_service.adapters.dialogue.user_facts import about_user
+from avatar_service.adapters.dialogue.yes_or_no import lower_first
 from avatar_service.core.text.follow_ups import resolved
 from avatar_service.ports.dialogue import Persona
 
@@ -298,3 +298,12 @@ def test_a_discount_asks_a_price() -> None:
     reply = ask("A driving school.", prices, [0.4, 0.33], "any discount if i buy a load at once?",
                 "what about in an automatic?", memories=(["User prefers driving automatic cars"], [0.31]))
     assert "£42" in reply, reply
+
+
+def test_wanting_to_learn_asks_about_lessons_for_her_age() -> None:
+    school = ["Pupils can start lessons from age 17 and must hold a valid provisional driving licence.",
+              "Gareth Pryce owns the school and teaches in manual cars.",
+              "Nadia Khan teaches in automatic cars only."]
+    reply = ask("A driving school.", school, [0.3, 0.3, 0.31], "my daughter wants to learn, can she start with you?",
+                memories=(["User's daughter Ffion is 16"], [0.3]))
+    assert reply.startswith("No, pupils can start lessons from age 17"), reply

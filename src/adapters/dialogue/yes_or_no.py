@@ -1,0 +1,125 @@
+"""Whether the best sentence answers a yes-or-no question yes or no, said in front of it ("No, we don't cut keys."),
+and how the sentence then reads ("Yes, her business partner ...": its first word in lower case unless a name)."""
+
+from __future__ import annotations
+
+import re
+
+from avatar_service.adapters.dialogue import answer_types, counted
+from avatar_service.adapters.dialogue.answering import NEGATIVE, PARTS, as_sentence
+from avatar_service.adapters.dialogue.ranking import NEED, Ranking, Scored
+from avatar_service.adapters.dialogue.terms import RELATED, terms
+from avatar_service.core.text.lexicon import words_of
+
+# light verbs and words of asking that a yes needs not find in the answer ("can I *bring* my dog")
+_LIGHT = frozenset(terms("bring take get go come use make need put leave allow allowed possible there"))
+# sentence openers that are not names, so "Yes, " may put them in lower case
+_LOWER_STARTERS = words_of("""The A An It This That These Those There In On At For Most Many Some Each Every Its
+    Their Our When If During After Before Since As By With Unlike Although While Today Now All Several Visitors
+    Children Tables Pets Dogs Cats We Photography Food Apart Besides Also Please Brothers Sisters Parents Adults
+    Students Members Guests Customers Her His They Babies Nappies Lunch Breakfast Dinner Tea Coffee Drinks Meals
+    Everyone Everybody Anyone Anybody Nobody Players Riders Tenants Juniors Patients Clients Pupils Lessons Classes
+    Bookings Appointments Prices Repairs""")
+
+
+# phrasings whose words mislead a word match: "for a living" is about work, not where one lives
+
+
+def _with_related(stems: set[str]) -> set[str]:
+    return stems.union(*(RELATED.get(s, frozenset()) for s in stems))
+
+
+_SAYS_WHICH = re.compile(r"(?:yes|no)\b", re.I)
+# a minimum age one must be to come ("you must be 18 or over"), not who pays what ("children under 3 go free") nor who
+# must be with an adult ("under-14s must be accompanied"): the age asked is over it or not
+_AGE_RULE = re.compile(r"\b(?:must|need to|needs to|have to|has to) be (?:at least |aged? )?\d{1,2}(?: years old)?"
+                       r"(?: or (?:over|older)|\+)|\bminimum age (?:is|of) \d|"
+                       r"\bcan (?:start|begin|join)\b[^.;]{0,20}\bfrom (?:the )?age\b", re.I)
+_PREVENTS = re.compile(r"\b(?:stop|stops|prevent|prevents|protect|protects|block|blocks)\b", re.I)
+_EXCEPT = re.compile(r"\b(?:except|other than|but not)\b([^,;.]*)", re.I)  # ("apart from" is "besides" as often)
+_NO_NEED = re.compile(r"\b(?:needs? no|(?:do|does)(?: not|n't) need(?: to book)?(?: an?)?|no need (?:for|to)|"
+                      r"no (?:\w+ ){1,2}(?:is )?(?:needed|required|necessary))\b", re.I)  # ("no appointment needed")
+# (not "can I bring my own?")
+_NEED_OWN = re.compile(r"\b(?:need|have|got) to (?:bring|buy|get|have|take|send|pack)\b", re.I)
+_PROVIDED = re.compile(r"\b(?:we|they) (?:provide|supply|lend|loan)\b|\b(?:are|is) (?:provided|supplied|included)\b",
+                       re.I)
+_NOT_PROVIDED = re.compile(r"\b(?:we|they) (?:do not|don't) (?:provide|supply|lend|loan)\b|"
+                           r"\b(?:are|is) not (?:provided|supplied|included)\b|"
+                           r"\b(?:aren't|isn't) (?:provided|supplied)\b", re.I)
+
+
+# whether something costs ("is there a charge for that?", "is that extra?"), which a price stated answers yes
+_CHARGE_ASKED = re.compile(r"\b(?:is|are) there (?:a |an |any )?(?:extra )?(?:charge|fee|cost)s?\b|"
+                           r"\b(?:is|are) (?:it|that|this|they) extra\b|\bdoes (?:it|that|this) cost (?:extra|more)\b",
+                           re.I)
+_NO_CHARGE = re.compile(r"\bfree\b|\bno (?:extra )?(?:charge|fee|cost)\b|\bincluded\b|\bat no\b", re.I)
+
+
+def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
+    """The best sentence, with "Yes," or "No," in front when it plainly answers a yes/no question."""
+    text = as_sentence(best.candidate.text)
+    # (the question asked after what the user told: "there's a fox under our shed, can you get rid of it?")
+    if not (ranking.yes_no or answer_types.is_yes_no(question)) or _SAYS_WHICH.match(text):  # (not "No, No")
+        return text
+    if NEGATIVE.search(question):
+        return text  # "isn't it open?": a yes or no would be ambiguous
+    if counted.over_the_minimum(question, text) is False or counted.priced_each(question, text):
+        # "just the one night on a Saturday?" / "... the minimum stay is two nights", whatever the day; "is that for
+        # both boots?" / "£30 per boot"
+        return _answered(False, text, ranking)
+    if ranking.ages and _AGE_RULE.search(text) and (fit := answer_types.age_fit(text, ranking.ages)):
+        return _answered(fit > 0, text, ranking)  # "can my granddaughter come?" (17) / "you must be 18 or over"
+    on_the_day = answer_types.on_the_day(question, text)
+    if on_the_day is None:  # "in October?" / "only sold from May to September"
+        on_the_day = answer_types.in_the_months(question, text)
+    if on_the_day is None:  # "is that just the one visit?" / "covers three visits"
+        on_the_day = counted.in_the_count(question, text)
+    if on_the_day is not None and not NEGATIVE.search(text):  # "on a Tuesday?" / "from Wednesday to Sunday"
+        return _answered(on_the_day, text, ranking)
+    if _NEED_OWN.search(question) and (provided := _PROVIDED.search(text) or _NOT_PROVIDED.search(text)):
+        # "do we need to bring our own mats?" / "we provide mats"; "do I need to send nappies?" / "... not provided"
+        return _answered(provided.re is _NOT_PROVIDED, text, ranking)
+    asked = {t for t in terms(question) if t not in _LIGHT}
+    if (excepted := _EXCEPT.search(text)) and asked and asked <= _with_related(set(terms(excepted.group(1)))):
+        return _answered(False, text, ranking)  # "do you take amex?" / "all cards except American Express"
+    if _CHARGE_ASKED.search(question) and answer_types.HOLDS["price"].search(text) and not _NO_CHARGE.search(text):
+        return _answered(True, text, ranking)  # "is there a charge for that?" / "..., with a £40 call-out charge"
+    # ("can I just pop in?" / "a nail clip needs no appointment": no need of a thing says yes to doing without it)
+    said_no = NEGATIVE.search if NEED.search(question) else lambda p: NEGATIVE.search(_NO_NEED.sub("", p))
+    # "Coffee and tea are free; lunch is not included": the part that holds what is asked says yes or no
+    parts = [p for p in PARTS.split(text) if p.strip()]
+    concerned = [p for p in parts if asked & _with_related(set(terms(p)))] if len(parts) > 1 else []
+    if concerned:
+        # ("glass that stops the sun fading it?" / "so pictures don't fade": the "not" is what was asked for)
+        verdicts = {bool(said_no(p)) and not _PREVENTS.search(question) for p in concerned}
+        if len(verdicts) > 1:
+            return text  # "covered by insurance; whitening is not": it depends, the sentence says how
+        if verdicts == {True}:
+            return _answered(False, text, ranking)
+        text_terms = set().union(*(terms(p) for p in concerned))
+        if all(t in text_terms or RELATED.get(t, frozenset()) & text_terms for t in asked):
+            return _answered(True, text, ranking)
+        return text
+    negative = bool(said_no(text)) and not re.search(r"\b(but|except|only)\b", text, re.I) and \
+        not _PREVENTS.search(question)
+    if negative:
+        return _answered(False, text, ranking)
+    have = set(terms(text))
+    if asked and all(t in have or RELATED.get(t, frozenset()) & have for t in asked):
+        return _answered(True, text, ranking)
+    return text
+
+
+def _answered(yes: bool, text: str, ranking: Ranking) -> str:
+    """"Yes, " or "No, " and the sentence, whose first word keeps its capital only if it is a name."""
+    return ("Yes, " if yes else "No, ") + lower_first(text, " ".join(s.candidate.text for s in ranking.ranked))
+
+
+def lower_first(sentence: str, known: str = "") -> str:
+    """The sentence as it reads after "Yes, ": its first word in lower case unless it is a name. `known`: the text it
+    was chosen among, where a word that is no name is also written in lower case ("Range balls ..." / "on the range";
+    "Ray does ..." keeps its capital)."""
+    first = sentence.split(" ", 1)[0].removesuffix("'s")  # ("Children's bowling parties ...")
+    common = first in _LOWER_STARTERS or first in ("You", "Your") or (
+        first.isalpha() and first[1:].islower() and re.search(rf"\b{first.lower()}\b", known) is not None)
+    return sentence[:1].lower() + sentence[1:] if common else sentence
