@@ -93,7 +93,14 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
         # ("glass that stops the sun fading it?" / "so pictures don't fade": the "not" is what was asked for)
         verdicts = {bool(said_no(p)) and not _PREVENTS.search(question) for p in concerned}
         if len(verdicts) > 1:
-            return text  # "covered by insurance; whitening is not": it depends, the sentence says how
+            # "covered by insurance; whitening is not": it depends, the sentence says how; unless one part holds more
+            # of what is asked than any other ("a pack of strings I've opened?" / "..., but strings cannot be returned
+            # once opened")
+            held = [len(asked & set(terms(p))) for p in concerned]  # (in so many words)
+            if held.count(max(held)) > 1:
+                return text
+            concerned = [concerned[held.index(max(held))]]
+            verdicts = {bool(said_no(concerned[0])) and not _PREVENTS.search(question)}
         if verdicts == {True}:
             return _answered(False, text, ranking)
         text_terms = set().union(*(terms(p) for p in concerned))

@@ -307,3 +307,13 @@ def test_wanting_to_learn_asks_about_lessons_for_her_age() -> None:
     reply = ask("A driving school.", school, [0.3, 0.3, 0.31], "my daughter wants to learn, can she start with you?",
                 memories=(["User's daughter Ffion is 16"], [0.3]))
     assert reply.startswith("No, pupils can start lessons from age 17"), reply
+
+
+def test_the_part_that_holds_more_of_the_question_says_yes_or_no() -> None:
+    returns = "Unused items can be returned within 30 days with a receipt, but strings, reeds and drumsticks cannot " \
+              "be returned once opened."
+    reply = ask("A music shop.", [returns], [0.5], "can i return a pack of strings i've opened?")
+    assert reply.startswith("No"), reply
+    reply = ask("A dental practice.", ["Payment is by card only; the practice does not accept cash."], [0.5],
+                "can i pay cash?")
+    assert not reply.startswith("Yes"), reply
