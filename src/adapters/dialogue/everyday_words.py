@@ -275,11 +275,14 @@ PHRASES = [
     (r"\bget(?:ting)? in touch\b", "contact"),
     (r"\bover[- ]?(?:60|65|70)s\b", r"\g<0> senior"),  # ("is it cheaper for pensioners?" / "over-65s pay £8")
     (r"\bin charge\b", "manager"),
+    # "which day works?" asks which day, as "which day suits?" does
+    (r"\b(which|what) (days?|times?|dates?|nights?|evenings?) (?:works?|would work|suits?|would suit|is best)\b",
+     r"\1 \2"),
     # an hour from 7pm is in the evening ("are you open late any evening?" / "until 8pm on Thursdays")
     (r"\b(?:[7-9]|1[01])(?:[.:][0-5]\d)? ?pm\b", r"\g<0> evening"),
     # after work is the evening ("can I ride after my shift finishes?")
-    (r"\bafter (?:work|my (?:shift|work|job)|i (?:finish|leave|get off) work)(?: (?:finishes|ends|is over))?\b",
-     "in the evening"),
+    (r"\bafter (?:work|my (?:shift|work|job)|i (?:finish|leave|get off) work)(?: (?:finishes|ends|is over))?\b|"
+     r"\bafter (?:six|seven|eight|[678])(?: ?pm| ?p\.m\.| o'clock)?(?![.:]?\d| ?am\b)", "in the evening"),
     # how long a business has been going is how long it has traded ("trading since 1962")
     (r"\bbeen (?:going|around|in business|open|running)\b(?! (?:on|for a|late|at)\b)", "been trading"),
     (r"\bon top\b(?! of the (?:hill|building|roof|wall|cliff)\b)", "extra"),  # ("do the kids cost extra on top?")

@@ -317,3 +317,10 @@ def test_the_part_that_holds_more_of_the_question_says_yes_or_no() -> None:
     reply = ask("A dental practice.", ["Payment is by card only; the practice does not accept cash."], [0.5],
                 "can i pay cash?")
     assert not reply.startswith("Yes"), reply
+
+
+def test_after_six_is_the_evening_and_which_day_works_asks_which_day() -> None:
+    hours = ["Keynote Music is open Monday to Saturday from 9:30am to 5:30pm, with late opening until 7pm on "
+             "Thursdays.", "The shop is closed on Sundays."]
+    reply = ask("A music shop.", hours, [0.23, 0.21], "i can only make it over after six, which day works?")
+    assert "Thursdays" in reply, reply
