@@ -275,6 +275,8 @@ PHRASES = [
     (r"\bget(?:ting)? in touch\b", "contact"),
     (r"\bover[- ]?(?:60|65|70)s\b", r"\g<0> senior"),  # ("is it cheaper for pensioners?" / "over-65s pay £8")
     (r"\bin charge\b", "manager"),
+    # buying several at once is a block ("any deal if I book a few?" / "a block of six lessons costs £96")
+    (r"\b(buy|book|pay for|get)(?:ing)? (?:a load|loads|a few|several|a bunch|lots|in bulk)\b", r"\1 a block"),
     # "which day works?" asks which day, as "which day suits?" does
     (r"\b(which|what) (days?|times?|dates?|nights?|evenings?) (?:works?|would work|suits?|would suit|is best)\b",
      r"\1 \2"),

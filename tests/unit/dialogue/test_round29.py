@@ -324,3 +324,13 @@ def test_after_six_is_the_evening_and_which_day_works_asks_which_day() -> None:
              "Thursdays.", "The shop is closed on Sundays."]
     reply = ask("A music shop.", hours, [0.23, 0.21], "i can only make it over after six, which day works?")
     assert "Thursdays" in reply, reply
+
+
+def test_buying_a_load_at_once_is_a_block() -> None:
+    prices = ["A single one-hour lesson costs £38 and a two-hour lesson costs £72.",
+              "A block of ten one-hour lessons costs £350 if paid upfront.",
+              "Lessons in an automatic car cost £42 per hour.", "Gift vouchers are available in any amount from £20."]
+    persona = Persona("Sam", "", "A driving school.", {"verbosity": 0.3})
+    reply = last_reply(persona, ["any discount if i buy a load at once?"], [" ".join(prices)], [0.5], [], [],
+                       sentence_relevance={prices[0]: 0.4, prices[1]: 0.45, prices[2]: 0.35, prices[3]: 0.3})
+    assert "£350" in reply, reply
