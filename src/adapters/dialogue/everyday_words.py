@@ -156,6 +156,7 @@ join joins joined joining membership memberships
 club clubs team teams squad squads
 dry drying dryer dryers tumble
 clothes clothing laundry washing
+amp amps amplifier amplifiers
 """
 
 # what an amount costs, said the everyday way (a price asked, answer_types.wanted, and the word "cost")

@@ -334,3 +334,10 @@ def test_buying_a_load_at_once_is_a_block() -> None:
     reply = last_reply(persona, ["any discount if i buy a load at once?"], [" ".join(prices)], [0.5], [], [],
                        sentence_relevance={prices[0]: 0.4, prices[1]: 0.45, prices[2]: 0.35, prices[3]: 0.3})
     assert "£350" in reply, reply
+
+
+def test_an_amp_is_an_amplifier() -> None:
+    hire = ["Violins, cellos and keyboards can be hired for £15 a month.", "Keynote does not hire out drum kits or "
+            "amplifiers."]
+    reply = ask("A music shop.", hire, [0.33, 0.34], "could i hire an amp too?")
+    assert reply.startswith("No") and "amplifiers" in reply, reply
