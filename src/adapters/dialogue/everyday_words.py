@@ -276,6 +276,7 @@ PHRASES = [
     (r"\bget(?:ting)? in touch\b", "contact"),
     (r"\bover[- ]?(?:60|65|70)s\b", r"\g<0> senior"),  # ("is it cheaper for pensioners?" / "over-65s pay £8")
     (r"\bin charge\b", "manager"),
+    (r"\bput (?:me|you|him|her|them|us)? ?to sleep\b|\bknock(?:ed)? (?:me |him |her )?out\b", "sedation"),
     # buying several at once is a block ("any deal if I book a few?" / "a block of six lessons costs £96")
     (r"\b(buy|book|pay for|get)(?:ing)? (?:a load|loads|a few|several|a bunch|lots|in bulk)\b", r"\1 a block"),
     # "which day works?" asks which day, as "which day suits?" does

@@ -341,3 +341,9 @@ def test_an_amp_is_an_amplifier() -> None:
             "amplifiers."]
     reply = ask("A music shop.", hire, [0.33, 0.34], "could i hire an amp too?")
     assert reply.startswith("No") and "amplifiers" in reply, reply
+
+
+def test_being_put_to_sleep_is_sedation() -> None:
+    policies = ["Sedation is not available at the practice.", "Payment is by card only."]
+    reply = ask("A dental practice.", policies, [0.3, 0.2], "can i be put to sleep for my treatment?")
+    assert reply.startswith("No") and "Sedation" in reply, reply
