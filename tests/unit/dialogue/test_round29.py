@@ -344,6 +344,7 @@ def test_an_amp_is_an_amplifier() -> None:
 
 
 def test_being_put_to_sleep_is_sedation() -> None:
-    policies = ["Sedation is not available at the practice.", "Payment is by card only."]
-    reply = ask("A dental practice.", policies, [0.3, 0.2], "can i be put to sleep for my treatment?")
+    policies = ["Sedation is not available at the practice.", "Payment is by card only.",
+                "Dr Anika Shah is the principal dentist and does all crowns and root canal treatment."]
+    reply = ask("A dental practice.", policies, [0.3, 0.2, 0.25], "can i be put to sleep for my treatment?")
     assert reply.startswith("No") and "Sedation" in reply, reply
