@@ -18,8 +18,9 @@ _PHRASES = [(re.compile(r"\bfor a living\b", re.I), "for work"), (re.compile(r"\
             (re.compile(r"\b(do|did) (i|we) (?:like|love|enjoy)\b", re.I), r"\1 \2 love"),
             # "how much is one lesson?" asks about a single one ("a single lesson costs..."), not "two-hour lessons"
             # (but "two cats in one chalet" is one shared)
-            (re.compile(r"(?<!\bin )(?<!\binto )\b(?:just |only )?one (?!of\b|or\b|and\b|more\b|another\b|other\b)"
-                        r"(?=[a-z])", re.I),
+            # (nor "that one", which points back)
+            (re.compile(r"(?<!\bin )(?<!\binto )(?<!\bthat )(?<!\bthis )(?<!\bwhich )(?<!\bthe )\b(?:just |only )?one "
+                        r"(?!of\b|or\b|and\b|more\b|another\b|other\b)(?=[a-z])", re.I),
              "single ")]
 # words a phrase above brings in: they tip a balance, and nothing lacks them
 HINT_TERMS = frozenset(terms("single"))  # words that only tip a balance
@@ -31,7 +32,7 @@ _KIND_WORDS = {"name": set(terms("name names called call")),
                "clock": set(terms("time times hours")),
                "age": set(terms("old age aged years year")), "number": set(terms("big large far")),
                "frequency": set(terms("often regularly times")),
-               "duration": set(terms("long")), "list": set(terms("kind kinds sort sorts type types")),
+               "duration": set(terms("long last lasts")), "list": set(terms("kind kinds sort sorts type types")),
                "occupation": set(terms("job work living occupation profession")),
                "price": set(terms("charge charges")),
                "person": set(terms("person talk speak"))}  # "who's the person to talk to about a party?"

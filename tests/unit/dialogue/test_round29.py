@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from avatar_service.adapters.dialogue.answer_types import HOLDS, ages, wanted
+from avatar_service.adapters.dialogue.answering import question_weights
 from avatar_service.adapters.dialogue.feelings import detect_emotion
 from avatar_service.adapters.dialogue.narrowing import one_clause
 from avatar_service.adapters.dialogue.ranking import said_sentences
@@ -348,3 +349,14 @@ def test_being_put_to_sleep_is_sedation() -> None:
                 "Dr Anika Shah is the principal dentist and does all crowns and root canal treatment."]
     reply = ask("A dental practice.", policies, [0.3, 0.2, 0.25], "can i be put to sleep for my treatment?")
     assert reply.startswith("No") and "Sedation" in reply, reply
+
+
+def test_that_one_points_back_and_lasting_is_how_long() -> None:
+    lessons = ["Lessons last 30, 45 or 60 minutes and cost £22, £31 and £40.",
+               "A first trial lesson of 20 minutes is free."]
+    persona = Persona("Sam", "", "A piano teacher.", {"verbosity": 0.3})
+    reply = last_reply(persona, ["Can I try a lesson before signing up?", "how long does that one last?"],
+                       [" ".join(lessons)], [0.5], [], [], sentence_relevance={lessons[0]: 0.49, lessons[1]: 0.56})
+    assert "20 minutes" in reply and "£40" not in reply, reply
+    weights = question_weights("how long does that one last?", ["duration"], [])
+    assert "singl" not in weights and weights.get("last", 0.0) < 1.0, weights  # (the kind asked, "that one" said)
