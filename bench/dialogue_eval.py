@@ -52,8 +52,9 @@ engine, after round 28 reached 90% on the other splits, in domains never used be
 independent bookshop with a café, a hearing clinic; measured once, untuned, after round 28, on 2026-11-30: 72.9%, memory
 questions 94.4%, follow-ups 25 of 45; the tree before round 28 read the same), heldout26 (written blind on 2026-11-30,
 by someone who had not read the engine, during round 29, in domains never used before: a driving school, a dental
-practice, a music shop; measured once, untuned, after round 29's changes, on 2026-11-30: 67.0%, memory questions 76.9%,
-unknown 6 of 12, follow-ups 29 of 43; the tree before round 29 read the same, 65 of 97).
+practice, a music shop; measured once, untuned, after round 29's changes from the review set, on 2026-11-30: 67.0%,
+memory questions 76.9%, unknown 6 of 12, follow-ups 29 of 43; the tree before round 29 read the same, 65 of 97; then
+tuned on).
 
     .venv/bin/python bench/dialogue_eval.py [--split dev|heldout1|...|heldout26|all]
                                             [--embedder auto|lexical] [--show wrong|all|none]
@@ -88,8 +89,8 @@ SPLITS = ("dev", "heldout1", "heldout2", "heldout3", "heldout4", "heldout5", "he
           "heldout25", "heldout26")
 # Blind splits not measured yet: left out of "all", so tuning never shows their figures; name one to measure it once.
 UNMEASURED: tuple[str, ...] = ()
-# heldout26 was measured once, untuned (after round 29's changes), on 2026-11-30: 67.0%, memory 76.9%, unknown 6 of 12,
-# follow-ups 29 of 43 (the tree before round 29 read the same, 65 of 97)
+# heldout26 was measured once, untuned (after round 29's first changes), on 2026-11-30: 67.0%, memory 76.9%,
+# unknown 6 of 12, follow-ups 29 of 43 (the tree before round 29 read the same, 65 of 97)
 # heldout25 was measured once, untuned (after round 28), on 2026-11-30: 72.9%, memory 94.4%, follow-ups 25 of 45 (the
 # tree before round 28 read the same)
 # heldout24 was measured once, untuned (after round 26), on 2026-11-30: 66.7%, memory 88.2%, follow-ups 20 of 39 (the
