@@ -263,8 +263,8 @@ class _Reply(SmallTalk):
             weights[t] = min(weights[t], 0.5)
         # a question without words of its own leans on the one before, unless it asks for a kind of answer
         # ("can my 8 year old come on his own?" names whom it is about: "his" points back to no earlier turn)
-        follow = more or (is_follow_up(text) and not asked_ages) or not (weights or kinds) or \
-            kind_only(text, weights, kinds)
+        alone = kind_only(text, weights, kinds)  # "from what time?": a kind of answer and nothing else
+        follow = more or (is_follow_up(text) and not asked_ages) or not (weights or kinds) or alone
         context = self.previous_user if follow else ""
         recalled, listed = False, frozenset[str]()
         pointing = self.pointing = points_back(text, weights)
@@ -316,8 +316,8 @@ class _Reply(SmallTalk):
         # "how much does that cost?" asks about what the last reply said ("how much is it to get a plumber out?" not)
         # (and "from what time?", which asks a kind of answer and nothing else, asks it of what the last reply said)
         # (and "do the kids cost extra on top?" after a price asks more than that price)
-        said = said_sentences(self.previous_reply) if (context and not more and (pointing or kind_only(
-            text, question_weights(text, kinds, asked_ages), kinds)) and not _CONNECTIVE.match(text)) or (
+        said = said_sentences(self.previous_reply) if (context and not more and (pointing or alone) and
+                                                       not _CONNECTIVE.match(text)) or (
             "price" in kinds and _EXTRA.search(text) and answer_types.HOLDS["price"].search(self.previous_reply)) \
             else frozenset()
         asked = asked_part(text)  # routing reads the question asked, the ranking every word said
