@@ -218,16 +218,23 @@ class Conversations:
         self.jobs.wake()
 
     async def say(self, organization_id: str, conversation_id: str, content: str) -> MessageResult:
-        """One text turn: the user's message and the personality's reply, each stored as it happens (the
-        streamed turn of `start_turn`, collected)."""
-        return await (await self.start_turn(organization_id, conversation_id, content)).collect()
+        """One text turn, collected: the user's message and the personality's reply are stored together, in one
+        write once the reply is written (one commit where the streamed turn of `start_turn` takes two)."""
+        return await (await self._prepare_turn(organization_id, conversation_id, content)).collect()
 
     async def start_turn(self, organization_id: str, conversation_id: str, content: str) -> TextTurn:
         """Checks and begins a text turn: the user's message is stored before this returns, so every error a
         caller can cause is raised here. Iterate the turn for the reply's pieces; it stores the reply when it
         ends, marked interrupted if it was cut short (see `TextTurn`)."""
+        turn = await self._prepare_turn(organization_id, conversation_id, content)
+        await turn.open()
+        return turn
+
+    async def _prepare_turn(self, organization_id: str, conversation_id: str, content: str) -> TextTurn:
+        """Reads what the turn needs and checks it; the turn's first write (`opening`) is left to the `TextTurn`,
+        which makes it on its own (`open`) or with the reply's."""
         # Retrieval reads without the write lock (each read sees the latest commit, not one snapshot); the short
-        # write below holds it and checks the conversation again.
+        # write of `opening` holds it and checks the conversation again.
         began = time.monotonic()
         async with self.deps.storage(organization_id, read_only=True) as uow:
             record = await fetch(uow.conversations, "conversation", conversation_id)
@@ -242,29 +249,28 @@ class Conversations:
         vector = await self.grounding.embed(content, history)
         async with self.deps.storage(organization_id, read_only=True) as uow:
             grounding = await self.grounding.fetch(uow, personality.id, record.user_id, vector)
-            memories = grounding.used_memories()
-        now = self.deps.clock.now()
-        async with self.deps.storage(organization_id) as uow:
-            record = await fetch(uow.conversations, "conversation", conversation_id)
-            self._open_for_turns(record)  # it may have ended meanwhile
-            message = TranscriptItem(role="user", content=content, timestamp=_since(record, now))
-            armed = record
-            record = await self._activate(uow, record, now)
-            record = replace(record, last_activity_at=now,
-                             idle_deadline=now + timedelta(seconds=self.limits.idle_timeout))
-            await uow.conversations.update(record)
-            await uow.transcripts.append(record.id, [message])
             # Retrieved for this reply: last_used_at says so. In id order, not ranked order: two turns of one
             # user rank the same memories differently, and opposite lock orders deadlocked on PostgreSQL.
+            used = sorted(grounding.used_memories(), key=lambda m: m.id)
+        now = self.deps.clock.now()
+        message = TranscriptItem(role="user", content=content, timestamp=_since(record, now))
+
+        async def opening(uow: UnitOfWork) -> Conversation:
+            armed = await fetch(uow.conversations, "conversation", conversation_id)
+            self._open_for_turns(armed)  # it may have ended meanwhile
+            current = await self._activate(uow, armed, now)
+            current = replace(current, last_activity_at=now,
+                              idle_deadline=now + timedelta(seconds=self.limits.idle_timeout))
+            await uow.conversations.update(current)
+            await uow.transcripts.append(current.id, [message])
             # One statement (an executemany) for all of them, not one round trip each.
-            used = sorted(memories, key=lambda m: m.id)
             await uow.memories.set_many([{"id": memory.id, "last_used_at": now} for memory in used])
-            await self._schedule(uow, record, armed)
-            await uow.commit()
+            await self._schedule(uow, current, armed)
+            return self._view(current)
+
         request = grounding.request(persona(personality), history, content)
-        started = record
-        return TextTurn(self.deps, self.dialogue, request, record, self._view(record), message,
-                        lambda at: _since(started, at), self.tools, _toolbox(personality, record), began)
+        return TextTurn(self.deps, self.dialogue, request, record, message, opening,
+                        lambda at: _since(record, at), self.tools, _toolbox(personality, record), began)
 
     async def voice_turn(self, organization_id: str, conversation_id: str, content: str) -> TextTurn:
         """One spoken turn in the room: the same retrieval, tools and transcript as a text turn; the reply streams

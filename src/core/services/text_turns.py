@@ -1,7 +1,8 @@
 """A text turn under way: the reply's pieces as the dialogue engine writes them, the reply stored when it ends.
 
-`Conversations.start_turn` checks the turn, stores the user's message and hands back a `TextTurn`; iterating it
-yields the reply's pieces in order. However the iteration ends, the reply is stored exactly once:
+`Conversations.start_turn` checks the turn, stores the user's message (`open`) and hands back a `TextTurn`;
+iterating it yields the reply's pieces in order. A turn not opened first (`Conversations.say`) stores the user's
+message with the reply, in the same commit. However the iteration ends, the reply is stored exactly once:
 
 - it ran to its end: the whole reply;
 - the consumer stopped early (``aclose()``, a cancelled task, a client that left the stream) or the engine failed
@@ -23,7 +24,7 @@ import asyncio
 import dataclasses
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from datetime import datetime
 
@@ -32,6 +33,7 @@ from avatar_service.core.model import Conversation, ConversationRecord, MessageR
 from avatar_service.core.services.base import Deps
 from avatar_service.core.services.tool_calls import MAX_ROUNDS, Toolbox, ToolRunner
 from avatar_service.ports.dialogue import DialogueEngine, DialogueFailed, DialogueRequest, ToolCalls, ToolRound
+from avatar_service.ports.storage import UnitOfWork
 
 log = logging.getLogger(__name__)
 
@@ -42,11 +44,16 @@ class TextTurn:
     """One turn's reply in the making. Iterate it once for the pieces; `result` is set when it is stored."""
 
     def __init__(self, deps: Deps, dialogue: DialogueEngine, request: DialogueRequest, record: ConversationRecord,
-                 view: Conversation, message: TranscriptItem, since: Callable[[datetime], float],
-                 tools: ToolRunner | None = None, toolbox: Toolbox | None = None, started: float | None = None) -> None:
+                 message: TranscriptItem, opening: Callable[[UnitOfWork], Awaitable[Conversation]],
+                 since: Callable[[datetime], float], tools: ToolRunner | None = None, toolbox: Toolbox | None = None,
+                 started: float | None = None) -> None:
         self.deps, self.dialogue = deps, dialogue
         self.request = dataclasses.replace(request, tools=toolbox.specs()) if toolbox and tools else request
-        self.record, self.view, self.message = record, view, message
+        self.record, self.message = record, message
+        # The turn's first write (the user's message, the conversation's activity): made by `open`, or else in
+        # the unit that stores the reply. It returns the conversation as it then stands.
+        self._opening: Callable[[UnitOfWork], Awaitable[Conversation]] | None = opening
+        self.view: Conversation | None = None
         self._since = since
         self.tools, self.toolbox = tools, toolbox
         self._text: list[str] = []
@@ -63,6 +70,15 @@ class TextTurn:
     @property
     def conversation_id(self) -> str:
         return self.record.id
+
+    async def open(self) -> None:
+        """Stores the user's message now, on its own, so a streamed turn's message is in the transcript at once."""
+        if self._opening is None:
+            return
+        async with self.deps.storage(self.record.organization_id) as uow:
+            self.view = await self._opening(uow)
+            await uow.commit()
+        self._opening = None
 
     def text(self) -> str:
         """The reply as produced so far."""
@@ -164,8 +180,12 @@ class TextTurn:
         reply = TranscriptItem(role="assistant", content=self.text(), timestamp=self._since(self.deps.clock.now()),
                                interrupted=interrupted, metrics=self._metrics or self._own_metrics())
         async with self.deps.storage(self.record.organization_id) as uow:
+            if self._opening is not None:  # not opened: the user's message goes in with the reply
+                self.view = await self._opening(uow)
             await uow.transcripts.append(self.record.id, [*self._tool_items, reply])
             await uow.commit()
+        self._opening = None
+        assert self.view is not None
         self.result = MessageResult(conversation=self.view, message=self.message, reply=reply)
         return self.result
 

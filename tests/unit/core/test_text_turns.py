@@ -13,6 +13,7 @@ import pytest
 from avatar_service.adapters.in_memory import MemoryStorage
 from avatar_service.core.errors import Conflict, Unavailable
 from avatar_service.core.model import ConversationCreate, PersonalityCreate
+from avatar_service.core.services.base import Deps
 from avatar_service.core.services.conversations import Conversations
 from avatar_service.entrypoints import bootstrap
 from avatar_service.entrypoints.settings import load_settings
@@ -170,3 +171,60 @@ async def test_the_engine_gets_the_history_with_the_new_turn_last(setup: Any) ->
     assert [(t.role, t.content) for t in engine.requests[-1].history] == [("user", "Hi")]
     await conversations.say(ORG, cid, "And now?")
     assert [t.role for t in engine.requests[-1].history] == ["user", "assistant", "user"]
+
+
+class WatchedGate(asyncio.Queue[None]):
+    """The engine's gate, telling when the engine first waits at it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.waited = asyncio.Event()
+
+    async def get(self) -> None:
+        self.waited.set()
+        return await super().get()
+
+
+def count_writes(conversations: Conversations) -> list[bool]:
+    """Records, for each unit of work the turn opens from now on, whether it may write."""
+    storage = conversations.deps.storage
+    opened: list[bool] = []
+
+    def unit(organization_id: str | None, *, read_only: bool = False) -> Any:
+        opened.append(not read_only)
+        return storage(organization_id, read_only=read_only)
+
+    conversations.deps = Deps(unit, conversations.deps.clock, conversations.deps.ids)  # type: ignore[arg-type]
+    return opened
+
+
+async def test_a_collected_turn_stores_the_message_and_the_reply_in_one_write(setup: Any) -> None:
+    conversations, _, cid = setup
+    opened = count_writes(conversations)
+    result = await conversations.say(ORG, cid, "Hi")
+    assert opened.count(True) == 1  # the streamed turn takes two: the message at once, then the reply
+    assert await transcript(conversations, cid) == [("user", "Hi", False),
+                                                    ("assistant", "Hello there. How can I help?", False)]
+    assert result.conversation.status == "active" and result.message.content == "Hi"
+
+
+async def test_a_collected_turn_whose_engine_fails_stores_the_message_and_the_part(setup: Any) -> None:
+    conversations, engine, cid = setup
+    engine.fail = True
+    with pytest.raises(Unavailable):
+        await conversations.say(ORG, cid, "Hi")
+    assert await transcript(conversations, cid) == [
+        ("user", "Hi", False), ("assistant", "Hello there. How can I help?", True)]
+
+
+async def test_a_collected_turn_whose_conversation_ended_meanwhile_is_refused_and_stores_nothing(setup: Any) -> None:
+    conversations, engine, cid = setup
+    gate = engine.gate = WatchedGate()
+    said = asyncio.create_task(conversations.say(ORG, cid, "Hi"))
+    await gate.waited.wait()  # the reply is being written
+    await conversations.end(ORG, cid)
+    for _ in engine.pieces:
+        gate.put_nowait(None)
+    with pytest.raises(Conflict):
+        await said
+    assert await transcript(conversations, cid) == []
