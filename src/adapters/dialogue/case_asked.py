@@ -62,9 +62,16 @@ _FRAME = re.compile(r"(?:on|in|at|for|from|during|between|before|after|until|thr
 _AND = re.compile(r",\s+and\s+(?=\w+\s+\w+)", re.I)
 
 
-def with_antecedent(best: Scored, ranking: Ranking, asked: list[str], previous_reply: str) -> Scored:
+_PERSONAL = re.compile(r"^(?:It|They|He|She)\b")  # (not "This summer...": a determiner, not a pronoun)
+_POINTING = re.compile(r"\b(?:it|its|that|this|they|them|their|those|these|he|him|his|she|her)\b", re.I)
+
+
+def with_antecedent(best: Scored, ranking: Ranking, asked: list[str], previous_reply: str, said: str = "",
+                    place: frozenset[str] = frozenset()) -> Scored:
     """"It costs 23 euros." is said after the sentence "it" stands for when that is where the question's own
-    words are ("how much is the theory test?"), unless the last reply just said it."""
+    words are ("how much is the theory test?"), or when the question (`said`) points at nothing itself and "it" is
+    not the place (`place`: its terms) ("do you run anything for kids?" / "It runs every Tuesday morning...": what
+    runs?), unless the last reply just said it."""
     c = best.candidate
     if c.kind != "knowledge" or not PRONOUN_START.match(c.text):
         return best
@@ -73,6 +80,8 @@ def with_antecedent(best: Scored, ranking: Ranking, asked: list[str], previous_r
     own = set(terms(c.text))
     missing = {t for t in asked if t not in own and not RELATED.get(t, frozenset()) & own}
     if before is None or before.text.lower().rstrip(".!?") in previous_reply.lower() or \
-            not missing & set(terms(before.text)):
+            not (missing & set(terms(before.text)) or (
+                said and not _POINTING.search(said) and _PERSONAL.match(c.text) and
+                not place & set(terms(" ".join(before.text.split()[:4]))))):
         return best
     return dataclasses.replace(best, candidate=dataclasses.replace(c, text=f"{as_sentence(before.text)} {c.text}"))

@@ -98,6 +98,8 @@ specialise specialises specialist specialize specializes specialty speciality
 buggy buggies pushchair pushchairs pram prams stroller strollers
 scared frightened afraid fear fears nervous anxious
 ill unwell sick poorly
+jab jabs vaccination vaccinations vaccinate vaccinated vaccine vaccines booster boosters immunisation
+site premises grounds
 house home flat address
 dog dogs pet pets labrador spaniel collie terrier poodle cockapoo cavapoo labradoodle beagle retriever dachshund
 dog dogs husky pug

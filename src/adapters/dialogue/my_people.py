@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from avatar_service.adapters.dialogue.answer_types import KIN_WORDS, ages, mentions_child
+from avatar_service.adapters.dialogue.answer_types import KIN_WORDS, ages, ages_meant, mentions_child
+from avatar_service.adapters.dialogue.question_cases import asks_age_limit
 from avatar_service.adapters.dialogue.ranking import Ranking, Scored
 from avatar_service.adapters.dialogue.terms import terms, words
 
@@ -24,6 +25,46 @@ def ages_of_relatives(text: str, memories: Sequence[str]) -> list[int]:
     12", "User's niece Ruby is 16")."""
     relatives = {w.split("'")[0] for w in words(text) if mentions_child(w) or w.split("'")[0] in _KIN}
     return [age for m in memories if relatives & {w.split("'")[0] for w in words(m)} for age in ages(m)]
+
+
+def people_asked_of(text: str, context: str, memories: Sequence[str], kinds: Sequence[str], said_ages: list[int],
+                    pointed_ages: list[int]) -> tuple[list[int], bool, bool]:
+    """The ages a question asks about (`said_ages`: its own; `pointed_ages`: the last reply's, when it points back
+    with "she"), whether it asks a place's age limit for them, and whether it asks again the limit the turn before
+    (`context`) asked, of someone else ("and ffion?" after "is gethin old enough to go in a canoe?")."""
+    limit_again = bool(context) and asks_age_limit(context) and bool(ages_of_named(text, memories))
+    old_enough = asks_age_limit(text) or limit_again
+    asked = said_ages
+    # (a toddler is about 2; but "how old is my son?" asks his age, which is then no case of what is asked)
+    if not asked and mentions_kin(text) and (old_enough or "age" not in kinds):
+        asked = ages_of_relatives(text, memories) or ages_meant(text)
+    if old_enough and not asked:  # "is gethin old enough?": the age a memory gives Gethin
+        asked = ages_of_named(text, memories)
+    if old_enough and not asked:
+        asked = pointed_ages  # "is she old enough?" after "Erin is 9"
+    return asked, old_enough, limit_again
+
+
+def ages_of_named(text: str, memories: Sequence[str]) -> list[int]:
+    """"is gethin old enough to go in a canoe?": the age a memory gives right after the name ("... are Ffion, who is
+    10, and Gethin, who is 13", "Maisie is 4", "Ellie, 9")."""
+    return [age for _, age in _named_ages(text, memories)]
+
+
+def named_in(text: str, memories: Sequence[str]) -> list[str]:
+    """The names in the text whose age a memory gives."""
+    return [name for name, _ in _named_ages(text, memories)]
+
+
+def _named_ages(text: str, memories: Sequence[str]) -> list[tuple[str, int]]:
+    asked = {w.lower() for w in words(text)}
+    return [(m.group(1), int(m.group(2))) for memory in memories for m in _NAMED_AGE.finditer(memory)
+            if m.group(1).lower() in asked]
+
+
+# a name (capitalised, not the memory's opening "User") and the age said right after it
+_NAMED_AGE = re.compile(r"(?<!^)\b((?-i:[A-Z][a-z]{2,}))(?:,\s*|\s+)(?:who(?:'s|\s+is)\s+|is\s+|aged\s+|\()?"
+                        r"(\d{1,2})\b(?!\s*(?:am|pm|%|:|\.\d|years? ago|months?|weeks?|days?))", re.I)
 
 
 def mentions_kin(text: str) -> bool:

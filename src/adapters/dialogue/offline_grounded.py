@@ -43,10 +43,10 @@ from avatar_service.adapters.dialogue.follow_up_context import (
 from avatar_service.adapters.dialogue.listed_kinds import JUST_ME, ONE_PERSON
 from avatar_service.adapters.dialogue.my_people import (
     CHILD_TERMS,
-    ages_of_relatives,
     asks_of_several,
     each_of_them,
-    mentions_kin,
+    named_in,
+    people_asked_of,
 )
 from avatar_service.adapters.dialogue.narrowing import one_clause
 from avatar_service.adapters.dialogue.question_cases import asks_age_limit, put_beside
@@ -234,7 +234,8 @@ class _Reply(SmallTalk):
         # ("Sure!" before the answer to a yes-or-no question would say yes, whatever the answer says)
         if s.warmth >= 0.67 and s.verbosity >= 0.34 and asking and not self.negative and not query.yes_no:
             self.say(P.SURE, name_comma=self.name_comma(0.8))
-        first = with_antecedent(chosen[0], ranking, terms(text), self.previous_reply)
+        first = with_antecedent(chosen[0], ranking, terms(text), self.previous_reply, said,
+                                the_place_itself(self.request.persona.description))
         cut = the_case_asked(first.candidate.text, said, query, self.context_terms, self.previous_reply,
                              self.previous_user)
         first = dataclasses.replace(first, candidate=dataclasses.replace(first.candidate, text=cut))
@@ -304,12 +305,9 @@ class _Reply(SmallTalk):
             for name in _PROPER.findall(self.previous_reply):
                 for t in terms(name):
                     weights.setdefault(t, 0.5)
-        old_enough = asks_age_limit(text)
-        # (a toddler is about 2; but "how old is my son?" asks his age, which is then no case of what is asked)
-        if not asked_ages and mentions_kin(text) and (old_enough or "age" not in kinds):
-            asked_ages = ages_of_relatives(text, self.request.memories) or answer_types.ages_meant(text)
-        if old_enough and not asked_ages and _POINTS_BACK.search(self.said_text):
-            asked_ages = answer_types.ages(self.previous_reply)  # "is she old enough?" after "Erin is 9"
+        asked_ages, old_enough, limit_again = people_asked_of(
+            text, context, self.request.memories, kinds, asked_ages,
+            answer_types.ages(self.previous_reply) if _POINTS_BACK.search(self.said_text) else [])
         if JUST_ME.search(text) and "price" in kinds:  # "what would it cost for just me?": the one-person kind
             for t in ONE_PERSON:
                 weights.setdefault(t, 0.5)
@@ -329,7 +327,7 @@ class _Reply(SmallTalk):
         # about what was told
         # (or when the question leans on the turn before: "how much is it going to cost? he wants 20 friends there")
         # (but "there's a fox under our shed, can you get rid of it?" asks about what was told: "it" is the fox)
-        if asked != text and not asks_about_the_told(asked) and (
+        if asked != text and not asks_about_the_told(asked, text[:len(text) - len(asked)]) and (
                 {t for t in terms(asked) if weights.get(t, 0.0) >= 1.0} - common_terms(asked) or context
                 or has_in_mind(text)):
             for t in told & weights.keys():
@@ -347,7 +345,11 @@ class _Reply(SmallTalk):
         if old_enough and asked_ages:  # "is she allowed at that age?": the place's limit, for her age (16)
             mine = min(mine, 0.6)
             resolved_to = set(terms(text)) - set(terms(self.said_text))  # "she": my sister, whose age stands for her
-            for t in resolved_to | _AGE_WORDS:
+            named = set(terms(" ".join(named_in(f"{text} {context}", self.request.memories))))  # "is gethin...?"
+            if limit_again:  # the question before, asked again of someone else: its words weigh as its own
+                for t, w in question_weights(context, (), ()).items():
+                    weights[t] = max(weights.get(t, 0.0), w)
+            for t in resolved_to | named | _AGE_WORDS:
                 if t in weights:
                     weights[t] = min(weights[t], 0.3)
         to_place = addresses_the_place(asked) or asks_who_here(asked)
@@ -358,7 +360,8 @@ class _Reply(SmallTalk):
             # "where is the cinema?" of "... an independent cinema": the place itself, as "where are you?"
             weights = {t: w for t, w in weights.items() if t not in itself}
             to_place = True
-        return Query(text=text, weights=weights, kinds=kinds, yes_no=answer_types.is_yes_no(asked), about_user=mine,
+        return Query(text=text, weights=weights, kinds=kinds, yes_no=answer_types.is_yes_no(asked) or limit_again,
+                     about_user=mine,
                      permission=asks_permission(asked) or old_enough, to_place=to_place, ages=asked_ages,
                      ages_said=bool(answer_types.ages(text)), place_names=place_names(self.request.persona.description),
                      own=own_terms,

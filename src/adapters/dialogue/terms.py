@@ -181,7 +181,9 @@ GENERIC_TERMS = frozenset(stem(w) for w in GENERIC | words_of(
     # (what comes or is got back: "does it come back in a box?", "if i need them back the same day")
     "back "
     # (what the place lets one do, or shows: "do you need to see ID before you let me in?" asks about the ID)
-    "let lets see"))
+    "let lets see "
+    # (how sure, or how far along, the asker is: "roughly how much?", "i'm thinking about getting a charger")
+    "roughly approximately approx thinking wondering considering"))
 
 
 def same_family(a: str, b: str) -> bool:

@@ -123,9 +123,13 @@ _ENDS_ON_IT = re.compile(
     r"\b(?:it|them|that|this)(?:\s+(?:too|as well|for me|for us|please|today|out|off|away|up))?\s*\??\s*$", re.I)
 
 
-def asks_about_the_told(asked: str) -> bool:
-    """"there's a fox under our shed, can you get rid of it?": the question asked is about what was told."""
-    return bool(_ENDS_ON_IT.search(asked))
+def asks_about_the_told(asked: str, before: str = "") -> bool:
+    """"there's a fox under our shed, can you get rid of it?": the question asked is about what was told. And when
+    what came `before` is a question too, a pointer asks about it: "could he have a bath? what's that cost?"."""
+    return bool(_ENDS_ON_IT.search(asked)) or (before.rstrip().endswith("?") and bool(_POINTER.search(asked)))
+
+
+_POINTER = re.compile(r"\b(?:it|that|this|them|those)\b", re.I)
 
 
 def has_in_mind(turn: str) -> bool:

@@ -35,6 +35,10 @@ _SAYS_WHICH = re.compile(r"(?:yes|no)\b", re.I)
 _AGE_RULE = re.compile(r"\b(?:must|need to|needs to|have to|has to) be (?:at least |aged? )?\d{1,2}(?: years old)?"
                        r"(?: or (?:over|older)|\+)|\bminimum age (?:is|of) \d|"
                        r"\bcan (?:start|begin|join)\b[^.;]{0,20}\bfrom (?:the )?age\b", re.I)
+# an age below which one may not come ("children under 12 aren't allowed in the canoes", "no under-16s")
+_AGE_BAR = re.compile(r"\bunder[- ](\d{1,2})s?\b(?![.:]?\d|\s?(?:am|pm|%|minutes|hours|months|weeks|kg|km|cm))"
+                      r"[^.;,]{0,40}?\b(?:aren't|are not|isn't|is not|can't|cannot|can not|not) "
+                      r"(?:allowed|permitted)\b|\bno (?:one |children |kids )?under[- ](\d{1,2})s\b", re.I)
 _PREVENTS = re.compile(r"\b(?:stop|stops|prevent|prevents|protect|protects|block|blocks)\b", re.I)
 _EXCEPT = re.compile(r"\b(?:except|other than|but not)\b([^,;.]*)", re.I)  # ("apart from" is "besides" as often)
 _NO_NEED = re.compile(r"\b(?:needs? no|(?:do|does)(?: not|n't) need(?: to book)?(?: an?)?|no need (?:for|to)|"
@@ -67,6 +71,9 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
         # "just the one night on a Saturday?" / "... the minimum stay is two nights", whatever the day; "is that for
         # both boots?" / "£30 per boot"
         return _answered(False, text, ranking)
+    if ranking.ages and len(bars := [int(m.group(1) or m.group(2)) for m in _AGE_BAR.finditer(text)]) == 1:
+        # "is gethin (13) old enough to go in a canoe?" / "children under 12 aren't allowed in the canoes"
+        return _answered(all(age >= bars[0] for age in ranking.ages), text, ranking)
     if ranking.ages and _AGE_RULE.search(text) and (fit := answer_types.age_fit(text, ranking.ages)):
         return _answered(fit > 0, text, ranking)  # "can my granddaughter come?" (17) / "you must be 18 or over"
     on_the_day = answer_types.on_the_day(question, text)

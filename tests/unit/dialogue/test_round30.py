@@ -1,0 +1,58 @@
+"""Round 30 of the offline answerer: rules found by a blind split (heldout27: a cookery school, a boarding kennels,
+an electrician), each tested here on businesses of its own."""
+
+from __future__ import annotations
+
+from avatar_service.adapters.dialogue.answer_types import HOLDS
+from avatar_service.adapters.dialogue.answering import question_weights
+from avatar_service.adapters.dialogue.my_people import ages_of_named
+from avatar_service.adapters.dialogue.user_facts import asks_about_the_told
+
+from .test_round24 import ask
+
+CLIMBING = [
+    "Little Climbers is our club for 6 to 11 year olds. It meets every Saturday from 9am to 10am and costs £9 a "
+    "session.",
+    "Adults can book an induction for £15. Shoes can be hired for £4.",
+    "Everyone under 18 must sign a parent's form, and children under 8 aren't allowed on the high walls.",
+]
+
+
+def ask_the_wall(*questions: str, memories: tuple[list[str], list[float]] = ([], [])) -> str:
+    return ask("The manager of an indoor climbing wall.", CLIMBING, [0.45, 0.45, 0.3], *questions, memories=memories)
+
+
+def test_year_olds_is_an_age() -> None:
+    assert HOLDS["age"].search("our club for 6 to 11 year olds")
+    reply = ask_the_wall("do you have a club for children?", "what age range is it for?")
+    assert "6 to 11" in reply, reply
+
+
+def test_an_it_sentence_says_what_it_is_when_the_question_named_nothing() -> None:
+    # "It meets every Saturday" alone: what meets?
+    reply = ask_the_wall("is there anything on for kids at the weekend?")
+    assert "Little Climbers" in reply and "Saturday" in reply, reply
+
+
+def test_how_sure_the_asker_is_is_not_what_is_asked() -> None:
+    weights = question_weights("roughly how much is it?", ["price"], [])
+    assert all(w < 1.0 for w in weights.values()), weights
+    reply = ask_the_wall("i'm thinking about getting my own shoes, can i hire some instead?")
+    assert "£4" in reply and "don't know" not in reply, reply
+
+
+def test_a_pointer_after_a_question_points_at_that_question() -> None:
+    assert asks_about_the_told("what's that cost?", "could i hire shoes? ")
+    assert not asks_about_the_told("what's that cost?", "my son loves climbing, ")
+    reply = ask_the_wall("can i get an induction? what's that cost?")
+    assert "£15" in reply, reply
+
+
+def test_a_named_childs_age_from_a_memory_meets_the_age_bar() -> None:
+    assert ages_of_named("is gethin ok?", ["User's children are Ffion, who is 10, and Gethin, who is 13"]) == [13]
+    assert ages_of_named("is tom ok?", ["Tom's lesson is at 10am"]) == []  # a time, not an age
+    memories = (["User's children are Maya, who is 7, and Leo, who is 12"], [0.5])
+    reply = ask_the_wall("is leo old enough to go on the high walls?", memories=memories)
+    assert reply.startswith("Yes"), reply
+    reply = ask_the_wall("is leo old enough to go on the high walls?", "and maya?", memories=memories)
+    assert reply.startswith("No") and "under 8" in reply, reply
