@@ -21,6 +21,9 @@ HOLDS = {
     # a time of day: "5pm", "18:30", "midnight" (what "what time do you close?" asks, not "closed on 25 December")
     "clock": re.compile(r"\b\d{1,2}(?::\d\d)?\s?(?:am|pm|a\.m\.|p\.m\.)|(?<![£$€])\b\d{1,2}[:.]\d\d\b|"
                         r"\b(?:midnight|noon|midday)\b", re.I),
+    # a day: "on Tuesdays", "at weekends", "every day", "on 12 June" (what "which day does it run?" asks)
+    "day": re.compile(rf"\b(?:{_DAY}|weekdays?|weekends?|daily|every day|bank holidays?)\b|"
+                      rf"\b\d{{1,2}}(?:st|nd|rd|th)? (?:of )?{_MONTH}\b", re.I),
     "time": re.compile(
         rf"\b\d{{1,2}}(?::\d\d)?\s?(?:am|pm|a\.m\.|p\.m\.)|\b\d{{1,2}}:\d\d\b|\b(?:midnight|noon|daily|weekdays?|"
         rf"weekends?|mornings?|evenings?|{_DAY}|{_MONTH}|today|tomorrow)\b|\b\d{{1,2}}(?:st|nd|rd|th)\b|"
@@ -114,6 +117,7 @@ _WANTS = [
                         r"\bthe (?:latest|earliest)\b|\bopening hours\b|\b(?:open|close|closes|opens)\b|\bdeadline\b|"
                         r"\b(?:what|which) (?:days?|dates?|months?|nights?|evenings?|mornings?)\b|"
                         r"\bhow long have (?:you|they|it|the \w+) been\b", re.I)),  # ("since 1962")
+    ("day", re.compile(r"\b(?:what|which) days?\b(?! (?:time|and time))", re.I)),
     ("place", re.compile(r"\bwhere(?:abouts)?\b|\baddress\b|\blocated\b|\bbased\b|\bsituated\b", re.I)),
     ("person", re.compile(r"\bwho\b|\bwhose\b", re.I)),
     ("age", re.compile(r"\bhow old\b|\b(?:what|which) ages?\b|\bminimum age\b|\bage limit\b", re.I)),
@@ -146,6 +150,8 @@ def wanted(question: str) -> list[str]:
     kinds = [kind for kind, pattern in _WANTS if pattern.search(question)]
     if _PER_UNIT.search(question) and not kinds:  # "what's the membership per month?"
         kinds.append("price")
+    if "day" in kinds and "time" in kinds:
+        kinds.remove("time")  # "which day does it run?" asks for a day, not "on Thai and Indian evenings"
     if "clock" in kinds and "time" in kinds:
         kinds.remove("time")  # "what time do you close?" asks for a time of day, not "closed on 25 December"
     if "price" in kinds and (_PAY_HOW.search(question) or "duration" in kinds) and not _PRICE_ASKED.search(question):

@@ -29,7 +29,7 @@ HINT_TERMS = frozenset(terms("single"))  # words that only tip a balance
 _KIND_WORDS = {"name": set(terms("name names called call")),
                "place": set(terms("address location located based situated held")),
                "time": set(terms("time hours deadline latest earliest arrive")),
-               "clock": set(terms("time times hours")),
+               "clock": set(terms("time times hours")), "day": set(terms("day days")),
                "age": set(terms("old age aged years year range")), "number": set(terms("big large far")),
                "frequency": set(terms("often regularly times")),
                "duration": set(terms("long last lasts")), "list": set(terms("kind kinds sort sorts type types")),

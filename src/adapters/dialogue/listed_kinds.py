@@ -47,6 +47,9 @@ _ONE = re.compile(r"\b(?:one|single)\b", re.I)
 _TWO = re.compile(r"\b(?:two|both|pair|couple)\b", re.I)
 
 
+_MINIMUM = re.compile(r"(?:with |and )?(?:an? |the )?minimum (?:charge|spend|fee|order|price|cost)\b", re.I)
+
+
 def one_kind(sentence: str, own: set[str], question: str, kinds: Sequence[str], ages: Sequence[int] = ()) -> str:
     """`sentence` cut to the one listed kind the question names ("the whole family" -> "family membership costs
     £380"), or whose ages include the one asked about (`ages`: "and my daughter?", whom a memory says is 6); as it
@@ -74,6 +77,8 @@ def one_kind(sentence: str, own: set[str], question: str, kinds: Sequence[str], 
     starts = [0, *(c.end() for c in cuts)]
     ends = [*(c.start() for c in cuts), len(body)]
     pieces = [body[a:b] for a, b in zip(starts, ends, strict=True)]
+    if any(_MINIMUM.match(piece.strip()) for piece in pieces[1:]):
+        return sentence  # "£2 per appliance, with a minimum charge of £60": one price and its minimum, not two kinds
     # the later kinds say their figure first ("cost £12 for A2, £18 for A1 and £25 for A0") or after their name; one
     # clause of its own after ", and" ends such a list ("..., and children under 4 swim free with a paying adult")
     listed = next((i for i in range(1, len(pieces)) if values[i].start() != starts[i]), len(pieces))

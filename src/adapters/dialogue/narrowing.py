@@ -103,7 +103,7 @@ def one_clause(sentence: str, question: str, kinds: Sequence[str], follow_up: bo
     if _MORE_THAN_ONE.search(question) and _EACH_EXTRA.search(sentence):
         return sentence  # "and if there's two of them?": one's price and each extra one's ("..., and each extra nest")
     cut = _one_clause(sentence, question, kinds, follow_up, pointed)
-    if {"time", "clock"} & set(kinds):
+    if {"time", "clock", "day"} & set(kinds):
         cut = _one_timed(cut, set(terms(question)))
     if "person" not in kinds:
         return cut

@@ -297,7 +297,7 @@ def _age(query: Query, text: str) -> float:
     return 1.0 if query.child and (answer_types.for_minors(text) or answer_types.child_range(text)) else 0.0
 
 
-NAMES_THE_PLACE, _PLACE_KINDS = 0.08, frozenset(("place", "time"))
+NAMES_THE_PLACE, _PLACE_KINDS = 0.08, frozenset(("place", "time", "day"))
 # kinds of answer that an answer always states in so many words (a time may be "closed", a price "included")
 _LITERAL = frozenset(("name", "age", "contact"))
 _HOW_MUCH = re.compile(r"\bhow much (?:is|are|does|do|would|will|for)\b", re.I)  # (a price, said when given)

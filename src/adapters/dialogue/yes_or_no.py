@@ -52,6 +52,10 @@ _NOT_PROVIDED = re.compile(r"\b(?:we|they) (?:do not|don't) (?:provide|supply|le
                            r"\b(?:aren't|isn't) (?:provided|supplied)\b", re.I)
 
 
+# a list set aside between dashes ("– no power, a burning smell, sparking sockets –"): examples, not what is said
+_ASIDE = re.compile(r"\s[–—]\s[^–—]*,[^–—]*\s[–—]\s")
+
+
 # whether something costs ("is there a charge for that?", "is that extra?"), which a price stated answers yes
 _CHARGE_ASKED = re.compile(r"\b(?:is|are) there (?:a |an |any )?(?:extra )?(?:charge|fee|cost)s?\b|"
                            r"\b(?:is|are) (?:it|that|this|they) extra\b|\bdoes (?:it|that|this) cost (?:extra|more)\b",
@@ -92,7 +96,12 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
     if _CHARGE_ASKED.search(question) and answer_types.HOLDS["price"].search(text) and not _NO_CHARGE.search(text):
         return _answered(True, text, ranking)  # "is there a charge for that?" / "..., with a £40 call-out charge"
     # ("can I just pop in?" / "a nail clip needs no appointment": no need of a thing says yes to doing without it)
-    said_no = NEGATIVE.search if NEED.search(question) else lambda p: NEGATIVE.search(_NO_NEED.sub("", p))
+    # (nor is a "no" in an aside: "for emergencies – no power, a burning smell – we run an out-of-hours service")
+    negated = NEGATIVE.search if NEED.search(question) else lambda p: NEGATIVE.search(_NO_NEED.sub("", p))
+
+    def said_no(part: str) -> re.Match[str] | None:
+        return negated(_ASIDE.sub(" ", part))
+
     # "Coffee and tea are free; lunch is not included": the part that holds what is asked says yes or no
     parts = [p for p in PARTS.split(text) if p.strip()]
     concerned = [p for p in parts if asked & _with_related(set(terms(p)))] if len(parts) > 1 else []

@@ -3,9 +3,11 @@ an electrician), each tested here on businesses of its own."""
 
 from __future__ import annotations
 
-from avatar_service.adapters.dialogue.answer_types import HOLDS
+from avatar_service.adapters.dialogue.answer_types import HOLDS, wanted
 from avatar_service.adapters.dialogue.answering import question_weights
+from avatar_service.adapters.dialogue.listed_kinds import one_kind
 from avatar_service.adapters.dialogue.my_people import ages_of_named
+from avatar_service.adapters.dialogue.terms import terms
 from avatar_service.adapters.dialogue.user_facts import asks_about_the_told
 
 from .test_round24 import ask
@@ -56,3 +58,26 @@ def test_a_named_childs_age_from_a_memory_meets_the_age_bar() -> None:
     assert reply.startswith("Yes"), reply
     reply = ask_the_wall("is leo old enough to go on the high walls?", "and maya?", memories=memories)
     assert reply.startswith("No") and "under 8" in reply, reply
+
+
+def test_which_day_asks_for_a_day() -> None:
+    assert wanted("which day does the club meet?") == ["day"]
+    assert wanted("what day and time is it?") == ["time"]
+    knowledge = ["Sam runs the evening classes and looks after our Little Climbers sessions.", *CLIMBING]
+    reply = ask("The manager of an indoor climbing wall.", knowledge, [0.5, 0.45, 0.45, 0.3],
+                "which day does little climbers meet?")
+    assert "Saturday" in reply, reply
+
+
+def test_a_no_in_a_list_of_examples_set_aside_is_no_answer() -> None:
+    knowledge = ["For genuine emergencies – no power, a burning smell, sparking sockets – we run an out-of-hours "
+                 "service on evenings after 6pm, at weekends and on bank holidays. An emergency call-out costs £120.",
+                 "Our office is open Monday to Friday 8am to 5pm for phone calls."]
+    reply = ask("The office manager of an electrician.", knowledge, [0.55, 0.3],
+                "one of my sockets is sparking and it's 9pm, can anyone come out?")
+    assert "out-of-hours" in reply and not reply.startswith("No"), reply
+
+
+def test_a_minimum_charge_goes_with_its_price() -> None:
+    priced = "Key cutting is £4 per key, with a minimum charge of £10."
+    assert one_kind(priced, set(terms("key cutting cost")), "what does key cutting cost?", ["price"]) == priced
