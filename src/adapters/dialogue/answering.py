@@ -126,6 +126,13 @@ def best_answer(ranking: Ranking, more: bool, asking: bool, about_user: float, t
         return best  # "when do I normally come in?": no word but the kind asked for, and a memory holds one
     if ranking.contact and best.fits and best.candidate.kind == "knowledge":
         return best  # "what number can I ring you on?": "you can book on 023 8049 6115"
+    # a sentence nearly level with the best that holds every main word asked, where the best holds none, answers
+    # instead ("would biscuit need to be neutered for that?" / "any dog over a year old must be neutered", not the
+    # day care the turn before was about)
+    if ranking.yes_no and ranking.main and best.main_held == 0.0 and not ranking.ages:
+        best = next((s for s in ranked[1:1 + RUNNERS_UP] if s.main_held >= 1.0 and s.coverage > best.coverage and
+                     s.candidate.kind == best.candidate.kind and best.score - s.score <= LEVEL_SCORE and
+                     s.candidate.relevance >= best.candidate.relevance - LEVEL_SCORE), best)
     # what the user told is short and said in their words: asked about themselves, a lower similarity will do
     sure = SURE_SIMILARITY - (0.2 * about_user if best.candidate.kind == "memory" else 0.0)
     # the share of what is known of the question's words that the best holds: a sentence holding one word of

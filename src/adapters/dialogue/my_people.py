@@ -5,7 +5,7 @@ one found, nor with the place's rules for children."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from avatar_service.adapters.dialogue.answer_types import KIN_WORDS, ages, ages_meant, mentions_child
 from avatar_service.adapters.dialogue.question_cases import asks_age_limit
@@ -91,3 +91,17 @@ def each_of_them(ranking: Ranking, best: Scored) -> list[Scored]:
 # not one that names them on the way ("your mum Sandra sometimes collects the children")
 _A_CHILD = re.compile(r"\W*(?:your|you have)\b[^,.;]{0,30}?\b(?:sons?|daughters?|child|children|kids?|boys?|girls?|"
                       r"twins|grandchildren|grandsons?|granddaughters?)\b", re.I)
+
+
+def named_for(weights: dict[str, float], memories: Sequence[str], known: Callable[[], list[str]]) -> set[str]:
+    """"would biscuit need to be neutered for that?": the terms of the user's own pet or person, named as the memories
+    name them and nowhere in what the place knows (`known`), in a question that asks something else of the place:
+    whom it is for (its case), not what it asks."""
+    names = {t for m in memories for name in _NAME.findall(m) for t in terms(name)} & weights.keys()
+    if not names or not {t for t, w in weights.items() if w >= 1.0} - names:
+        return set()
+    said = {t for text in known() for t in terms(text)}
+    return names - said
+
+
+_NAME = re.compile(r"(?<![.!?] )(?<!^)\b[A-Z][a-z]+\b")  # capitalised, not as a sentence's first word

@@ -45,6 +45,7 @@ from avatar_service.adapters.dialogue.my_people import (
     CHILD_TERMS,
     asks_of_several,
     each_of_them,
+    named_for,
     named_in,
     people_asked_of,
 )
@@ -352,6 +353,10 @@ class _Reply(SmallTalk):
             for t in resolved_to | named | _AGE_WORDS:
                 if t in weights:
                     weights[t] = min(weights[t], 0.3)
+        if mine < 0.6 and answer_types.is_yes_no(asked):  # ("would biscuit need to be neutered?": for Biscuit)
+            for t in named_for(weights, self.request.memories,
+                               lambda: [c.text for c in self.known if c.kind == "knowledge"]):
+                weights[t] = min(weights[t], 0.3)
         to_place = addresses_the_place(asked) or asks_who_here(asked)
         itself = the_place_itself(self.request.persona.description)
         common = common_terms(text)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from avatar_service.adapters.dialogue.answer_types import HOLDS, wanted
 from avatar_service.adapters.dialogue.answering import question_weights
 from avatar_service.adapters.dialogue.listed_kinds import one_kind
-from avatar_service.adapters.dialogue.my_people import ages_of_named
+from avatar_service.adapters.dialogue.my_people import ages_of_named, named_for
 from avatar_service.adapters.dialogue.terms import terms
 from avatar_service.adapters.dialogue.user_facts import asks_about_the_told
 
@@ -81,3 +81,27 @@ def test_a_no_in_a_list_of_examples_set_aside_is_no_answer() -> None:
 def test_a_minimum_charge_goes_with_its_price() -> None:
     priced = "Key cutting is £4 per key, with a minimum charge of £10."
     assert one_kind(priced, set(terms("key cutting cost")), "what does key cutting cost?", ["price"]) == priced
+
+
+KENNELS = [
+    "We also offer doggy day care Monday to Friday, 8am to 6pm, for £20 a day.",
+    "Day care dogs need the same vaccinations as boarders, and any dog over a year old must be neutered.",
+    "Places are limited to 10 dogs a day.",
+]
+
+
+def test_the_users_pet_named_is_whom_a_question_is_for() -> None:
+    weights = {"biscuit": 1.0, "neuter": 1.0}
+    memories = ["User has a springer spaniel called Biscuit who is 4"]
+    assert named_for(weights, memories, lambda: KENNELS) == {"biscuit"}
+    assert named_for({"biscuit": 1.0}, memories, lambda: KENNELS) == set()  # nothing else asked: Biscuit is the topic
+    assert named_for(weights, memories, lambda: ["Biscuit is our office cat."]) == set()  # the place's own Biscuit
+
+
+def test_a_sentence_level_with_the_best_that_holds_what_is_asked_answers_it() -> None:
+    # the day care of the turn before comes first by meaning; the neutering rule holds what is asked
+    reply = ask("The owner of a boarding kennels.", KENNELS, [0.55, 0.5, 0.4],
+                "do you do day care too?", "would biscuit need to be neutered for that?",
+                memories=(["User has a springer spaniel called Biscuit who is 4"], [0.3]))
+    assert "neutered" in reply, reply
+
