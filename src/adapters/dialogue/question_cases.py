@@ -10,7 +10,9 @@ import re
 from avatar_service.adapters.dialogue.terms import WEEKDAY_TERMS, terms
 from avatar_service.adapters.dialogue.user_facts import about_user, asked_part
 
-_CASE_OF_MINE = re.compile(r"\b(?:from|to|at|in|near|outside|under|behind|beside|inside|round|around) (?:my|our) "
+# (but "have a look at my boiler": what is looked at is what is asked about)
+_CASE_OF_MINE = re.compile(r"(?<!\blook )(?<!\blooks )(?<!\blooking )"
+                           r"\b(?:from|to|at|in|near|outside|under|behind|beside|inside|round|around) (?:my|our) "
                            r"((?:\w+ ){0,1}\w+)", re.I)
 _THERE_IN = re.compile(r"\b(?:is|are) there (?:a |an |any |some )?\w+(?: \w+)? (?:in|at|on|inside|outside|near|by) "
                        r"(?:the |your )?((?:\w+ ){0,1}\w+)", re.I)

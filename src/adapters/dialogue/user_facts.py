@@ -139,8 +139,13 @@ def has_in_mind(turn: str) -> bool:
 
 def addresses_the_place(question: str) -> bool:
     """"Where are you?", "What is your address?", "Is there food?": asked of the personality (the place), not of
-    the user."""
-    return (bool(_YOU.search(question)) or bool(_THERE_IS.match(question))) and not _ME.search(question)
+    the user (nor "what time are you coming?", which asks when the visit the user booked is)."""
+    return (bool(_YOU.search(question)) or bool(_THERE_IS.match(question))) and not _ME.search(question) and \
+        not _VISIT.search(question)
+
+
+_VISIT = re.compile(r"\b(?:what time|when) (?:are|will|is|would) (?:you|he|she|they|someone|somebody) (?:be )?"
+                    r"(?:coming|arriving|getting here|turning up|here|come|arrive|get here|turn up)\b", re.I)
 
 
 def asks_who_here(question: str) -> bool:

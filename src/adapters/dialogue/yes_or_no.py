@@ -143,6 +143,6 @@ def lower_first(sentence: str, known: str = "") -> str:
     was chosen among, where a word that is no name is also written in lower case ("Range balls ..." / "on the range";
     "Ray does ..." keeps its capital)."""
     first = sentence.split(" ", 1)[0].removesuffix("'s")  # ("Children's bowling parties ...")
-    common = first in _LOWER_STARTERS or first in ("You", "Your") or (
+    common = first in _LOWER_STARTERS or re.split("['’]", first)[0] in ("You", "Your", "We", "It") or (
         first.isalpha() and first[1:].islower() and re.search(rf"\b{first.lower()}\b", known) is not None)
     return sentence[:1].lower() + sentence[1:] if common else sentence

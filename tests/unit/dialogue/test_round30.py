@@ -7,8 +7,10 @@ from avatar_service.adapters.dialogue.answer_types import HOLDS, wanted
 from avatar_service.adapters.dialogue.answering import question_weights
 from avatar_service.adapters.dialogue.listed_kinds import one_kind
 from avatar_service.adapters.dialogue.my_people import ages_of_named, named_for
+from avatar_service.adapters.dialogue.question_cases import users_place
 from avatar_service.adapters.dialogue.terms import terms
 from avatar_service.adapters.dialogue.user_facts import asks_about_the_told
+from avatar_service.adapters.dialogue.yes_or_no import lower_first
 
 from .test_round24 import ask
 
@@ -105,3 +107,26 @@ def test_a_sentence_level_with_the_best_that_holds_what_is_asked_answers_it() ->
                 memories=(["User has a springer spaniel called Biscuit who is 4"], [0.3]))
     assert "neutered" in reply, reply
 
+
+
+def test_what_is_looked_at_is_what_is_asked_about() -> None:
+    assert users_place("can you have a look at my boiler?") == frozenset()
+    assert users_place("can you pick it up from my house?") == frozenset(terms("house"))
+    reply = ask("The office manager of an electrician.",
+                ["We're electricians only, so we don't work on gas appliances, boilers or plumbing.",
+                 "Our standard labour rate is £55 an hour."], [0.4, 0.2],
+                "can you have a look at my boiler?")
+    assert "boilers" in reply and "don't know" not in reply, reply
+
+
+def test_you_re_after_yes_or_no_is_lower_case() -> None:
+    assert lower_first("You're welcome to bring your own food.") == "you're welcome to bring your own food."
+    assert lower_first("We'll ring you the day before.") == "we'll ring you the day before."
+
+
+def test_when_the_visit_the_user_booked_is_asked_after_the_booking() -> None:
+    memories = (["User has an inspection booked for Tuesday 9 September at 10:30am"], [0.5])
+    knowledge = ["The office is open Monday to Friday 8am to 5pm.", "An inspection costs £120."]
+    reply = ask("The office manager of an electrician.", knowledge, [0.3, 0.4],
+                "when's my inspection?", "what time are you coming?", memories=memories)
+    assert "10:30" in reply, reply
