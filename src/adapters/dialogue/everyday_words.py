@@ -271,6 +271,7 @@ PHRASES = [
     (r"\b(?:come|go|travel)(?:s|ing)? out (?:that far|this far|there)\b|\b(?:that|this|so) far out\b|"
      r"\bgo(?:ing)? over there\b", "cover area"),
     (r"\b(?:log|wood)[- ]?burners?\b", "wood-burning stove"),
+    (r"\bwho (?:actually |really )?owns\b", "who runs"),  # ("Sparkwell is run by Dean Fairweather")
     # the small hours are the night ("is it dearer at night?" / "between 11pm and 6am, fares are time and a half")
     (r"\bbetween (?:(?:9|10|11|12)(?:[.:]\d\d)? ?pm|midnight) and [3-7](?:[.:]\d\d)? ?am\b", r"\g<0> night"),
     (r"\bcom(?:e|es|ing) out\b(?! (?:if|when|in|on)\b)", "call out"),  # a tradesman's visit

@@ -183,7 +183,9 @@ GENERIC_TERMS = frozenset(stem(w) for w in GENERIC | words_of(
     # (what the place lets one do, or shows: "do you need to see ID before you let me in?" asks about the ID)
     "let lets see "
     # (how sure, or how far along, the asker is: "roughly how much?", "i'm thinking about getting a charger")
-    "roughly approximately approx thinking wondering considering"))
+    "roughly approximately approx thinking wondering considering "
+    # (asking advice: "which class would you recommend?" asks which class)
+    "recommend recommends recommended recommendation recommendations suggest suggestion"))
 
 
 def same_family(a: str, b: str) -> bool:
