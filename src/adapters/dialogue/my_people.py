@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from avatar_service.adapters.dialogue.answer_types import KIN_WORDS, ages, ages_meant, mentions_child
+from avatar_service.adapters.dialogue.answering import question_weights
 from avatar_service.adapters.dialogue.question_cases import asks_age_limit
 from avatar_service.adapters.dialogue.ranking import Ranking, Scored
 from avatar_service.adapters.dialogue.terms import terms, words
@@ -105,3 +106,18 @@ def named_for(weights: dict[str, float], memories: Sequence[str], known: Callabl
 
 
 _NAME = re.compile(r"(?<![.!?] )(?<!^)\b[A-Z][a-z]+\b")  # capitalised, not as a sentence's first word
+
+
+def weigh_for_the_limit(weights: dict[str, float], text: str, said: str, again: str, memories: Sequence[str]) -> None:
+    """"is she allowed at that age?": the place's age limit asked for someone, whose age stands for them: the words
+    naming them (the name, the person "she" was resolved to in `text` from `said`) and the age words weigh as a case.
+    Asked `again` of someone else ("and ffion?" after that question), the question before weighs as its own."""
+    for t, w in (question_weights(again, (), ()) if again else {}).items():
+        weights[t] = max(weights.get(t, 0.0), w)
+    resolved_to = set(terms(text)) - set(terms(said))
+    named = set(terms(" ".join(named_in(f"{text} {again}", memories))))
+    for t in (resolved_to | named | _AGE_WORDS) & weights.keys():
+        weights[t] = min(weights[t], 0.3)
+
+
+_AGE_WORDS = frozenset(terms("age old young"))

@@ -27,6 +27,7 @@ from avatar_service.adapters.dialogue.answering import (
 )
 from avatar_service.adapters.dialogue.candidates import known_candidates
 from avatar_service.adapters.dialogue.case_asked import the_case_asked, with_antecedent
+from avatar_service.adapters.dialogue.each_child import each_child_may
 from avatar_service.adapters.dialogue.feelings import Emotion, detect_emotion
 from avatar_service.adapters.dialogue.follow_up_context import (
     answered_someone,
@@ -46,8 +47,8 @@ from avatar_service.adapters.dialogue.my_people import (
     asks_of_several,
     each_of_them,
     named_for,
-    named_in,
     people_asked_of,
+    weigh_for_the_limit,
 )
 from avatar_service.adapters.dialogue.narrowing import one_clause
 from avatar_service.adapters.dialogue.question_cases import asks_age_limit, put_beside
@@ -92,7 +93,6 @@ _MORE = re.compile(r"\b(tell me more|go on|more about (that|it|this)|what else|k
 _OPENING = frozenset(terms("open opens opening close closes closing"))
 _CONNECTIVE = re.compile(r"^\s*(?:and|also|or|but|so|then|what about|how about)\b", re.I)
 _POINTS_BACK = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their)\b", re.I)
-_AGE_WORDS = frozenset(terms("age old young"))
 # "do I need to book, or can we just turn up?": the other way is said for contrast, and needs no answer of its own
 _ALTERNATIVE = re.compile(r",?\s+or\s+(?:can|could|do|does|should|shall|will|would|is|are|may|must)\b.*$", re.I)
 TOLD_WEIGHT = 0.3  # (GENERIC's: see query())
@@ -221,6 +221,8 @@ class _Reply(SmallTalk):
         asking = is_question(text) or more
         query = self.query(text, more)
         ranking, asked = rank(query, self.candidates(exclude=self.previous_reply if more else "")), asked_part(text)
+        if query.yes_no and (each := each_child_may(said, self.request.memories, ranking)):
+            return self.parts.append(each)  # "could both my kids come?": Alfie can, Rosa can't
         best = best_answer(ranking, more, asking, about_user(asked), query.to_place or query.permission,
                            frozenset(terms(_ALTERNATIVE.sub("", asked))))
         if best is None:
@@ -345,14 +347,7 @@ class _Reply(SmallTalk):
         self.several = several
         if old_enough and asked_ages:  # "is she allowed at that age?": the place's limit, for her age (16)
             mine = min(mine, 0.6)
-            resolved_to = set(terms(text)) - set(terms(self.said_text))  # "she": my sister, whose age stands for her
-            named = set(terms(" ".join(named_in(f"{text} {context}", self.request.memories))))  # "is gethin...?"
-            if limit_again:  # the question before, asked again of someone else: its words weigh as its own
-                for t, w in question_weights(context, (), ()).items():
-                    weights[t] = max(weights.get(t, 0.0), w)
-            for t in resolved_to | named | _AGE_WORDS:
-                if t in weights:
-                    weights[t] = min(weights[t], 0.3)
+            weigh_for_the_limit(weights, text, self.said_text, context if limit_again else "", self.request.memories)
         if mine < 0.6 and answer_types.is_yes_no(asked):  # ("would biscuit need to be neutered?": for Biscuit)
             for t in named_for(weights, self.request.memories,
                                lambda: [c.text for c in self.known if c.kind == "knowledge"]):

@@ -130,3 +130,22 @@ def test_when_the_visit_the_user_booked_is_asked_after_the_booking() -> None:
     reply = ask("The office manager of an electrician.", knowledge, [0.3, 0.4],
                 "when's my inspection?", "what time are you coming?", memories=memories)
     assert "10:30" in reply, reply
+
+
+def test_who_owns_asks_who_runs_it() -> None:
+    reply = ask("The receptionist of a garage.", ["Northside Motors is run by Sue Hart, a master technician.",
+                                                 "An MOT costs £54.85."], [0.3, 0.2], "who actually owns the garage?")
+    assert "Sue Hart" in reply, reply
+
+
+def test_which_would_you_recommend_asks_which() -> None:
+    weights = question_weights("which class would you recommend?", [], [])
+    assert weights.get("recommend", 0.0) < 1.0, weights
+
+
+def test_each_child_is_told_whether_they_may_come() -> None:
+    memories = (["User's son Sam is 11", "User's daughter Ivy is 5"], [0.4, 0.4])
+    reply = ask_the_wall("could both my kids come to little climbers?", memories=memories)
+    assert reply.startswith("Sam (11) can, but Ivy (5) can't"), reply
+    priced = ask_the_wall("is there a discount with both my kids coming?", memories=memories)
+    assert "can't" not in priced, priced  # a price asked, not whether they may
