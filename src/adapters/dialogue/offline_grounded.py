@@ -91,6 +91,7 @@ from avatar_service.ports.dialogue import DialogueRequest, Turn
 
 _MORE = re.compile(r"\b(tell me more|go on|more about (that|it|this)|what else|keep going|say more)\b")
 _OPENING = frozenset(terms("open opens opening close closes closing"))
+_BORROWS_KIND = 10  # words at most of a follow-up that asks the kind of answer the turn before asked
 _CONNECTIVE = re.compile(r"^\s*(?:and|also|or|but|so|then|what about|how about)\b", re.I)
 _POINTS_BACK = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their)\b", re.I)
 # "do I need to book, or can we just turn up?": the other way is said for contrast, and needs no answer of its own
@@ -300,7 +301,8 @@ class _Reply(SmallTalk):
             # wheelchair?")
             recalled = bool(new_words) and answer_types.is_yes_no(text) and about_user(context) >= 1.0
             if not kinds and not recalled and (_CONNECTIVE.match(text) or (
-                    len(new_words) <= 1 and not asked_ages and not asks_whether_there_is(text))):
+                    len(new_words) <= 1 and not asked_ages and not asks_whether_there_is(text) and
+                    len(text.split()) <= _BORROWS_KIND)):  # (not "what do i need to bring with me when i drop ...?")
                 kinds = borrowed_kinds = answer_types.wanted(context)
                 if kinds and new_words:
                     listed = reply_terms(self.previous_reply, [c.text for c in self.known])[1]

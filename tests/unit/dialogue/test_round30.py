@@ -149,3 +149,12 @@ def test_each_child_is_told_whether_they_may_come() -> None:
     assert reply.startswith("Sam (11) can, but Ivy (5) can't"), reply
     priced = ask_the_wall("is there a discount with both my kids coming?", memories=memories)
     assert "can't" not in priced, priced  # a price asked, not whether they may
+
+
+def test_a_long_question_of_its_own_does_not_borrow_the_kind_asked_before() -> None:
+    # "is there a charge for that?" asked a price; what to bring is no price
+    reply = ask("The owner of a boarding kennels.",
+                ["Injections such as insulin cost £3 per day.", "Dog boarding is £24 per night."], [0.5, 0.4],
+                "my cat needs insulin, is there a charge for that?",
+                "what do i need to bring with me when i drop them off?")
+    assert "£" not in reply, reply
