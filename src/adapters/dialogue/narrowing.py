@@ -340,11 +340,12 @@ def with_verb(case: str, first: str, kinds: Sequence[str]) -> str:
     verb = before[-1] if before else ""
     said = case[:value].split()
     if not verb.isalpha() or verb.lower() in STOPWORDS or re.search(rf"\b{verb}\b", case) or \
-            (said and said[-1].lower() in _SAYS_ITS_FIGURE):
-        return case  # ("our soup of the day is £6.50" has its verb)
+            (said and said[-1].lower() in _SAYS_ITS_FIGURE) or _MODAL.search(case[:value]):
+        return case  # ("our soup of the day is £6.50", "teams should arrive 15 minutes early" have their verbs)
     return f"{case[:value]}{verb} {case[value:]}"
 
 
+_MODAL = re.compile(r"\b(?:should|must|can|could|will|would|may|need to|needs to|have to|has to)\b", re.I)
 _SAYS_ITS_FIGURE = frozenset(("is", "are", "was", "were", "costs", "cost", "pays", "pay", "charge", "charges", "at",
                               "from", "until", "till", "by"))
 

@@ -7,6 +7,7 @@ from avatar_service.adapters.dialogue.answer_types import HOLDS, wanted
 from avatar_service.adapters.dialogue.answering import question_weights
 from avatar_service.adapters.dialogue.listed_kinds import one_kind
 from avatar_service.adapters.dialogue.my_people import ages_of_named, named_for
+from avatar_service.adapters.dialogue.narrowing import with_verb
 from avatar_service.adapters.dialogue.question_cases import users_place
 from avatar_service.adapters.dialogue.terms import terms
 from avatar_service.adapters.dialogue.user_facts import asks_about_the_told
@@ -158,3 +159,9 @@ def test_a_long_question_of_its_own_does_not_borrow_the_kind_asked_before() -> N
                 "my cat needs insulin, is there a charge for that?",
                 "what do i need to bring with me when i drop them off?")
     assert "£" not in reply, reply
+
+
+def test_a_case_with_a_verb_of_its_own_gets_no_second_one() -> None:
+    assert with_verb("teams should arrive 15 minutes early", "Every game lasts 60 minutes", ["duration"]) == \
+        "teams should arrive 15 minutes early"
+    assert with_verb("for a large dog £62", "A small dog costs £38", ["price"]) == "for a large dog costs £62"
