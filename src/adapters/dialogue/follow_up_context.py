@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Sequence
 from avatar_service.adapters.dialogue import answer_types
 from avatar_service.adapters.dialogue.answering import question_weights
 from avatar_service.adapters.dialogue.terms import terms, words
-from avatar_service.adapters.dialogue.user_facts import addresses_the_place
+from avatar_service.adapters.dialogue.user_facts import addresses_the_place, asks_visit_time
 from avatar_service.core.text.follow_ups import is_follow_up
 
 # how many user turns before the previous one a chain of follow-ups may reach back to
@@ -66,7 +66,8 @@ def leans_back(turn: str) -> bool:
 def kind_only(text: str, own: dict[str, float], kinds: Sequence[str]) -> bool:
     """"which day?", "who does that?": a short question with no main word of its own beyond the kind it asks for
     (`own`: its terms and their weights, as `answering.question_weights` gives them)."""
-    return bool(kinds) and all(w < 1.0 for w in own.values()) and len(words(text)) <= _SHORT and \
+    return bool(kinds) and all(w < 1.0 for w in own.values()) and (len(words(text)) <= _SHORT or
+                                                                     asks_visit_time(text)) and \
         not addresses_the_place(text) and not _THE_ADDRESS.search(text)  # "what is your address?" asks it anew
 
 

@@ -75,6 +75,7 @@ from avatar_service.adapters.dialogue.user_facts import (
     asked_part,
     asks_about_the_told,
     asks_permission,
+    asks_visit_time,
     asks_who_here,
     has_in_mind,
     mentions_user,
@@ -91,6 +92,7 @@ from avatar_service.ports.dialogue import DialogueRequest, Turn
 
 _MORE = re.compile(r"\b(tell me more|go on|more about (that|it|this)|what else|keep going|say more)\b")
 _OPENING = frozenset(terms("open opens opening close closes closing"))
+_VISITING = frozenset(terms("arrive come turn get here"))
 _BORROWS_KIND = 10  # words at most of a follow-up that asks the kind of answer the turn before asked
 _CONNECTIVE = re.compile(r"^\s*(?:and|also|or|but|so|then|what about|how about)\b", re.I)
 _POINTS_BACK = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their)\b", re.I)
@@ -257,6 +259,8 @@ class _Reply(SmallTalk):
         asked_ages = answer_types.ages(text)
         kinds, borrowed_kinds = answer_types.wanted(text), []
         weights = question_weights(text, kinds, asked_ages)
+        if asks_visit_time(text):  # "what time will you turn up?": when the visit booked is, a time and nothing else
+            weights = {t: w for t, w in weights.items() if t not in _VISITING}
         weights.pop("more", None)
         # the turn's own terms: its words, and what its phrasing says in other words ("a single class": the drop-in)
         own_terms = frozenset(terms(text)) | {t for t, w in weights.items() if w >= CATEGORY_WEIGHT}

@@ -144,6 +144,11 @@ def addresses_the_place(question: str) -> bool:
         not _VISIT.search(question)
 
 
+def asks_visit_time(question: str) -> bool:
+    """"what time will you turn up?": when the place's visit to the user is, which the user booked."""
+    return bool(_VISIT.search(question))
+
+
 _VISIT = re.compile(r"\b(?:what time|when) (?:are|will|is|would) (?:you|he|she|they|someone|somebody) (?:be )?"
                     r"(?:coming|arriving|getting here|turning up|here|come|arrive|get here|turn up)\b", re.I)
 

@@ -131,6 +131,13 @@ def test_when_the_visit_the_user_booked_is_asked_after_the_booking() -> None:
     reply = ask("The office manager of an electrician.", knowledge, [0.3, 0.4],
                 "when's my inspection?", "what time are you coming?", memories=memories)
     assert "10:30" in reply, reply
+    # (the memory far in meaning, as MiniLM puts it, and the office hours nearer)
+    reply = ask("The office manager of a plumber.",
+                ["Our office is at 27 Gloucester Road, Bristol, and is open Monday to Friday from 8am to 5pm.",
+                 "An emergency call-out in the evening, at night or at the weekend costs £120."], [0.31, 0.32],
+                "when's my boiler service?", "what time will you turn up?",
+                memories=(["User has a boiler service booked for 9 January at 8am"], [0.26]))
+    assert "9 January at 8am" in reply, reply
 
 
 def test_who_owns_asks_who_runs_it() -> None:
