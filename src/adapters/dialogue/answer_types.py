@@ -52,7 +52,7 @@ HOLDS = {
     "person": re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Prof)\.? (?-i:[A-Z])|"
                          r"\b(?:wife|husband|partner|son|daughter|sister|brother|mum|mother|dad|father|friend|"
                          r"colleague|boss|grandson|granddaughter|niece|nephew|aunt|uncle|cousin|fianc[eé]e?|boyfriend|"
-                         r"girlfriend) (?-i:[A-Z])[a-z]+|(?<!^)(?<![.!?] )\b(?-i:[A-Z][a-z]+) "
+                         r"girlfriend) (?:is (?:called|named) )?(?-i:[A-Z])[a-z]+|(?<!^)(?<![.!?] )\b(?-i:[A-Z][a-z]+) "
                          r"(?-i:[A-Z][a-z]+)|\b(?:chef|manager|curator|mechanic|surgeon|owner|director|doctor|vet|"
                          r"nurse|attendant|receptionist|pharmacist|instructor|coach|teacher|dispenser),? "
                          r"((?-i:[A-Z])[a-z]*)|"  # ("our chef, Andy": the name, the group)
@@ -95,7 +95,9 @@ _PRICE_NOUNS = r"(?:money|cash|more|extra|altogether|overall|in total|each|per|f
 _WANTS = [
     # (not "what phone have I got?", "which phone do you fix?": the device)
     ("contact", re.compile(r"\b(?<!what )(?<!which )(?:phone|telephone|call|email|e-mail|contact|reach)\b|"
-                           r"\bring (?:you|us)\b|\bnumber to (?:ring|call|phone|text)\b", re.I)),
+                           r"\bring (?:you|us)\b|\bnumber to (?:ring|call|phone|text)\b|"
+                           r"\b(?:what|which) number (?:do|should|can|could|would) (?:i|we) (?:ring|call|phone|text)\b",
+                           re.I)),
     # "how much notice/clay/time" asks for an amount of something else ("how much to do..." a price); "per month"
     # asks what it costs a month
     ("price", re.compile(rf"\bhow much\b(?!\s+(?!{_PRICE_NOUNS}\b|to\b)[a-z]+\s+(?:do|does|did|is|are|will|would|can|"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 EVERYDAY_GROUPS = """
 boat boats ship ships ferry ferries vessel vessels dinghy dinghies yacht yachts
+boat boats sea seasick seasickness
 board aboard onboard deck
 storm storms stormy wind winds windy gale gales
 rain rainy raining rainfall

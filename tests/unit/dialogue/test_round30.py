@@ -172,3 +172,17 @@ def test_a_case_with_a_verb_of_its_own_gets_no_second_one() -> None:
     assert with_verb("teams should arrive 15 minutes early", "Every game lasts 60 minutes", ["duration"]) == \
         "teams should arrive 15 minutes early"
     assert with_verb("for a large dog £62", "A small dog costs £38", ["price"]) == "for a large dog costs £62"
+
+
+def test_what_number_do_i_ring_asks_a_contact() -> None:
+    assert wanted("if a pipe bursts at night, what number do I ring?") == ["contact"]
+
+
+def test_seasick_is_of_boats() -> None:
+    reply = ask("The booking clerk of a ferry company.", ["The ferry sails at 9am."], [0.1],
+                "remind me, how do I cope on boats?", memories=(["User gets seasick easily"], [0.23]))
+    assert "seasick" in reply, reply
+
+
+def test_a_fiancee_called_by_name_is_a_person() -> None:
+    assert HOLDS["person"].search("Your fiancee is called Imogen.")
