@@ -186,3 +186,10 @@ def test_seasick_is_of_boats() -> None:
 
 def test_a_fiancee_called_by_name_is_a_person() -> None:
     assert HOLDS["person"].search("Your fiancee is called Imogen.")
+
+
+def test_where_it_is_after_the_users_own_place_asks_of_that_place() -> None:
+    memories = (["User's new flat is in Barry, on the third floor"], [0.4])
+    reply = ask("The office manager of a removals firm.", ["Our storage warehouse is on Penarth Road in Grangetown."],
+                [0.32], "where am i moving to?", "which floor is it on?", memories=memories)
+    assert "third floor" in reply, reply
