@@ -363,7 +363,7 @@ class _Reply(SmallTalk):
         common = common_terms(text)
         if {"place", "time", "day"} & set(kinds) and not mentions_user(text) and weights and not (
                 context and pointing) and not {t for t, w in weights.items() if w >= 1.0} - itself - _OPENING - common:
-            # "where is the cinema?" of "... a cinema": the place itself (not "which floor is it on?" of the user's flat)
+            # "where is the cinema?" of "... a cinema": the place itself (not "which floor is it on?" of my flat)
             weights = {t: w for t, w in weights.items() if t not in itself}
             to_place = True
         return Query(text=text, weights=weights, kinds=kinds, yes_no=answer_types.is_yes_no(asked) or limit_again,
