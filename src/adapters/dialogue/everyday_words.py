@@ -24,6 +24,7 @@ toothache tooth teeth dental
 rent rents renting rental rentals hire hires hiring lease
 fix fixes fixing repair repairs repaired mend service servicing patch
 change changes changing move reschedule rearrange amend
+swap swaps swapped swapping exchange exchanges exchanged exchanging
 cancel cancels cancelled cancelling cancellation cancellations
 refund refunds refunded reimburse
 allow allowed permit permitted welcome

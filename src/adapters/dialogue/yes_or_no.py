@@ -60,6 +60,12 @@ _ASIDE = re.compile(r"\s[–—]\s[^–—]*,[^–—]*\s[–—]\s")
 _CHARGE_ASKED = re.compile(r"\b(?:is|are) there (?:a |an |any )?(?:extra )?(?:charge|fee|cost)s?\b|"
                            r"\b(?:is|are) (?:it|that|this|they) extra\b|\bdoes (?:it|that|this) cost (?:extra|more)\b",
                            re.I)
+_PAY_ASKED = re.compile(r"\b(?:have|need) to pay\b|\bpay (?:for|extra for) (?:it|that|this|them|those)\b", re.I)
+_AMOUNT = re.compile(r"[£$€]\s?\d|\b\d+(?:[.,]\d\d)? (?:pounds?|euros?|dollars?)\b", re.I)
+_PAYING = frozenset(terms("pay charge cost fee extra"))
+_OPEN_ASKED = re.compile(r"\bopen\b", re.I)
+_CLOSED = re.compile(r"\b(?:close|closed|shut)\b", re.I)
+_OPENING = frozenset(terms("open opens opening close closes closing closed shut"))
 _NO_CHARGE = re.compile(r"\bfree\b|\bno (?:extra )?(?:charge|fee|cost)\b|\bincluded\b|\bat no\b", re.I)
 
 
@@ -95,6 +101,12 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
         return _answered(False, text, ranking)  # "do you take amex?" / "all cards except American Express"
     if _CHARGE_ASKED.search(question) and answer_types.HOLDS["price"].search(text) and not _NO_CHARGE.search(text):
         return _answered(True, text, ranking)  # "is there a charge for that?" / "..., with a £40 call-out charge"
+    if (_CHARGE_ASKED.search(question) or _PAY_ASKED.search(question)) and _NO_CHARGE.search(text) and \
+            not _AMOUNT.search(text) and asked - _PAYING <= _with_related(set(terms(text))):
+        return _answered(False, text, ranking)  # "do i have to pay for that?" / "Carers come free of charge"
+    if _OPEN_ASKED.search(question) and _CLOSED.search(text) and not _OPEN_ASKED.search(text) and asked and \
+            asked - _OPENING <= _with_related(set(terms(text))):
+        return _answered(False, text, ranking)  # "are you open on boxing day?" / "we close on ... Boxing Day"
     # ("can I just pop in?" / "a nail clip needs no appointment": no need of a thing says yes to doing without it)
     # (nor is a "no" in an aside: "for emergencies – no power, a burning smell – we run an out-of-hours service")
     negated = NEGATIVE.search if NEED.search(question) else lambda p: NEGATIVE.search(_NO_NEED.sub("", p))

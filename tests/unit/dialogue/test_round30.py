@@ -193,3 +193,27 @@ def test_where_it_is_after_the_users_own_place_asks_of_that_place() -> None:
     reply = ask("The office manager of a removals firm.", ["Our storage warehouse is on Penarth Road in Grangetown."],
                 [0.32], "where am i moving to?", "which floor is it on?", memories=memories)
     assert "third floor" in reply, reply
+
+
+def test_open_asked_of_a_day_it_closes_is_a_no() -> None:
+    reply = ask("The manager of a launderette.",
+                ["We're open every day from 7am to 9pm. We close on Christmas Day, Boxing Day and New Year's Day."],
+                [0.5], "are you open on boxing day?")
+    assert reply.startswith("No"), reply
+
+
+def test_free_answers_whether_one_pays_no() -> None:
+    knowledge = ["Carers come free of charge - just mention it when you book.", "Adult tickets cost £14."]
+    reply = ask("The box office manager of a theatre.", knowledge, [0.5, 0.3],
+                "do carers have to pay?")
+    assert reply.startswith("No"), reply
+    lifts = ask("The manager of a ski school.", ["Every child must wear a helmet, and we lend helmets free of charge."],
+                [0.4], "will she have to pay for the lifts?")
+    assert not lifts.startswith("No"), lifts  # the helmets are free, not the lifts
+
+
+def test_a_swap_is_an_exchange() -> None:
+    reply = ask("The box office manager of a theatre.",
+                ["Tickets can't be refunded, but they can be exchanged for another performance for £1.50 per ticket.",
+                 "Adult tickets cost £14."], [0.4, 0.4], "how much does it cost to swap to another night?")
+    assert "1.50" in reply, reply
