@@ -16,7 +16,7 @@ import pytest
 
 from avatar_service.adapters import embedders, model_files
 from avatar_service.adapters.embedders import LexicalEmbedder, default_embedder, minilm_onnx
-from avatar_service.adapters.embedders.minilm_onnx import LEAN_BATCH, MiniLMEmbedder
+from avatar_service.adapters.embedders.minilm_onnx import MiniLMEmbedder
 from avatar_service.adapters.model_files import ModelFileMismatch, ModelUnavailable
 
 TEXTS = ["I live in Lisbon.", "Cats sleep most of the day.", "", "Ünïcödé and emoji 🙂 work too", "x " * 400]
@@ -37,17 +37,6 @@ def test_batching_does_not_change_vectors(embedder: Any) -> None:
     batched = embedder.embed(TEXTS)
     single = np.stack([embedder.embed([t])[0] for t in TEXTS])
     assert np.allclose(batched, single, atol=1e-5)
-
-
-def test_minilm_runs_small_batches_on_one_thread_with_the_same_vectors(minilm: MiniLMEmbedder) -> None:
-    # a question alone costs less CPU on one thread in the same time; a document's batch uses every thread
-    assert len(TEXTS * 2) > LEAN_BATCH
-    small = minilm.embed(TEXTS[:2])
-    large = minilm.embed(TEXTS[:2] * 4)
-    assert np.array_equal(small, large[:2])
-    threads = [minilm._lean.get_session_options().intra_op_num_threads,
-               minilm._session.get_session_options().intra_op_num_threads]
-    assert threads[0] == 1 and (threads[1] > 1 or os.cpu_count() == 1)
 
 
 def test_related_texts_are_closer(embedder: Any) -> None:
