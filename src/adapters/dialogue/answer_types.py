@@ -186,8 +186,19 @@ _AGE = re.compile(rf"\b(\d{{1,3}}|{_AGE_WORD})[ -]years?[ -]old\b|\b(?:aged?|age
 _LIMIT = re.compile(r"\b(under|below|younger than|over|above|older than)[\s-](\d{1,3})s?\b(?![.:]?\d|\s?(?:am|pm|"
                     r"euros?|guests|people|persons|minutes|hours|weeks|months|km|kg|%))|\b(\d{1,3})\s(?:and|or)\s(over|under|older|"
                     r"younger)\b", re.I)
-_CHILD = re.compile(r"\b(?:son|daughter|kid|kids|child|children|baby|toddler|boy|girl|lad|lass|teen\w*|grandson|"
-                    r"granddaughter|grandchild|grandchildren|grandkids?)\b", re.I)
+_CHILD = re.compile(r"\b(?:sons?|daughters?|kids?|child|children|bab(?:y|ies)|toddlers?|boys?|girls?|lads?|lass|"
+                    r"teen\w*|twins|grandsons?|granddaughters?|grandchild|grandchildren|grandkids?)\b", re.I)
+
+
+def age_bars(sentence: str) -> list[int]:
+    """The ages below which the sentence bars one ("children under 12 aren't allowed in the canoes", "children under 8
+    can't take part", "no under-16s")."""
+    return [int(m.group(1) or m.group(2)) for m in _AGE_BAR.finditer(sentence)]
+
+
+_AGE_BAR = re.compile(r"\bunder[- ](\d{1,2})s?\b(?![.:]?\d|\s?(?:am|pm|%|minutes|hours|months|weeks|kg|km|cm))"
+                      r"[^.;,]{0,40}?\b(?:aren't|are not|isn't|is not|can't|cannot|can not|not) (?:allowed|permitted|"
+                      r"able to|take part|join|come|go)\b|\bno (?:one |children |kids )?under[- ](\d{1,2})s\b", re.I)
 
 
 def ages(text: str) -> list[int]:

@@ -13,9 +13,11 @@ from avatar_service.adapters.dialogue.question_cases import asks_age_limit
 from avatar_service.adapters.dialogue.ranking import Ranking, Scored
 from avatar_service.adapters.dialogue.terms import terms, words
 
-# "my kids", "my two boys", and "my two" alone (which means the children as often as not)
-_SEVERAL = re.compile(r"\bmy (?:(?:two|three|four) )?(?:kids|children|sons|daughters|boys|girls|grandchildren|"
-                      r"grandkids|twins|little ones)\b|\bmy (?:two|three|four)\b", re.I)
+# "my kids", "our two boys", "both my kids", "all of the children", and "my two" alone (which means the children as
+# often as not)
+SEVERAL = re.compile(r"\b(?:my|our) (?:(?:two|three|four) )?(?:kids|children|sons|daughters|boys|girls|grandchildren|"
+                     r"grandkids|twins|little ones)\b|\b(?:my|our) (?:two|three|four)\b|"
+                     r"\b(?:both|all) (?:of )?(?:my|our|the) (?:kids|children|boys|girls|two|three)\b", re.I)
 # what the user's memories call their children, which the question's "kids" or "two" stands for
 CHILD_TERMS = frozenset(terms("son daughter child children kid"))
 _AT_MOST = 4
@@ -57,10 +59,14 @@ def named_in(text: str, memories: Sequence[str]) -> list[str]:
     return [name for name, _ in _named_ages(text, memories)]
 
 
+def named_ages(memory: str) -> list[tuple[str, int]]:
+    """The names a memory gives an age, and the ages ("... are Ffion, who is 10, and Gethin, who is 13")."""
+    return [(m.group(1), int(m.group(2))) for m in _NAMED_AGE.finditer(memory)]
+
+
 def _named_ages(text: str, memories: Sequence[str]) -> list[tuple[str, int]]:
     asked = {w.lower() for w in words(text)}
-    return [(m.group(1), int(m.group(2))) for memory in memories for m in _NAMED_AGE.finditer(memory)
-            if m.group(1).lower() in asked]
+    return [(name, age) for memory in memories for name, age in named_ages(memory) if name.lower() in asked]
 
 
 # a name (capitalised, not the memory's opening "User") and the age said right after it
@@ -78,7 +84,7 @@ _KIN = frozenset(KIN_WORDS)
 
 def asks_of_several(question: str, kinds: Sequence[str]) -> bool:
     """Asks the age or the name of several of the user's children: what only their memories know."""
-    return bool({"age", "name"} & set(kinds)) and bool(_SEVERAL.search(question))
+    return bool({"age", "name"} & set(kinds)) and bool(SEVERAL.search(question))
 
 
 def each_of_them(ranking: Ranking, best: Scored) -> list[Scored]:
@@ -98,14 +104,14 @@ def named_for(weights: dict[str, float], memories: Sequence[str], known: Callabl
     """"would biscuit need to be neutered for that?": the terms of the user's own pet or person, named as the memories
     name them and nowhere in what the place knows (`known`), in a question that asks something else of the place:
     whom it is for (its case), not what it asks."""
-    names = {t for m in memories for name in _NAME.findall(m) for t in terms(name)} & weights.keys()
+    names = {t for m in memories for name in NAME.findall(m) for t in terms(name)} & weights.keys()
     if not names or not {t for t, w in weights.items() if w >= 1.0} - names:
         return set()
     said = {t for text in known() for t in terms(text)}
     return names - said
 
 
-_NAME = re.compile(r"(?<![.!?] )(?<!^)\b[A-Z][a-z]+\b")  # capitalised, not as a sentence's first word
+NAME = re.compile(r"(?<![.!?] )(?<!^)\b[A-Z][a-z]+\b")  # a name: capitalised, not as a sentence's first word
 
 
 def weigh_for_the_limit(weights: dict[str, float], text: str, said: str, again: str, memories: Sequence[str]) -> None:

@@ -25,7 +25,7 @@ from avatar_service.adapters.dialogue.answer_types import (
     on_the_day,
 )
 from avatar_service.adapters.dialogue.comparisons import at_the_extreme_hour, sized
-from avatar_service.adapters.dialogue.terms import RELATED, WEEKDAY_TERMS, terms
+from avatar_service.adapters.dialogue.terms import OPENING_TERMS, RELATED, WEEKDAY_TERMS, terms
 from avatar_service.core.text.lexicon import STOPWORDS
 
 _ITEM = r"(?:[£$€]\s?)?\d+(?:[.:]\d+)?%?"
@@ -203,7 +203,7 @@ def _one_clause(sentence: str, question: str, kinds: Sequence[str], follow_up: b
         return chosen[:1].upper() + chosen[1:] + "."
     # "which night do you stay open late?": the clause with the latest hour ("..., and until 8pm on Thursdays"), among
     # those the question names when it names some ("how late is the pool open?"), unless it names a day
-    named_by = [c for c in clauses if (question_terms - _OPENING) & set(terms(c))]
+    named_by = [c for c in clauses if (question_terms - OPENING_TERMS) & set(terms(c))]
     if not WEEKDAY_TERMS & question_terms and len(named_by) != 1 and \
             (chosen := at_the_extreme_hour(named_by or clauses, question)):
         return chosen[:1].upper() + chosen[1:] + "."
@@ -283,7 +283,6 @@ def pick_case(pieces: Sequence[str], asked: set[str]) -> int:
     return counts.index(best) if best and counts.count(best) == 1 else -1
 
 
-_OPENING = frozenset(terms("open opens opening opened close closes closing closed"))  # what a time asks, not a case
 
 
 def one_case(sentence: str, own: set[str], borrowed: set[str], kinds: Sequence[str],
@@ -309,10 +308,10 @@ def one_case(sentence: str, own: set[str], borrowed: set[str], kinds: Sequence[s
     # opening and closing say what time is asked, not which case ("what time do you close?" is not "late opening"),
     # but a case that says them in so many words may be the one ("shut on a wednesday?" / "we close early at 2pm on
     # Wednesdays")
-    chosen = pick_case(candidates, asked - _OPENING)
-    if chosen < 0 and len(said := [i for i, c in enumerate(candidates) if asked & _OPENING & set(terms(c))]) == 1:
+    chosen = pick_case(candidates, asked - OPENING_TERMS)
+    if chosen < 0 and len(said := [i for i, c in enumerate(candidates) if asked & OPENING_TERMS & set(terms(c))]) == 1:
         chosen = said[0]
-    if chosen < 0 and (asked - _OPENING) & set().union(*(case_terms(p[len(c):]) if i in valued else case_terms(p)
+    if chosen < 0 and (asked - OPENING_TERMS) & set().union(*(case_terms(p[len(c):]) if i in valued else case_terms(p)
                                             for i, (p, c) in enumerate(zip(pieces, cores, strict=True)))):
         return sentence  # "and sundays?" names a case without a value ("..., and never on Sundays"), not the last one
     for fallback in (borrowed, pointed):

@@ -44,6 +44,7 @@ from avatar_service.adapters.dialogue.follow_up_context import (
 from avatar_service.adapters.dialogue.listed_kinds import JUST_ME, ONE_PERSON
 from avatar_service.adapters.dialogue.my_people import (
     CHILD_TERMS,
+    NAME,
     asks_of_several,
     each_of_them,
     named_for,
@@ -62,6 +63,7 @@ from avatar_service.adapters.dialogue.ranking import (
 from avatar_service.adapters.dialogue.small_talk import SmallTalk
 from avatar_service.adapters.dialogue.style import Style
 from avatar_service.adapters.dialogue.terms import (
+    OPENING_TERMS,
     common_terms,
     is_question,
     of_the_family,
@@ -91,7 +93,6 @@ from avatar_service.core.text.sentences import sentence_pieces
 from avatar_service.ports.dialogue import DialogueRequest, Turn
 
 _MORE = re.compile(r"\b(tell me more|go on|more about (that|it|this)|what else|keep going|say more)\b")
-_OPENING = frozenset(terms("open opens opening close closes closing"))
 _VISITING = frozenset(terms("arrive come turn get here"))
 _BORROWS_KIND = 10  # words at most of a follow-up that asks the kind of answer the turn before asked
 _CONNECTIVE = re.compile(r"^\s*(?:and|also|or|but|so|then|what about|how about)\b", re.I)
@@ -103,7 +104,6 @@ ADULT_AGE = 18
 _EXTRA = re.compile(r"\b(?:extra|on top|additional|more)\b", re.I)
 _FEELING = frozenset(terms("obsessed mad crazy keen love loves hate hates fond afraid scared frightened nervous"))
 _ONE_PERSON = re.compile(r"\b(?:a|an|one|single) (?:adult|grown[- ]?up|person|visitor|guest)\b", re.I)
-_PROPER = re.compile(r"(?<![.!?] )(?<!^)\b[A-Z][a-z]+\b")  # a name: capitalised, not as a sentence's first word
 
 
 class OfflineGroundedDialogue:
@@ -295,7 +295,7 @@ class _Reply(SmallTalk):
             for t, w in borrowed.items():
                 weights.setdefault(t, w * scale)
             if _POINTS_BACK.search(text):  # "how old is he?" after "...named Bruno"
-                for name in _PROPER.findall(self.previous_reply):
+                for name in NAME.findall(self.previous_reply):
                     for t in terms(name):
                         weights.setdefault(t, 0.5)
             # "and for kids?", "can I park there?" ask what the turn before asked; "will my insurance cover it?" (two
@@ -311,7 +311,7 @@ class _Reply(SmallTalk):
                 if kinds and new_words:
                     listed = reply_terms(self.previous_reply, [c.text for c in self.known])[1]
         if self.pronoun_resolved and not context:  # "what is she frightened of?" after "...called Nala"
-            for name in _PROPER.findall(self.previous_reply):
+            for name in NAME.findall(self.previous_reply):
                 for t in terms(name):
                     weights.setdefault(t, 0.5)
         asked_ages, old_enough, limit_again = people_asked_of(
@@ -361,8 +361,8 @@ class _Reply(SmallTalk):
         to_place = addresses_the_place(asked) or asks_who_here(asked)
         itself = the_place_itself(self.request.persona.description)
         common = common_terms(text)
-        if {"place", "time", "day"} & set(kinds) and not mentions_user(text) and weights and not (
-                context and pointing) and not {t for t, w in weights.items() if w >= 1.0} - itself - _OPENING - common:
+        if {"place", "time", "day"} & set(kinds) and weights and not ((context and pointing) or mentions_user(text)) \
+                and not {t for t, w in weights.items() if w >= 1.0} - itself - OPENING_TERMS - common:
             # "where is the cinema?" of "... a cinema": the place itself (not "which floor is it on?" of my flat)
             weights = {t: w for t, w in weights.items() if t not in itself}
             to_place = True

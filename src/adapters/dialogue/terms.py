@@ -168,6 +168,8 @@ def _related() -> dict[str, frozenset[str]]:
 
 RELATED = _related()
 WEEKDAY_TERMS = frozenset(terms("monday tuesday wednesday thursday friday saturday sunday"))
+# opening and closing: what a time asks ("what time do you close?"), not a case of it
+OPENING_TERMS = frozenset(terms("open opens opening opened close closes closing closed shut"))
 # (and verbs that stand for any doing: "can I wait while it's done?"; and how a slip is said: "what if I forget and
 # light it?" asks what happens if it is lit)
 GENERIC_TERMS = frozenset(stem(w) for w in GENERIC | words_of(

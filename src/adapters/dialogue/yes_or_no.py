@@ -8,7 +8,7 @@ import re
 from avatar_service.adapters.dialogue import answer_types, counted
 from avatar_service.adapters.dialogue.answering import NEGATIVE, PARTS, as_sentence
 from avatar_service.adapters.dialogue.ranking import NEED, Ranking, Scored
-from avatar_service.adapters.dialogue.terms import RELATED, terms
+from avatar_service.adapters.dialogue.terms import OPENING_TERMS, RELATED, terms
 from avatar_service.core.text.lexicon import words_of
 
 # light verbs and words of asking that a yes needs not find in the answer ("can I *bring* my dog")
@@ -35,10 +35,6 @@ _SAYS_WHICH = re.compile(r"(?:yes|no)\b", re.I)
 _AGE_RULE = re.compile(r"\b(?:must|need to|needs to|have to|has to) be (?:at least |aged? )?\d{1,2}(?: years old)?"
                        r"(?: or (?:over|older)|\+)|\bminimum age (?:is|of) \d|"
                        r"\bcan (?:start|begin|join)\b[^.;]{0,20}\bfrom (?:the )?age\b", re.I)
-# an age below which one may not come ("children under 12 aren't allowed in the canoes", "no under-16s")
-_AGE_BAR = re.compile(r"\bunder[- ](\d{1,2})s?\b(?![.:]?\d|\s?(?:am|pm|%|minutes|hours|months|weeks|kg|km|cm))"
-                      r"[^.;,]{0,40}?\b(?:aren't|are not|isn't|is not|can't|cannot|can not|not) "
-                      r"(?:allowed|permitted)\b|\bno (?:one |children |kids )?under[- ](\d{1,2})s\b", re.I)
 _PREVENTS = re.compile(r"\b(?:stop|stops|prevent|prevents|protect|protects|block|blocks)\b", re.I)
 _EXCEPT = re.compile(r"\b(?:except|other than|but not)\b([^,;.]*)", re.I)  # ("apart from" is "besides" as often)
 _NO_NEED = re.compile(r"\b(?:needs? no|(?:do|does)(?: not|n't) need(?: to book)?(?: an?)?|no need (?:for|to)|"
@@ -65,7 +61,6 @@ _AMOUNT = re.compile(r"[£$€]\s?\d|\b\d+(?:[.,]\d\d)? (?:pounds?|euros?|dollar
 _PAYING = frozenset(terms("pay charge cost fee extra"))
 _OPEN_ASKED = re.compile(r"\bopen\b", re.I)
 _CLOSED = re.compile(r"\b(?:close|closed|shut)\b", re.I)
-_OPENING = frozenset(terms("open opens opening close closes closing closed shut"))
 _NO_CHARGE = re.compile(r"\bfree\b|\bno (?:extra )?(?:charge|fee|cost)\b|\bincluded\b|\bat no\b", re.I)
 
 
@@ -81,7 +76,7 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
         # "just the one night on a Saturday?" / "... the minimum stay is two nights", whatever the day; "is that for
         # both boots?" / "£30 per boot"
         return _answered(False, text, ranking)
-    if ranking.ages and len(bars := [int(m.group(1) or m.group(2)) for m in _AGE_BAR.finditer(text)]) == 1:
+    if ranking.ages and len(bars := answer_types.age_bars(text)) == 1:
         # "is gethin (13) old enough to go in a canoe?" / "children under 12 aren't allowed in the canoes"
         return _answered(all(age >= bars[0] for age in ranking.ages), text, ranking)
     if ranking.ages and _AGE_RULE.search(text) and (fit := answer_types.age_fit(text, ranking.ages)):
@@ -105,7 +100,7 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
             not _AMOUNT.search(text) and asked - _PAYING <= _with_related(set(terms(text))):
         return _answered(False, text, ranking)  # "do i have to pay for that?" / "Carers come free of charge"
     if _OPEN_ASKED.search(question) and _CLOSED.search(text) and not _OPEN_ASKED.search(text) and asked and \
-            asked - _OPENING <= _with_related(set(terms(text))):
+            asked - OPENING_TERMS <= _with_related(set(terms(text))):
         return _answered(False, text, ranking)  # "are you open on boxing day?" / "we close on ... Boxing Day"
     # ("can I just pop in?" / "a nail clip needs no appointment": no need of a thing says yes to doing without it)
     # (nor is a "no" in an aside: "for emergencies – no power, a burning smell – we run an out-of-hours service")

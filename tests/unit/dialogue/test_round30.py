@@ -217,3 +217,11 @@ def test_a_swap_is_an_exchange() -> None:
                 ["Tickets can't be refunded, but they can be exchanged for another performance for £1.50 per ticket.",
                  "Adult tickets cost £14."], [0.4, 0.4], "how much does it cost to swap to another night?")
     assert "1.50" in reply, reply
+
+
+def test_who_pays_what_and_who_comes_with_whom_say_no_child_may_not() -> None:
+    memories = (["User's grandchildren are Rosie, who is 4, and Alfie, who is 7"], [0.4])
+    knowledge = ["Under-16s pay £9.", "Children under 12 must be accompanied by an adult."]
+    reply = ask("The box office manager of a theatre.", knowledge, [0.5, 0.5],
+                "would it be ok for both my grandchildren to come?", memories=memories)
+    assert "can" not in reply, reply
