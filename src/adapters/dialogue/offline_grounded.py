@@ -145,6 +145,7 @@ class _Reply(SmallTalk):
 
     def __init__(self, request: DialogueRequest) -> None:
         self.request = request
+        self.itself = the_place_itself(request.persona.description)  # the terms naming the place itself
         history = [Turn(t.role, spelled_out(t.content)) if t.role == "user" else t for t in request.history]
         self.user_text = history[-1].content.strip() if history and history[-1].role == "user" else ""
         self.lowered = " ".join(words(self.user_text))
@@ -240,8 +241,7 @@ class _Reply(SmallTalk):
         # ("Sure!" before the answer to a yes-or-no question would say yes, whatever the answer says)
         if s.warmth >= 0.67 and s.verbosity >= 0.34 and asking and not self.negative and not query.yes_no:
             self.say(P.SURE, name_comma=self.name_comma(0.8))
-        first = with_antecedent(chosen[0], ranking, terms(text), self.previous_reply, said,
-                                the_place_itself(self.request.persona.description))
+        first = with_antecedent(chosen[0], ranking, terms(text), self.previous_reply, said, self.itself)
         cut = the_case_asked(first.candidate.text, said, query, self.context_terms, self.previous_reply,
                              self.previous_user)
         first = dataclasses.replace(first, candidate=dataclasses.replace(first.candidate, text=cut))
@@ -336,7 +336,8 @@ class _Reply(SmallTalk):
         # about what was told
         # (or when the question leans on the turn before: "how much is it going to cost? he wants 20 friends there")
         # (but "there's a fox under our shed, can you get rid of it?" asks about what was told: "it" is the fox)
-        if asked != text and not asks_about_the_told(asked, text[:len(text) - len(asked)]) and (
+        told_first = text[:len(text) - len(asked)]  # (before the question asked: empty when it is all of it)
+        if asked != text and not asks_about_the_told(asked, told_first) and (
                 {t for t in terms(asked) if weights.get(t, 0.0) >= 1.0} - common_terms(asked) or context
                 or has_in_mind(text)):
             for t in told & weights.keys():
@@ -344,7 +345,7 @@ class _Reply(SmallTalk):
         for t in told & _FEELING & weights.keys():  # "my son's obsessed with breakdancing, ...": what, not how much
             weights[t] = min(weights[t], 0.3)
         # ("what about my son, how old is he now?": "he" is my son, as the user put him before asking)
-        mine = max(about_user(resolved(asked, text[:len(text) - len(asked)]) if asked != text else asked),
+        mine = max(about_user(resolved(asked, told_first) if asked != text else asked),
                    0.6 * about_user(context) if context and not recalled else 0.0)
         if (several := asks_of_several(asked, kinds)) and not asks_age_limit(text):
             mine = 1.0  # "how old are my kids?": each of them, as the user told
@@ -359,12 +360,11 @@ class _Reply(SmallTalk):
                                lambda: [c.text for c in self.known if c.kind == "knowledge"]):
                 weights[t] = min(weights[t], 0.3)
         to_place = addresses_the_place(asked) or asks_who_here(asked)
-        itself = the_place_itself(self.request.persona.description)
         common = common_terms(text)
         if {"place", "time", "day"} & set(kinds) and weights and not ((context and pointing) or mentions_user(text)) \
-                and not {t for t, w in weights.items() if w >= 1.0} - itself - OPENING_TERMS - common:
+                and not {t for t, w in weights.items() if w >= 1.0} - self.itself - OPENING_TERMS - common:
             # "where is the cinema?" of "... a cinema": the place itself (not "which floor is it on?" of my flat)
-            weights = {t: w for t, w in weights.items() if t not in itself}
+            weights = {t: w for t, w in weights.items() if t not in self.itself}
             to_place = True
         return Query(text=text, weights=weights, kinds=kinds, yes_no=answer_types.is_yes_no(asked) or limit_again,
                      about_user=mine,
@@ -374,7 +374,7 @@ class _Reply(SmallTalk):
                      mentions_user=mentions_user(asked) or (bool(context) and mentions_user(context)),
                      child=answer_types.mentions_child(text) or any(age < ADULT_AGE for age in asked_ages), said=said,
                      case=case, aside_named=aside_named, from_reply=self.from_reply, echoed=self.echoed,
-                     incidental=common | of_the_family(weights.keys(), itself), told=told,
+                     incidental=common | of_the_family(weights.keys(), self.itself), told=told,
                      last_reply=said_sentences(self.previous_reply), kind_borrowed=bool(borrowed_kinds),
                      one_person=bool(_ONE_PERSON.search(text) or JUST_ME.search(text)), listed_before=listed)
 

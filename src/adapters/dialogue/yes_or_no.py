@@ -22,8 +22,6 @@ _LOWER_STARTERS = words_of("""The A An It This That These Those There In On At F
     Bookings Appointments Prices Repairs""")
 
 
-# phrasings whose words mislead a word match: "for a living" is about work, not where one lives
-
 
 def _with_related(stems: set[str]) -> set[str]:
     return stems.union(*(RELATED.get(s, frozenset()) for s in stems))
@@ -94,9 +92,10 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
     asked = {t for t in terms(question) if t not in _LIGHT}
     if (excepted := _EXCEPT.search(text)) and asked and asked <= _with_related(set(terms(excepted.group(1)))):
         return _answered(False, text, ranking)  # "do you take amex?" / "all cards except American Express"
-    if _CHARGE_ASKED.search(question) and answer_types.HOLDS["price"].search(text) and not _NO_CHARGE.search(text):
+    charge = _CHARGE_ASKED.search(question)
+    if charge and answer_types.HOLDS["price"].search(text) and not _NO_CHARGE.search(text):
         return _answered(True, text, ranking)  # "is there a charge for that?" / "..., with a £40 call-out charge"
-    if (_CHARGE_ASKED.search(question) or _PAY_ASKED.search(question)) and _NO_CHARGE.search(text) and \
+    if (charge or _PAY_ASKED.search(question)) and _NO_CHARGE.search(text) and \
             not _AMOUNT.search(text) and asked - _PAYING <= _with_related(set(terms(text))):
         return _answered(False, text, ranking)  # "do i have to pay for that?" / "Carers come free of charge"
     if _OPEN_ASKED.search(question) and _CLOSED.search(text) and not _OPEN_ASKED.search(text) and asked and \

@@ -262,7 +262,6 @@ class Conversations:
             current = replace(current, last_activity_at=now,
                               idle_deadline=now + timedelta(seconds=self.limits.idle_timeout))
             await uow.conversations.update(current)
-            await uow.transcripts.append(current.id, [message])
             # One statement (an executemany) for all of them, not one round trip each.
             await uow.memories.set_many([{"id": memory.id, "last_used_at": now} for memory in used])
             await self._schedule(uow, current, armed)

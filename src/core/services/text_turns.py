@@ -50,8 +50,8 @@ class TextTurn:
         self.deps, self.dialogue = deps, dialogue
         self.request = dataclasses.replace(request, tools=toolbox.specs()) if toolbox and tools else request
         self.record, self.message = record, message
-        # The turn's first write (the user's message, the conversation's activity): made by `open`, or else in
-        # the unit that stores the reply. It returns the conversation as it then stands.
+        # The turn's first write (the conversation's activity, with the user's message): made by `open`, or else
+        # in the unit that stores the reply. It returns the conversation as it then stands.
         self._opening: Callable[[UnitOfWork], Awaitable[Conversation]] | None = opening
         self.view: Conversation | None = None
         self._since = since
@@ -77,6 +77,7 @@ class TextTurn:
             return
         async with self.deps.storage(self.record.organization_id) as uow:
             self.view = await self._opening(uow)
+            await uow.transcripts.append(self.record.id, [self.message])
             await uow.commit()
         self._opening = None
 
@@ -179,10 +180,12 @@ class TextTurn:
     async def _store(self, interrupted: bool) -> MessageResult:
         reply = TranscriptItem(role="assistant", content=self.text(), timestamp=self._since(self.deps.clock.now()),
                                interrupted=interrupted, metrics=self._metrics or self._own_metrics())
+        items = [*self._tool_items, reply]
         async with self.deps.storage(self.record.organization_id) as uow:
-            if self._opening is not None:  # not opened: the user's message goes in with the reply
+            if self._opening is not None:  # not opened: the user's message goes in with the reply, one statement
                 self.view = await self._opening(uow)
-            await uow.transcripts.append(self.record.id, [*self._tool_items, reply])
+                items.insert(0, self.message)
+            await uow.transcripts.append(self.record.id, items)
             await uow.commit()
         self._opening = None
         assert self.view is not None
