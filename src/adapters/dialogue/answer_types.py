@@ -22,7 +22,7 @@ HOLDS = {
     "clock": re.compile(r"\b\d{1,2}(?::\d\d)?\s?(?:am|pm|a\.m\.|p\.m\.)|(?<![£$€])\b\d{1,2}[:.]\d\d\b|"
                         r"\b(?:midnight|noon|midday)\b", re.I),
     # a day: "on Tuesdays", "at weekends", "every day", "on 12 June" (what "which day does it run?" asks)
-    "day": re.compile(rf"\b(?:{_DAY}|weekdays?|weekends?|daily|every day|bank holidays?)\b|"
+    "day": re.compile(rf"\b(?:{_DAY}|weekdays?|weekends?|daily|every day|bank holidays?|(?:seven|7) days a week)\b|"
                       rf"\b\d{{1,2}}(?:st|nd|rd|th)? (?:of )?{_MONTH}\b", re.I),
     "time": re.compile(
         rf"\b\d{{1,2}}(?::\d\d)?\s?(?:am|pm|a\.m\.|p\.m\.)|\b\d{{1,2}}:\d\d\b|\b(?:midnight|noon|daily|weekdays?|"
@@ -143,6 +143,8 @@ _PAY_HOW = re.compile(r"\bpay(?:ing)? (?:(?:for \w+(?: \w+){0,3}? )?(?:by|with|i
                       r"\bhow (?:do|can|could|should|would|will) (?:i|we) pay\b", re.I)  # "how do I pay you?": by what
 _PRICE_ASKED = re.compile(r"\bhow much\b|\bcosts?\b|\bprices?\b|\bfees?\b|\bcharges?\b", re.I)
 _HOW_MANY = re.compile(r"\bhow (?:many|far|big|tall|often)\b", re.I)
+_DAY_NAMED = re.compile(rf"\b(?:on|at|during) (?:the )?(?:{_DAY}|weekdays?|weekends?)\b|\b(?:during|in) the week\b",
+                        re.I)
 _YES_NO = re.compile(r"^\s*(?:and\s+)?(?:is|are|am|was|were|do|does|did|can|could|may|will|would|should|have|has)\b",
                      re.I)
 
@@ -160,6 +162,14 @@ def wanted(question: str) -> list[str]:
         kinds.remove("price")  # "can I pay by card?", "how long have I got to pay?" ask how or when one pays
     if "number" in kinds and ("contact" in kinds or ("price" in kinds and not _HOW_MANY.search(question))):
         kinds.remove("number")  # "how much is it?" asks a price, not any number
+    return kinds
+
+
+def hour_of_the_day(question: str, kinds: list[str]) -> list[str]:
+    """The kinds a turn asks for itself: "when can I come on weekdays?" names the day and asks the hour (but "and on
+    Saturday?" after it asks when, and "we're closed at weekends" answers it)."""
+    if "time" in kinds and "day" not in kinds and _DAY_NAMED.search(question):
+        return ["clock" if kind == "time" else kind for kind in kinds]
     return kinds
 
 
@@ -263,66 +273,6 @@ def _limits_fit(sentence: str, asked: Sequence[int]) -> float:
         if inside:
             return 1.0
     return verdict
-
-
-# an amount of something countable: "about 20 miles away", "600 pages", "3 nights" (a week is 7 days)
-_UNITS = {"mile": "mile", "km": "km", "kilometre": "km", "kilometer": "km", "page": "page", "side": "page",
-          "copy": "copy", "copie": "copy", "night": "day", "day": "day", "people": "person", "person": "person",
-          "guest": "person", "kg": "kg", "kilo": "kg", "hour": "hour"}
-_AMOUNT = re.compile(r"\b(\d[\d,]*|an?)\s?(miles?|km|kilometres?|kilometers?|pages?|sides?|cop(?:y|ies)|nights?|days?|"
-                     r"people|persons?|guests?|kgs?|kilos?|hours?|weeks?)\b", re.I)
-_BOUND = re.compile(r"(within|up to|under|less than|fewer than|no more than|over|more than|above)\s+$|"
-                    r"^\s*or (more|over|less|fewer)\b", re.I)
-_SPAN = re.compile(r"\b(?:between\s+)?(\d[\d,]*)\s?(?:and|to|-|–)\s?(\d[\d,]*)\s?([a-z]+)", re.I)
-
-
-def _amounts(text: str) -> list[tuple[float, str, re.Match[str]]]:
-    out = []
-    for m in _AMOUNT.finditer(text):
-        number, unit = m.group(1).lower().replace(",", ""), m.group(2).lower().rstrip("s")
-        if number in ("a", "an") and unit != "week":
-            continue  # "£40 a night" is a rate, "for a week" an amount
-        value = 1.0 if number in ("a", "an") else float(number)
-        if unit == "week":
-            value, unit = 7 * value, "day"
-        if unit in _UNITS:
-            out.append((value, _UNITS[unit], m))
-    return out
-
-
-def amounts(question: str) -> list[tuple[float, str]]:
-    """The countable amounts a question names ("a venue about 20 miles away" -> [(20, "mile")])."""
-    return [(value, unit) for value, unit, _ in _amounts(question)]
-
-
-def amount_fit(piece: str, asked: Sequence[tuple[float, str]]) -> bool:
-    """Whether a bound or span in `piece` includes an asked amount ("within 25 miles" holds 20 miles; "between 25
-    and 50 miles" does not; "stays of a week or more" does not hold 3 nights)."""
-    for value, unit in asked:
-        spans = [(float(m.group(1).replace(",", "")), float(m.group(2).replace(",", "")))
-                 for m in _SPAN.finditer(piece) if _UNITS.get(m.group(3).lower().rstrip("s")) == unit]
-        if any(low <= value <= high for low, high in spans):
-            return True
-        for limit, limit_unit, m in _amounts(piece):
-            before, after = _BOUND.search(piece[:m.start()]), _BOUND.search(piece[m.end():])
-            word = (before.group(1) if before else f"or {after.group(2)}" if after else "").lower()
-            if limit_unit == unit and word and _BOUNDS[word](value, limit):
-                return True
-    return False
-
-
-def bounds_amount(piece: str, asked: Sequence[tuple[float, str]]) -> bool:
-    """Whether `piece` sets a bound or a span on the unit of an asked amount ("for stays of a week or more")."""
-    units = {unit for _, unit in asked}
-    return any(_UNITS.get(m.group(3).lower().rstrip("s")) in units for m in _SPAN.finditer(piece)) or any(
-        unit in units and (_BOUND.search(piece[:m.start()]) or _BOUND.search(piece[m.end():]))
-        for _, unit, m in _amounts(piece))
-
-
-_BOUNDS = {"within": float.__le__, "up to": float.__le__, "no more than": float.__le__, "or less": float.__le__,
-           "or fewer": float.__le__, "under": float.__lt__, "less than": float.__lt__, "fewer than": float.__lt__,
-           "over": float.__gt__, "more than": float.__gt__, "above": float.__gt__, "or more": float.__ge__,
-           "or over": float.__ge__}
 
 
 def child_range(sentence: str) -> bool:

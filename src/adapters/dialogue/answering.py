@@ -16,6 +16,9 @@ NEGATIVE = re.compile(r"\b(not|no|never|closed|cannot|can't|don't|doesn't|isn't|
 PARTS = re.compile(r"\s*;\s*|,\s*(?:but|while|whereas|and)\s+|\s+but\s+", re.I)
 _PHRASES = [(re.compile(r"\bfor a living\b", re.I), "for work"), (re.compile(r"\b(?:is|are) called\b", re.I), "name"),
             (re.compile(r"\b(do|did) (i|we) (?:like|love|enjoy)\b", re.I), r"\1 \2 love"),
+            # "how does settling in work?" asks how the thing goes: "work" is how it is asked, not what about
+            (re.compile(r"^(\W*(?:and |so |but )?how (?:does|do|did|will|would)\b.+?)\s+work(?:s)?(?=\W*$)", re.I),
+             r"\1"),
             # "how much is one lesson?" asks about a single one ("a single lesson costs..."), not "two-hour lessons"
             # (but "two cats in one chalet" is one shared)
             # (nor "that one", which points back)
@@ -213,12 +216,24 @@ def _holds_the_answer(scored: Scored, ranking: Ranking, asking: bool) -> bool:
                                                                           _refuses(scored, ranking)):
         return False  # the question's main words are nowhere in what is known ("do you sell skateboards?")
     if c.own and c.kind == "knowledge" and not scored.fits and scored.main_held <= 0.5 and scored.coverage < 0.5 and \
-            c.relevance < FAR_SIMILARITY:
+            c.relevance < FAR_SIMILARITY and not _names_the_focus(scored, ranking):
         return False  # "what's your pass rate?" / "...runs Pass Plus courses": a word shared, the meaning far
     needed = 0.3 if asking else 0.5
     # ("could you drop a parcel off?" / "we don't deliver parcels": every main word asked whether, held in a no)
     whether = ranking.yes_no and ranking.main and scored.main_held >= 1.0 and bool(NEGATIVE.search(c.text))
     return scored.coverage >= needed or (scored.coverage >= 0.2 and (scored.fits or c.relevance >= 0.5 or whether))
+
+
+def _names_the_focus(scored: Scored, ranking: Ranking) -> bool:
+    """The one sentence that names what the question is about ("do i need to send nappies in?" / "fees include all
+    meals, snacks, nappies and wipes"): near in meaning or not, it is about that thing, when every word asked is
+    said somewhere in so many words and it holds half of them (not "do you do home visits?" / "...for your first
+    visit", where only a word related to "home" is known)."""
+    if not ranking.focus or scored.main_held < 0.5 or ranking.focus not in terms(scored.candidate.text):
+        return False
+    known = [set(terms(s.candidate.text)) for s in ranking.ranked]
+    return sum(ranking.focus in have for have in known) == 1 and all(any(t in have for have in known)
+                                                                     for t in ranking.main)
 
 
 def as_sentence(text: str) -> str:

@@ -10,7 +10,7 @@ boat boats ship ships ferry ferries vessel vessels dinghy dinghies yacht yachts
 boat boats sea seasick seasickness
 board aboard onboard deck
 storm storms stormy wind winds windy gale gales
-rain rainy raining rainfall
+rain rainy raining rainfall weather
 snow snowy snowing ice icy
 ahead advance beforehand upfront deposit deposits
 keep borrow borrowing borrowed loan loans lend lending
@@ -179,8 +179,10 @@ PHRASES = [
     (r"\b(?:needs?|need) no (?:appointment|booking)\b|\bwithout (?:an appointment|a booking|booking)\b|"
      r"\bwalk[- ]ins?\b", r"\g<0> visit"),
     # "during the week" is the weekdays a text names as a range ("Monday to Friday", "Tuesday to Thursday")
-    (r"\b(?:during|in) the week\b|\b(?:mon|tues|wednes|thurs|fri)day (?:to|till|until|through) "
-     r"(?:tues|wednes|thurs|fri)day\b", r"\g<0> weekday"),
+    # (and "the week" alone is not the week of "seven days a week" or "two weeks in advance")
+    (r"\b(?:during|in) the week\b", "on weekdays"),
+    (r"\b(?:mon|tues|wednes|thurs|fri)day (?:to|till|until|through) (?:tues|wednes|thurs|fri)day\b",
+     r"\g<0> weekday"),
     (r"\bhang(?:s|ing)? on to\b|\bhold(?:s|ing)? on to\b|\bhang(?:s|ing)? onto\b", "keep"),
     (r"\bput(?:ting)? down\b", "deposit"),
     (r"\bhold(?:s|ing)? (?:the|a|my|our|your) (date|place|spot|slot|space|room|table|day)\b", r"secure \1"),
@@ -274,6 +276,7 @@ PHRASES = [
      r"\bgo(?:ing)? over there\b", "cover area"),
     (r"\b(?:log|wood)[- ]?burners?\b", "wood-burning stove"),
     (r"\bwho (?:actually |really )?owns\b", "who runs"),  # ("Sparkwell is run by Dean Fairweather")
+    (r"\bwho (?:takes|will take|would take|is taking)\b", "who leads"),  # "who takes that tour?" / "Niamh leads it"
     # the small hours are the night ("is it dearer at night?" / "between 11pm and 6am, fares are time and a half")
     (r"\bbetween (?:(?:9|10|11|12)(?:[.:]\d\d)? ?pm|midnight) and [3-7](?:[.:]\d\d)? ?am\b", r"\g<0> night"),
     (r"\bcom(?:e|es|ing) out\b(?! (?:if|when|in|on)\b)", "call out"),  # a tradesman's visit

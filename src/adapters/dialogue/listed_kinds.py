@@ -10,7 +10,8 @@ import itertools
 import re
 from collections.abc import Sequence
 
-from avatar_service.adapters.dialogue.answer_types import HOLDS, age_fit, amount_fit, amounts, bounds_amount
+from avatar_service.adapters.dialogue.amounts import amount_fit, amounts, bounds_amount
+from avatar_service.adapters.dialogue.answer_types import HOLDS, age_fit
 from avatar_service.adapters.dialogue.counted import counts_the_same
 from avatar_service.adapters.dialogue.narrowing import DAY_WORD, REST, THRESHOLD, case_terms, pick_case, with_verb
 from avatar_service.adapters.dialogue.terms import terms
@@ -116,6 +117,8 @@ def one_kind(sentence: str, own: set[str], question: str, kinds: Sequence[str], 
     asked = set(own) | (ONE_PERSON if JUST_ME.search(question) else set())
     if verbless:  # what all the kinds share ("posters on satin paper cost") tells none apart
         asked -= set(terms(body[:values[0].start()]))
+    elif kinds[0] == "day" and asked and asked <= set(terms(body[:values[0].start()])):
+        return sentence  # "what days do you do the tours?": "Our tours run on Fridays at 6pm and on Saturdays at ..."
     # (each kind without what the sentence goes on to say after it: "..., and children under 4 swim free with a
     # paying adult" names no adult's price)
     # (and the first kind without what all of them share: "a day ticket costs £9 for adults" is not the adults' for

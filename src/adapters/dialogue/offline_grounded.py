@@ -92,7 +92,7 @@ from avatar_service.core.text.follow_ups import is_follow_up, resolved
 from avatar_service.core.text.sentences import sentence_pieces
 from avatar_service.ports.dialogue import DialogueRequest, Turn
 
-_MORE = re.compile(r"\b(tell me more|go on|more about (that|it|this)|what else|keep going|say more)\b")
+_MORE = re.compile(r"\b(tell me more|go on(?! for\b)|more about (that|it|this)|what else|keep going|say more)\b")
 _VISITING = frozenset(terms("arrive come turn get here"))
 _BORROWS_KIND = 10  # words at most of a follow-up that asks the kind of answer the turn before asked
 _CONNECTIVE = re.compile(r"^\s*(?:and|also|or|but|so|then|what about|how about)\b", re.I)
@@ -257,7 +257,7 @@ class _Reply(SmallTalk):
 
     def query(self, text: str, more: bool) -> Query:
         asked_ages = answer_types.ages(text)
-        kinds, borrowed_kinds = answer_types.wanted(text), []
+        kinds, borrowed_kinds = answer_types.hour_of_the_day(text, answer_types.wanted(text)), []
         weights = question_weights(text, kinds, asked_ages)
         if asks_visit_time(text):  # "what time will you turn up?": when the visit booked is, a time and nothing else
             weights = {t: w for t, w in weights.items() if t not in _VISITING}

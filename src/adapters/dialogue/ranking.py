@@ -23,7 +23,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from avatar_service.adapters.dialogue import answer_types
+from avatar_service.adapters.dialogue import amounts, answer_types
 from avatar_service.adapters.dialogue.terms import RELATED, WEEKDAY_TERMS, same_family, terms
 
 AGE_COVERAGE = 0.5
@@ -118,7 +118,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
     idf = {t: math.log(1.0 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in weights}
     average = sum(len(s) for s in term_sets) / n if n else 1.0
     ages = [_age(query, c.text) for c in candidates]
-    asked_amounts = answer_types.amounts(query.text)
+    asked_amounts = amounts.amounts(query.text)
     need_asked = query.yes_no and _NEED_ASKED.search(query.text) is not None
     related = _related_in(weights, set().union(*term_sets))
     inherited = _antecedents(candidates, term_sets)
@@ -202,7 +202,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
             score -= 0.15  # "an adult ticket costs 22.50 euros" is not the price for a child
         if need_asked and NEED.search(candidate.text):
             score += NEED_SAID  # "do I need to book?": "you don't need an appointment", not "Bea takes the bookings"
-        if asked_amounts and answer_types.amount_fit(candidate.text, asked_amounts):
+        if asked_amounts and amounts.amount_fit(candidate.text, asked_amounts):
             score += AMOUNT_FITS  # "600 pages, is it any cheaper?": "for orders of more than 500 sides"
         if query.one_person and _FOR_SEVERAL.search(candidate.text):
             score -= 0.15  # "a family swim for two adults and two juniors" is not the price for a grown-up

@@ -35,6 +35,8 @@ _AGE_RULE = re.compile(r"\b(?:must|need to|needs to|have to|has to) be (?:at lea
                        r"\bcan (?:start|begin|join)\b[^.;]{0,20}\bfrom (?:the )?age\b", re.I)
 _PREVENTS = re.compile(r"\b(?:stop|stops|prevent|prevents|protect|protects|block|blocks)\b", re.I)
 _EXCEPT = re.compile(r"\b(?:except|other than|but not)\b([^,;.]*)", re.I)  # ("apart from" is "besides" as often)
+# a thing spared the refusal that follows it ("Apart from birthday cakes, we don't allow outside food")
+_SPARED = re.compile(r"^\W*(?:apart from|except for|other than|with the exception of)\b([^,;.]*),", re.I)
 _NO_NEED = re.compile(r"\b(?:needs? no|(?:do|does)(?: not|n't) need(?: to book)?(?: an?)?|no need (?:for|to)|"
                       r"no (?:\w+ ){1,2}(?:is )?(?:needed|required|necessary))\b", re.I)  # ("no appointment needed")
 # (not "can I bring my own?")
@@ -90,6 +92,10 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
         # "do we need to bring our own mats?" / "we provide mats"; "do I need to send nappies?" / "... not provided"
         return _answered(provided.re is _NOT_PROVIDED, text, ranking)
     asked = {t for t in terms(question) if t not in _LIGHT}
+    # "a birthday cake?" / "apart from birthday cakes, we don't allow outside food" (what else is asked is where)
+    if (spared := _SPARED.match(text)) and asked & (kept := _with_related(set(terms(spared.group(1))))) and \
+            asked <= kept | _with_related(set(terms(text))) and NEGATIVE.search(text[spared.end():]):
+        return _answered(True, text, ranking)
     if (excepted := _EXCEPT.search(text)) and asked and asked <= _with_related(set(terms(excepted.group(1)))):
         return _answered(False, text, ranking)  # "do you take amex?" / "all cards except American Express"
     charge = _CHARGE_ASKED.search(question)
@@ -150,5 +156,6 @@ def lower_first(sentence: str, known: str = "") -> str:
     "Ray does ..." keeps its capital)."""
     first = sentence.split(" ", 1)[0].removesuffix("'s")  # ("Children's bowling parties ...")
     common = first in _LOWER_STARTERS or re.split("['’]", first)[0] in ("You", "Your", "We", "It") or (
-        first.isalpha() and first[1:].islower() and re.search(rf"\b{first.lower()}\b", known) is not None)
+        first.isalpha() and first[1:].islower() and re.search(rf"\b{first.lower()}\b", known) is not None) or (
+        "-" in first and first.replace("-", "").isalpha() and first[1:].islower())  # ("Well-behaved dogs ...")
     return sentence[:1].lower() + sentence[1:] if common else sentence

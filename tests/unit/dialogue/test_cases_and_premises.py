@@ -4,7 +4,7 @@ asked about (a memory's: "and my daughter?"), and a place's premises are the pla
 from __future__ import annotations
 
 from avatar_service.adapters.dialogue import OfflineGroundedDialogue
-from avatar_service.adapters.dialogue.answer_types import amount_fit, amounts
+from avatar_service.adapters.dialogue.amounts import amount_fit, amounts
 from avatar_service.adapters.dialogue.listed_kinds import one_kind
 from avatar_service.adapters.dialogue.terms import terms
 from avatar_service.ports.dialogue import DialogueRequest, Persona, Turn

@@ -1,0 +1,91 @@
+"""Round 31 of the offline answerer: rules found by a blind split (heldout29: an ice rink, a brewery's tours, a day
+nursery), each tested here on a business of its own."""
+
+from __future__ import annotations
+
+from avatar_service.adapters.dialogue.answer_types import HOLDS, hour_of_the_day, wanted
+from avatar_service.adapters.dialogue.answering import question_weights
+from avatar_service.adapters.dialogue.terms import terms
+from avatar_service.adapters.dialogue.yes_or_no import lower_first
+from avatar_service.ports.dialogue import Persona
+
+from .conversation import last_reply
+from .test_round24 import ask
+
+KARTING = [
+    "Arrive-and-drive sessions run on weekdays from 12pm to 9pm and at weekends from 10am to 10pm. The track is open "
+    "all year round.",
+    "Prices include race suits, helmets and gloves. A 15-minute session costs £25. Pack a warm layer for winter "
+    "evenings.",
+    "Our junior club runs on Tuesdays at 5pm and on Sundays at 9am, 11am and 1pm, and lasts about an hour and a half. "
+    "Our chief instructor, Priya Kaur, leads the Sunday junior club herself.",
+    "Apart from bottled water, we don't allow drinks in the pit lane. The café is open seven days a week. The outdoor "
+    "track stays open whatever the weather.",
+    "Before your first race there's a ten-minute safety briefing, and every driver is given a marshal who keeps an eye "
+    "on them.",
+]
+
+
+def ask_the_track(*questions: str) -> str:
+    return ask("The manager of an indoor karting track.", KARTING, [0.4, 0.35, 0.3, 0.3, 0.3], *questions)
+
+
+def test_the_one_sentence_naming_the_thing_asked_about_answers_though_far_in_meaning() -> None:
+    # every word asked is known ("pack" in another sentence), and only one sentence names gloves
+    persona = Persona("Sam", "", "The manager of an indoor karting track.", {"verbosity": 0.3})
+    sentences = {s: 0.2 for chunk in KARTING for s in chunk.split(". ")}
+    sentences["Prices include race suits, helmets and gloves."] = 0.3
+    reply = last_reply(persona, ["do we need to pack gloves?"], KARTING, [0.3] * 5, [], [], sentences)
+    assert "gloves" in reply and "don't know" not in reply, reply
+
+
+def test_how_a_thing_works_asks_about_the_thing() -> None:
+    assert terms("work")[0] not in question_weights("how does the safety briefing work?", [], [])
+    reply = ask_the_track("how does the safety briefing work?")
+    assert "ten-minute" in reply, reply
+
+
+def test_a_day_said_with_when_asks_the_hour() -> None:
+    assert hour_of_the_day("when can we race during the week?", wanted("when can we race during the week?")) == \
+        ["clock"]
+    assert hour_of_the_day("when is the club?", ["time"]) == ["time"]  # no day said: a day answers
+    reply = ask_the_track("when can we race during the week?")
+    assert "12pm" in reply, reply
+
+
+def test_seven_days_a_week_is_a_day() -> None:
+    assert HOLDS["day"].search("The café is open seven days a week.")
+    reply = ask_the_track("what days is the café open?")
+    assert "seven days" in reply, reply
+
+
+def test_a_thing_spared_a_refusal_is_a_yes() -> None:
+    reply = ask_the_track("can i bring bottled water into the pit lane?")
+    assert reply.startswith("Yes"), reply
+
+
+def test_what_days_keeps_every_day_a_sentence_lists_for_its_subject() -> None:
+    reply = ask_the_track("what days does the junior club run?")
+    assert "Tuesdays" in reply and "Sundays" in reply, reply
+
+
+def test_going_on_for_is_how_long_not_tell_me_more() -> None:
+    reply = ask_the_track("what days does the junior club run?", "how long does it go on for?")
+    assert "an hour and a half" in reply, reply
+
+
+def test_who_takes_a_session_is_who_leads_it() -> None:
+    assert terms("leads")[0] in terms("who takes the sunday junior club?") or \
+        terms("lead")[0] in question_weights("who takes the sunday junior club?", ["person"], [])
+    reply = ask_the_track("who takes the sunday junior club?")
+    assert "Priya Kaur" in reply, reply
+
+
+def test_rain_is_weather() -> None:
+    reply = ask_the_track("is the outdoor track open when it's chucking it down?")
+    assert reply.startswith("Yes") and "whatever the weather" in reply, reply
+
+
+def test_a_hyphenated_first_word_is_lower_cased_after_yes() -> None:
+    assert lower_first("Well-behaved dogs are welcome.") == "well-behaved dogs are welcome."
+    assert lower_first("Jean-Paul runs the bar.") == "Jean-Paul runs the bar."
