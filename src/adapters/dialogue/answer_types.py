@@ -203,16 +203,19 @@ _CHILD = re.compile(r"\b(?:sons?|daughters?|kids?|child|children|bab(?:y|ies)|to
 def age_bars(sentence: str) -> list[int]:
     """The ages below which the sentence bars one ("children under 12 aren't allowed in the canoes", "children under 8
     can't take part", "no under-16s")."""
-    return [int(m.group(1) or m.group(2)) for m in _AGE_BAR.finditer(sentence)]
+    return [int(next(g for g in m.groups() if g)) for m in _AGE_BAR.finditer(sentence)]
 
 
 _AGE_BAR = re.compile(r"\bunder[- ](\d{1,2})s?\b(?![.:]?\d|\s?(?:am|pm|%|minutes|hours|months|weeks|kg|km|cm))"
                       r"[^.;,]{0,40}?\b(?:aren't|are not|isn't|is not|can't|cannot|can not|not) (?:allowed|permitted|"
-                      r"able to|take part|join|come|go)\b|\bno (?:one |children |kids )?under[- ](\d{1,2})s\b", re.I)
+                      r"able to|take part|join|come|go)\b|\bno (?:one |children |kids )?under[- ](\d{1,2})s\b|"
+                      r"\bfor ages? (\d{1,2}) and (?:over|up|older) only\b", re.I)  # ("for ages 13 and over only")
 
 
 def ages(text: str) -> list[int]:
-    return [0 if m.group(5) else _age_number(next(g for g in m.groups() if g)) for m in _AGE.finditer(text)]
+    # (a baby's months are its years: "18 months old" is 1)
+    return [_age_number(m.group(5)) // 12 if m.group(5) else _age_number(next(g for g in m.groups() if g))
+            for m in _AGE.finditer(text)]
 
 
 def _age_number(said: str) -> int:
@@ -221,6 +224,14 @@ def _age_number(said: str) -> int:
 
 TODDLER_AGE, _TODDLER = 2, re.compile(r"\btoddlers?\b", re.I)
 TEEN_AGE, _TEEN = 15, re.compile(r"\bteen(?:s|agers?)?\b", re.I)
+
+
+_GROUP_ASKED = re.compile(r"\b(under|over)[- ](\d{1,2})s\b(?![.:]?\d)", re.I)
+
+
+def group_asked(question: str) -> list[int]:
+    """The age a question asks of with a group's name: "can under 13s go?" is 12, "do over 60s pay less?" 60."""
+    return [int(m.group(2)) - (m.group(1).lower() == "under") for m in _GROUP_ASKED.finditer(question)][:1]
 
 
 def ages_meant(text: str) -> list[int]:

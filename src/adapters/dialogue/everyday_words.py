@@ -35,7 +35,7 @@ website online web internet
 email emails e-mail mail
 mobile cell cellphone
 cash card cards contactless
-free complimentary
+free complimentary funded
 senior seniors pensioner pensioners elderly retired
 student students
 group groups party parties
@@ -258,7 +258,9 @@ PHRASES = [
     (r"\bgrown[- ]?ups?\b", "adult"),
     (r"\btry(?:ing)? (?:it |us |things )?out\b|\bhave a go\b|\bgive it a (?:go|try)\b", "trial"),
     (r"\bstay(?:ing)? with\b", "supervise"),
-    (r"\b(?:be|come) with an? (?:adult|parent|grown-up)\b", r"\g<0> supervise"),  # "must be with an adult"
+    # "must be with an adult", "must have a skating adult with them"
+    (r"\b(?:be|come) with an? (?:adult|parent|grown-up)\b|"
+     r"\bhave an? (?:\w+ )?(?:adult|parent|grown-up) with (?:them|him|her|you)\b", r"\g<0> supervise"),
     # "can he come on his own?" asks whether he must be supervised
     (r"\bon (?:my|his|her|their|our|your) own\b|\bunaccompanied\b|\bunsupervised\b|"
      r"\bwithout (?:me|us|an adult|a parent|(?:his|her|their) (?:mum|dad|parents?))\b", "supervise"),

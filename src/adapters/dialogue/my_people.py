@@ -26,8 +26,15 @@ _AT_MOST = 4
 def ages_of_relatives(text: str, memories: Sequence[str]) -> list[int]:
     """"a ticket for my son", "can my niece come?": their age, when a memory gives it ("... a son named Tom who is
     12", "User's niece Ruby is 16")."""
-    relatives = {w.split("'")[0] for w in words(text) if mentions_child(w) or w.split("'")[0] in _KIN}
-    return [age for m in memories if relatives & {w.split("'")[0] for w in words(m)} for age in ages(m)]
+    relatives = {_KIN_AS_TOLD.get(w, w) for w in (w.split("'")[0] for w in words(text))
+                 if mentions_child(w) or w in _KIN}
+    return [age for m in memories if relatives & {_KIN_AS_TOLD.get(w, w) for w in (w.split("'")[0] for w in words(m))}
+            for age in ages(m)]
+
+
+# the words for one of the user's children that stand for one another ("my little boy" is "User's son Finn is 2")
+_KIN_AS_TOLD = {w: group.split()[0] for group in ("son sons boy boys lad lads", "daughter daughters girl girls lass")
+                for w in group.split()}
 
 
 def people_asked_of(text: str, context: str, memories: Sequence[str], kinds: Sequence[str], said_ages: list[int],
@@ -41,11 +48,17 @@ def people_asked_of(text: str, context: str, memories: Sequence[str], kinds: Seq
     # (a toddler is about 2; but "how old is my son?" asks his age, which is then no case of what is asked)
     if not asked and mentions_kin(text) and (old_enough or "age" not in kinds):
         asked = ages_of_relatives(text, memories) or ages_meant(text)
-    if old_enough and not asked:  # "is gethin old enough?": the age a memory gives Gethin
+    # "is gethin old enough?", "and isla?" after a child's price, "can isla go on the ice on her own?": what the
+    # place's rules say for the age a memory gives them
+    if not asked and (old_enough or "price" in kinds or _ALONE.search(text)):
         asked = ages_of_named(text, memories)
     if old_enough and not asked:
         asked = pointed_ages  # "is she old enough?" after "Erin is 9"
     return asked, old_enough, limit_again
+
+
+_ALONE = re.compile(r"\bon (?:his|her|their) own\b|\b(?:unaccompanied|unsupervised|alone)\b|\bby (?:him|her)self\b",
+                    re.I)
 
 
 def ages_of_named(text: str, memories: Sequence[str]) -> list[int]:

@@ -256,7 +256,7 @@ class _Reply(SmallTalk):
         self.quip("answer")
 
     def query(self, text: str, more: bool) -> Query:
-        asked_ages = answer_types.ages(text)
+        asked_ages = answer_types.ages(text) or answer_types.group_asked(text)
         kinds, borrowed_kinds = answer_types.hour_of_the_day(text, answer_types.wanted(text)), []
         weights = question_weights(text, kinds, asked_ages)
         if asks_visit_time(text):  # "what time will you turn up?": when the visit booked is, a time and nothing else

@@ -198,7 +198,8 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
         if query.to_place and fits and _PLACE_KINDS & set(query.kinds):
             # "where are you?": the sentence naming the place, not its car park (and its name more than its town)
             score += NAMES_THE_PLACE * min(2, len(query.place_names & set(_CAPITALISED.findall(candidate.text)))) / 2
-        if query.child and _ADULT.search(candidate.text) and not answer_types.mentions_child(candidate.text):
+        if query.child and _ADULT.search(candidate.text) and not answer_types.mentions_child(candidate.text) and \
+                not answer_types.for_minors(candidate.text):  # ("under-3s go free with a paying adult" is for one)
             score -= 0.15  # "an adult ticket costs 22.50 euros" is not the price for a child
         if need_asked and NEED.search(candidate.text):
             score += NEED_SAID  # "do I need to book?": "you don't need an appointment", not "Bea takes the bookings"

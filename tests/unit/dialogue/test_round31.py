@@ -3,8 +3,9 @@ nursery), each tested here on a business of its own."""
 
 from __future__ import annotations
 
-from avatar_service.adapters.dialogue.answer_types import HOLDS, hour_of_the_day, wanted
+from avatar_service.adapters.dialogue.answer_types import HOLDS, age_bars, ages, group_asked, hour_of_the_day, wanted
 from avatar_service.adapters.dialogue.answering import question_weights
+from avatar_service.adapters.dialogue.my_people import ages_of_relatives
 from avatar_service.adapters.dialogue.terms import terms
 from avatar_service.adapters.dialogue.yes_or_no import lower_first
 from avatar_service.ports.dialogue import Persona
@@ -89,3 +90,51 @@ def test_rain_is_weather() -> None:
 def test_a_hyphenated_first_word_is_lower_cased_after_yes() -> None:
     assert lower_first("Well-behaved dogs are welcome.") == "well-behaved dogs are welcome."
     assert lower_first("Jean-Paul runs the bar.") == "Jean-Paul runs the bar."
+
+
+JUNIOR_KARTS = [
+    "A standard session costs £30 for adults and £18 for juniors aged 8 to 15. Under-8s ride free in a twin kart with "
+    "a paying adult.",
+    "Drivers under 12 must have an adult with them in the pits. Night racing is for ages 16 and over only.",
+    "We accept council-funded activity days for drivers aged 8 to 11.",
+]
+FAMILY = (["User's son Rhys is 5", "User's daughter Cerys is 10", "User's baby Osian is 18 months old"],
+          [0.4, 0.4, 0.4])
+
+
+def ask_about_juniors(*questions: str) -> str:
+    return ask("The manager of an indoor karting track.", JUNIOR_KARTS, [0.4, 0.3, 0.3], *questions, memories=FAMILY)
+
+
+def test_my_little_boy_is_the_son_a_memory_gives_an_age() -> None:
+    assert ages_of_relatives("what would my little boy cost?", FAMILY[0]) == [5]
+    reply = ask_about_juniors("what would my little boy cost?")
+    assert "free" in reply, reply
+
+
+def test_a_named_child_after_a_price_asks_the_price_for_their_age() -> None:
+    reply = ask_about_juniors("what would my little boy cost?", "and cerys?")
+    assert "£18" in reply, reply
+
+
+def test_a_named_child_on_their_own_is_asked_of_the_age_rule() -> None:
+    assert "supervis" in terms("Drivers under 12 must have an adult with them in the pits.")
+    reply = ask_about_juniors("can cerys go in the pits on her own?")
+    assert "under 12" in reply, reply
+
+
+def test_a_group_named_by_its_age_is_asked_of_that_age() -> None:
+    assert group_asked("can under 16s do the night racing?") == [15]
+    assert group_asked("do over 60s pay less?") == [60]
+    assert age_bars("Night racing is for ages 16 and over only.") == [16]
+    reply = ask_about_juniors("is night racing any good?", "can under 16s go?")
+    assert reply.startswith("No"), reply
+
+
+def test_a_babys_months_are_its_years() -> None:
+    assert ages("User's baby Osian is 18 months old") == [1]
+
+
+def test_funded_is_free() -> None:
+    reply = ask_about_juniors("do you take the free activity days?")
+    assert reply.startswith("Yes") and "council-funded" in reply, reply
