@@ -299,7 +299,7 @@ def mentions_child(text: str) -> bool:
     return bool(_CHILD.search(text))
 
 
-_GROUP = re.compile(r"\b(?:children|child|kids|students|seniors|visitors under|under \d+|over \d+)\b", re.I)
+_GROUP = re.compile(r"\b(?:children|child|kids|students|seniors|visitors under|under[- ]\d+|over[- ]\d+)s?\b", re.I)
 
 
 def limits_group(sentence: str) -> bool:

@@ -20,7 +20,7 @@ _I_ASKS = re.compile(r"\b(?:do|did|does|am|was|have|had|can't|cannot|should)\s+i
 _PROCEDURE = words_of("get book find reach contact cancel order reserve go come bring need take leave park have "
                       "pick collect drop return pay sign register apply make join use buy rent hire check change "
                       "arrange borrow talk speak ask call ring phone text dial email see arrive turn show "
-                      "report request submit complain claim renew upgrade send post log "
+                      "report request submit complain claim renew upgrade send post log give notify inform tell let "
                       "allowed permitted able supposed meant ok okay alright fine "  # "am I allowed to...": a rule
                       "tied locked bound charged covered insured")  # "am I tied into a contract?": the place's terms
 _TO = re.compile(r"\s+to\b", re.I)
@@ -41,7 +41,8 @@ _REMEMBER = re.compile(r"\b(?:do you (?:know|remember|recall)|what (?:do|did) yo
                        r"what have i told you|tell me about (?:me|myself)|remind me|did i (?:say|tell you|mention)|"
                        r"have i (?:said|told you|mentioned))\b", re.I)
 _PERMISSION = re.compile(r"^\s*(?:and\s+)?(?:can|could|may|must|should)\s+(?:i|we|(?:my|our)(?:\s+\w+){1,3}?\s+(?:"
-                         r"come|go|join|rent|hire|book|bring|stay|use|have|take|get|do|try|learn|sit))\b|"
+                         r"come|go|join|rent|hire|book|bring|stay|use|have|take|get|do|try|learn|sit|collect|pick|"
+                         r"drop|visit|watch|attend|ride|drive|swim|play|skate))\b|"
                          r"^\s*(?:(?:what|which|when|where|how much|how many)\s+)?(?:does|do|will)\s+(?:my|our)"
                          r"(?:\s+\w+){1,2}?\s+(?:have|need)\s+to\b|^\s*what if\b|"
                          r"\bwhat (?:should|do|can) (?:i|we) do\b|"

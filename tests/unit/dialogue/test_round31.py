@@ -3,10 +3,19 @@ nursery), each tested here on a business of its own."""
 
 from __future__ import annotations
 
-from avatar_service.adapters.dialogue.answer_types import HOLDS, age_bars, ages, group_asked, hour_of_the_day, wanted
+from avatar_service.adapters.dialogue.answer_types import (
+    HOLDS,
+    age_bars,
+    ages,
+    group_asked,
+    hour_of_the_day,
+    limits_group,
+    wanted,
+)
 from avatar_service.adapters.dialogue.answering import question_weights
 from avatar_service.adapters.dialogue.my_people import ages_of_relatives
 from avatar_service.adapters.dialogue.terms import terms
+from avatar_service.adapters.dialogue.user_facts import about_user
 from avatar_service.adapters.dialogue.yes_or_no import lower_first
 from avatar_service.ports.dialogue import Persona
 
@@ -138,3 +147,15 @@ def test_a_babys_months_are_its_years() -> None:
 def test_funded_is_free() -> None:
     reply = ask_about_juniors("do you take the free activity days?")
     assert reply.startswith("Yes") and "council-funded" in reply, reply
+
+
+def test_giving_notice_is_the_places_rule_not_a_fact_about_the_user() -> None:
+    assert about_user("how much notice do i give if i want to stop coming?") == 0.0
+    assert about_user("can my dad collect him?") == 0.0  # the place's rule, not what the user told
+    assert about_user("what do i do for a living?") == 1.0
+
+
+def test_a_group_named_with_a_hyphen_is_a_group() -> None:
+    assert limits_group("Under-8s ride free in a twin kart with a paying adult.")
+    reply = ask_about_juniors("how much is it for an adult?")
+    assert "£30" in reply, reply
