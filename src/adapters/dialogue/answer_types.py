@@ -88,7 +88,9 @@ HOLDS = {
                              r"nurse|midwife|chef|cook|doctor|lawyer|pilot|clerk|engineer|medic|vet|GP|architect|barista|nanny|vicar)\b|"
                              r"\b(?:teach|teaches|taught|run|runs|own|owns) (?:an? |the |their |your )?\w+", re.I),
     # an enumeration of three or more short items: "small city cars, estate cars, vans and electric cars"
-    "list": re.compile(r"\b(?:[\w-]+ ){0,2}[\w-]+, (?:[\w-]+ ){0,2}[\w-]+,? (?:and|or) [\w-]+", re.I),
+    # (or what a thing includes: "tickets are £25 and include a festival glass and three drinks tokens")
+    "list": re.compile(r"\b(?:[\w-]+ ){0,2}[\w-]+, (?:[\w-]+ ){0,2}[\w-]+,? (?:and|or) [\w-]+|"
+                       r"\binclude[sd]? (?:an? |the |your )?[\w-]+(?: [\w-]+)? and\b", re.I),
 }
 
 _PRICE_NOUNS = r"(?:money|cash|more|extra|altogether|overall|in total|each|per|for|it|that|this|they|these|those)"

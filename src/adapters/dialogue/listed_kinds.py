@@ -55,8 +55,8 @@ def one_kind(sentence: str, own: set[str], question: str, kinds: Sequence[str], 
     """`sentence` cut to the one listed kind the question names ("the whole family" -> "family membership costs
     £380"), or whose ages include the one asked about (`ages`: "and my daughter?", whom a memory says is 6); as it
     is when it lists none or the question names none."""
-    if kinds[:1] == ["name"] and _SEVERAL.search(question):
-        return sentence  # "what are my kids called?": every name
+    if (kinds[:1] == ["name"] and _SEVERAL.search(question)) or kinds[:1] == ["list"]:
+        return sentence  # "what are my kids called?": every name (and a list is what is asked, not one of its cases)
     body = sentence.rstrip(".!?")
     values = [m for kind in kinds[:1] for m in HOLDS[kind].finditer(body)]
     if len(values) < 2 or not kinds:

@@ -33,11 +33,13 @@ KARTING = [
     "track stays open whatever the weather.",
     "Before your first race there's a ten-minute safety briefing, and every driver is given a marshal who keeps an eye "
     "on them.",
+    "Our race night is on the last Friday of the month, with a DJ in the café; tickets are £45 and include a burger "
+    "and a trophy for the winner.",
 ]
 
 
 def ask_the_track(*questions: str) -> str:
-    return ask("The manager of an indoor karting track.", KARTING, [0.4, 0.35, 0.3, 0.3, 0.3], *questions)
+    return ask("The manager of an indoor karting track.", KARTING, [0.4, 0.35, 0.3, 0.3, 0.3, 0.3], *questions)
 
 
 def test_the_one_sentence_naming_the_thing_asked_about_answers_though_far_in_meaning() -> None:
@@ -45,7 +47,7 @@ def test_the_one_sentence_naming_the_thing_asked_about_answers_though_far_in_mea
     persona = Persona("Sam", "", "The manager of an indoor karting track.", {"verbosity": 0.3})
     sentences = {s: 0.2 for chunk in KARTING for s in chunk.split(". ")}
     sentences["Prices include race suits, helmets and gloves."] = 0.3
-    reply = last_reply(persona, ["do we need to pack gloves?"], KARTING, [0.3] * 5, [], [], sentences)
+    reply = last_reply(persona, ["do we need to pack gloves?"], KARTING, [0.3] * 6, [], [], sentences)
     assert "gloves" in reply and "don't know" not in reply, reply
 
 
@@ -159,3 +161,13 @@ def test_a_group_named_with_a_hyphen_is_a_group() -> None:
     assert limits_group("Under-8s ride free in a twin kart with a paying adult.")
     reply = ask_about_juniors("how much is it for an adult?")
     assert "£30" in reply, reply
+
+
+def test_sorting_something_out_is_the_places_rule() -> None:
+    assert about_user("does that cover drinks or do i sort that?") == 0.0
+
+
+def test_what_a_ticket_includes_is_a_list_said_whole() -> None:
+    assert HOLDS["list"].search("tickets are £25 and include a festival glass and three drinks tokens")
+    reply = ask_the_track("is there a race night?", "what do you get with a ticket?")
+    assert "burger" in reply and "trophy" in reply, reply
