@@ -294,7 +294,8 @@ def child_range(sentence: str) -> bool:
 
 
 # the user's people whose age a limit may be about beside their children (a mum's is not)
-KIN_WORDS = ("niece", "nephew", "sister", "brother", "cousin")
+KIN_WORDS = ("niece", "nephew", "sister", "brother", "cousin", "mum", "mom", "mother", "dad", "father", "nan", "gran",
+             "grandma", "grandad", "grandpa", "grandmother", "grandfather")
 
 
 def mentions_child(text: str) -> bool:

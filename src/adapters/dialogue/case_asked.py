@@ -35,7 +35,8 @@ def the_case_asked(sentence: str, said: str, query: Query, context: set[str], pr
         # "how long would that take?" after the price of a wedding dress: the wedding dress's (what the last reply
         # named, or else the turn before)
         for before in (previous_reply, previous_user):
-            if cut == whole and whole.rstrip(".") not in before:  # (a reply that said all the cases names none)
+            # (a reply that said all the cases names none, "Yes, " and a lower-cased first word or not)
+            if cut == whole and whole.rstrip(".").lower() not in before.lower():
                 cut = one_kind(cut, set(terms(before)), said, query.kinds, query.ages)
     if query.yes_no and not query.kinds:
         cut = _the_clause_asked(cut, query)

@@ -51,6 +51,9 @@ _TWO = re.compile(r"\b(?:two|both|pair|couple)\b", re.I)
 _MINIMUM = re.compile(r"(?:with |and )?(?:an? |the )?minimum (?:charge|spend|fee|order|price|cost)\b", re.I)
 
 
+_LINKING = re.compile(r"^\s*(?:while|whereas|and|but)\s+", re.I)
+
+
 def one_kind(sentence: str, own: set[str], question: str, kinds: Sequence[str], ages: Sequence[int] = ()) -> str:
     """`sentence` cut to the one listed kind the question names ("the whole family" -> "family membership costs
     £380"), or whose ages include the one asked about (`ages`: "and my daughter?", whom a memory says is 6); as it
@@ -99,6 +102,7 @@ def one_kind(sentence: str, own: set[str], question: str, kinds: Sequence[str], 
         i = fitting[0]
         piece = pieces[i].split(";")[0]
         said_on = i and (values[i].start() == starts[i] or _PREPOSITION.match(piece))  # "between 25 and 50 miles..."
+        piece = _LINKING.sub("", piece)  # ("while students and anyone over 70 can join for £110")
         return f"It's {piece}." if said_on else f"{piece[:1].upper()}{piece[1:]}."
     if threshold or (ages and THRESHOLD.search(body)):  # (an age no kind's bounds hold: none of them)
         return sentence

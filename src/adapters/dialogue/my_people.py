@@ -50,15 +50,21 @@ def people_asked_of(text: str, context: str, memories: Sequence[str], kinds: Seq
         asked = ages_of_relatives(text, memories) or ages_meant(text)
     # "is gethin old enough?", "and isla?" after a child's price, "can isla go on the ice on her own?": what the
     # place's rules say for the age a memory gives them
-    if not asked and (old_enough or "price" in kinds or _ALONE.search(text)):
+    if not asked and (old_enough or "price" in kinds or _AGE_RULED.search(text)):
         asked = ages_of_named(text, memories)
+    if not asked and _MY_AGE.search(text):  # "how much is membership for someone my age?": "User is 72"
+        asked = [age for m in memories if (own := _OWN_AGE.match(m)) for age in ages(own.group(0))][:1]
     if old_enough and not asked:
         asked = pointed_ages  # "is she old enough?" after "Erin is 9"
     return asked, old_enough, limit_again
 
 
-_ALONE = re.compile(r"\bon (?:his|her|their) own\b|\b(?:unaccompanied|unsupervised|alone)\b|\bby (?:him|her)self\b",
-                    re.I)
+# what a place's rules say by age: being on one's own, taking part, a ticket
+_AGE_RULED = re.compile(r"\bon (?:his|her|their) own\b|\b(?:unaccompanied|unsupervised|alone)\b|\bby (?:him|her)self\b|"
+                        r"\b(?:able|allowed|old enough) to (?:go|come|join|take part|do it|ride)\b|\bhave a go\b|"
+                        r"\bneed (?:a|an|her own|his own) ticket\b|\bgo(?:es)? free\b", re.I)
+_MY_AGE = re.compile(r"\b(?:my age|someone like me|people like me|at my age|a (?:pensioner|senior) like me)\b", re.I)
+_OWN_AGE = re.compile(r"^User is (?:\d{1,3}|aged \d{1,3})\b", re.I)
 
 
 def ages_of_named(text: str, memories: Sequence[str]) -> list[int]:
@@ -73,8 +79,10 @@ def named_in(text: str, memories: Sequence[str]) -> list[str]:
 
 
 def named_ages(memory: str) -> list[tuple[str, int]]:
-    """The names a memory gives an age, and the ages ("... are Ffion, who is 10, and Gethin, who is 13")."""
-    return [(m.group(1), int(m.group(2))) for m in _NAMED_AGE.finditer(memory)]
+    """The names a memory gives an age, and the ages ("... are Ffion, who is 10, and Gethin, who is 13"; a baby's
+    months in years: "Maisie is 18 months old" is 1)."""
+    return [(m.group(1), int(m.group(2))) for m in _NAMED_AGE.finditer(memory)] + \
+        [(m.group(1), int(m.group(2)) // 12) for m in _NAMED_MONTHS.finditer(memory)]
 
 
 def _named_ages(text: str, memories: Sequence[str]) -> list[tuple[str, int]]:
@@ -85,6 +93,10 @@ def _named_ages(text: str, memories: Sequence[str]) -> list[tuple[str, int]]:
 # a name (capitalised, not the memory's opening "User") and the age said right after it
 _NAMED_AGE = re.compile(r"(?<!^)\b((?-i:[A-Z][a-z]{2,}))(?:,\s*|\s+)(?:who(?:'s|\s+is)\s+|is\s+|aged\s+|\()?"
                         r"(\d{1,2})\b(?!\s*(?:am|pm|%|:|\.\d|years? ago|months?|weeks?|days?))", re.I)
+
+
+_NAMED_MONTHS = re.compile(r"(?<!^)\b((?-i:[A-Z][a-z]{2,})),?\s+(?:who(?:'s|\s+is)\s+|is\s+|aged\s+)?(\d{1,2})\s*"
+                           r"months?\s+old\b", re.I)
 
 
 def mentions_kin(text: str) -> bool:

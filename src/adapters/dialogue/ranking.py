@@ -127,7 +127,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
     titles = set().union(*titled)
     reachable = {t for t in weights if df[t] or any(related[t] & s for s in term_sets) or t in titles}
     if any(a > 0 for a in ages):  # "my son" is covered by "visitors under 18"
-        reachable |= {t for t in weights if _kin(t)}
+        reachable |= {t for t in weights if _by_age(t)}
     # "on Sundays?" is answered by the days it is open ("Tuesday to Saturday", "on weekdays"), yes or no
     if weights.keys() & WEEKDAY_TERMS and any(answer_types.names_weekday(c.text) for c in candidates):
         reachable |= weights.keys() & WEEKDAY_TERMS
@@ -158,7 +158,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
                 continue
             if t in have:
                 held += idf[t] * w
-            elif age > 0 and _kin(t):  # "can kids come?" / "under-16s walk for half price"
+            elif age > 0 and _by_age(t):  # "can kids come?" / "under-16s walk for half price"
                 main_held += w >= 1.0 and t in reachable
                 continue
             elif related[t] & have or t in before or (days and days[i] and t in WEEKDAY_TERMS & query.own):
@@ -353,6 +353,13 @@ def _kin(term: str) -> bool:
     return answer_types.mentions_child(term) or term in _KIN_TERMS
 
 
+def _by_age(term: str) -> bool:
+    """A term an age limit answers: one of the user's people, or the discount their age may give ("does my mum (67)
+    get a discount?" / "over-65s pay £11")."""
+    return _kin(term) or term in _DISCOUNT_TERMS
+
+
+_DISCOUNT_TERMS = frozenset(terms("discount discounts concession concessions reduction reduced"))
 _KIN_TERMS = frozenset(terms(" ".join(("granddaughter granddaughters grandson grandsons", *answer_types.KIN_WORDS))))
 
 

@@ -81,6 +81,8 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
         return _answered(all(age >= bars[0] for age in ranking.ages), text, ranking)
     if ranking.ages and _AGE_RULE.search(text) and (fit := answer_types.age_fit(text, ranking.ages)):
         return _answered(fit > 0, text, ranking)  # "can my granddaughter come?" (17) / "you must be 18 or over"
+    if ranking.ages and answer_types.child_range(text) and (fit := answer_types.age_fit(text, ranking.ages)):
+        return _answered(fit > 0, text, ranking)  # "can bea (1) go?" / "Little Racquets is for children aged 4 to 7"
     on_the_day = answer_types.on_the_day(question, text)
     if on_the_day is None:  # "in October?" / "only sold from May to September"
         on_the_day = answer_types.in_the_months(question, text)

@@ -13,7 +13,7 @@ from avatar_service.adapters.dialogue.answer_types import (
     wanted,
 )
 from avatar_service.adapters.dialogue.answering import question_weights
-from avatar_service.adapters.dialogue.my_people import ages_of_relatives
+from avatar_service.adapters.dialogue.my_people import ages_of_relatives, named_ages
 from avatar_service.adapters.dialogue.terms import terms
 from avatar_service.adapters.dialogue.user_facts import about_user
 from avatar_service.adapters.dialogue.yes_or_no import lower_first
@@ -171,3 +171,37 @@ def test_what_a_ticket_includes_is_a_list_said_whole() -> None:
     assert HOLDS["list"].search("tickets are £25 and include a festival glass and three drinks tokens")
     reply = ask_the_track("is there a race night?", "what do you get with a ticket?")
     assert "burger" in reply and "trophy" in reply, reply
+
+
+CLUB = [
+    "Adult membership costs £190 a year, while students and anyone over 70 can join for £105. Juniors aged 8 to 17 "
+    "pay £55.",
+    "Little Racquets is for children aged 4 to 7, on Saturday mornings at 9am.",
+]
+MEMBER = (["User is 74 and recently retired", "User's mum Nell is 93", "User's grandson Alfie is 6",
+           "User's granddaughter Bea is 14 months old"], [0.4, 0.4, 0.4, 0.4])
+
+
+def ask_the_club(*questions: str) -> str:
+    return ask("The secretary of a tennis club.", CLUB, [0.4, 0.3], *questions, memories=MEMBER)
+
+
+def test_someone_my_age_is_asked_at_the_age_the_user_told() -> None:
+    reply = ask_the_club("how much is membership for someone my age?")
+    assert "£105" in reply and not reply.startswith("While"), reply
+
+
+def test_a_named_child_having_a_go_is_asked_at_their_age() -> None:
+    reply = ask_the_club("can bea have a go on saturday mornings?")  # 14 months: too young for 4 to 7
+    assert reply.startswith("No") and "4 to 7" in reply, reply
+    reply = ask_the_club("would alfie be able to go on saturday mornings?")  # 6
+    assert reply.startswith("Yes") and "4 to 7" in reply, reply
+
+
+def test_a_discount_for_a_parent_is_the_price_for_their_age() -> None:
+    reply = ask_the_club("my mum fancies joining, does she get a discount?")
+    assert "£105" in reply, reply
+
+
+def test_a_named_babys_months_are_its_years() -> None:
+    assert named_ages("User's granddaughter Bea is 14 months old") == [("Bea", 1)]
