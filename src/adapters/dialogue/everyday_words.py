@@ -98,6 +98,10 @@ easy easier gentle gentler beginner beginners
 collect meet meets met meeting
 specialise specialises specialist specialize specializes specialty speciality
 buggy buggies pushchair pushchairs pram prams stroller strollers
+dark darkness floodlit floodlight floodlights
+friend friends mate mates pal pals guest guests
+season annual yearly
+shoot shoots photoshoot photoshoots session sessions
 scared frightened afraid fear fears nervous anxious
 ill unwell sick poorly
 jab jabs vaccination vaccinations vaccinate vaccinated vaccine vaccines booster boosters immunisation
@@ -253,6 +257,11 @@ PHRASES = [
      r"dropped) out\b", "cancel"),
     (r"\b(?:get|getting|have|having) (?:my|our|the|your) money back\b|\bmoney back\b", "refund"),
     (r"\b(?:get|getting|have|having) (?:my|our|the|your) deposit back\b|\bdeposit back\b", "deposit refund"),
+    # one's own lunch is a picnic ("can we bring our own lunch?" / "you're welcome to bring a picnic")
+    (r"\b(?:bring|take|carry) (?:in )?(?:my|our|your|their) own (?:packed )?(?:lunch|lunches|sandwiches|food)\b",
+     "bring picnic"),
+    # "will I manage with a buggy?" asks whether the thing goes there, not about managing
+    (r"\b(?:will|would|could|can) (?:i|we|she|he|they) manage\b", "can i go"),
     (r"\b(?:bring|take|carry) (?:in )?(?:my|our|your|their) own\b", "bring outside"),
     (r"\bup[ -]?front\b|\bin advance\b", "advance"),
     (r"\bgrown[- ]?ups?\b", "adult"),

@@ -60,8 +60,8 @@ _I_CANT = re.compile(r"\b(?:anything|something|what|which \w+)\s+(?:that\s+)?i (
 
 def about_user(question: str) -> float:
     """How surely the question asks about the user themselves: 1 sure, 0.6 likely, 0 not at all."""
-    if _REMEMBER.search(question) or _I_CANT.search(question):
-        return 1.0
+    if _REMEMBER.search(question) or _I_CANT.search(question) or (_AGAIN_MINE.search(question)):
+        return 1.0  # ("when's our shoot again?": what the user booked)
     for m in _I_ASKS.finditer(question):
         verb = (m.group(1) or "").lower()
         # "what coffee do I usually have?" is about them, "do I have to book?" about the place; "what should I
@@ -87,6 +87,7 @@ _ME = re.compile(r"\b(?:i|my|me|mine|our|we)\b", re.I)
 _MYSELF = re.compile(r"\b(?:i|my|me|mine)\b", re.I)  # ("what room would we need?" asks for the party: the place's)
 
 
+_AGAIN_MINE = re.compile(r"\b(?:my|our)\b.*\bagain\W*$", re.I)
 _THERE_IS = re.compile(r"^\s*(?:and\s+)?(?:is|are) there\b", re.I)
 _WHO = re.compile(r"^\W*(?:(?:and|so|but)\s+)?who\b", re.I)
 _AGAIN = re.compile(r"\b(?:again|remind)\b", re.I)

@@ -205,3 +205,21 @@ def test_a_discount_for_a_parent_is_the_price_for_their_age() -> None:
 
 def test_a_named_babys_months_are_its_years() -> None:
     assert named_ages("User's granddaughter Bea is 14 months old") == [("Bea", 1)]
+
+
+def test_my_booking_asked_again_is_what_the_user_booked() -> None:
+    assert about_user("when's our shoot again?") == 1.0
+    assert about_user("what time was that again?") < 1.0  # no booking of the user's named
+
+
+def test_everyday_words_for_a_club() -> None:
+    courts = ["Members can bring a friend along as a guest for £5 a visit.",
+              "Our two hard courts are floodlit until 9pm, so you can play into the evening.",
+              "An annual pass costs £60. You're welcome to bring a picnic on Sundays.",
+              "Most of the paths are fine for pushchairs."]
+    def ask_the_courts(question: str) -> str:
+        return ask("The secretary of a tennis club.", courts, [0.3] * 4, question)
+    assert "guest" in ask_the_courts("can i bring a mate?")
+    assert "floodlit" in ask_the_courts("can we still play when it gets dark?")
+    assert "£60" in ask_the_courts("do you do a season ticket?")
+    assert "picnic" in ask_the_courts("can we bring our own lunch?")
