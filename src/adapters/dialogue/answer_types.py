@@ -357,8 +357,10 @@ def on_the_day(question: str, sentence: str) -> bool | None:
 _ONLY = re.compile(r"\bonly\b", re.I)
 _MONTH_NAME = re.compile(rf"\b({_MONTH})\b", re.I)
 # ("may" is a month only beside another: "from May to September", not "you may bring")
-_MONTH_RANGE = re.compile(rf"\b(?:from |between )?({_MONTH}) (?:to|till|until|through|and|-|–) (?:the end of )?"
-                          rf"({_MONTH})\b", re.I)
+# (with the days or not: "from 15 March to 2 November")
+_DATE = r"(?:\d{1,2}(?:st|nd|rd|th)? )?"
+_MONTH_RANGE = re.compile(rf"\b(?:from |between )?{_DATE}({_MONTH}) (?:to|till|until|through|and|-|–) (?:the end of )?"
+                          rf"{_DATE}({_MONTH})\b", re.I)
 
 
 def in_the_months(question: str, sentence: str) -> bool | None:

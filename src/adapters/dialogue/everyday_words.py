@@ -202,6 +202,13 @@ PHRASES = [
     # the English bank holidays that fall on a set Monday
     (r"\baugust bank holiday\b", "last monday in august"), (r"\bspring bank holiday\b", "last monday in may"),
     (r"\b(?:early )?may bank holiday\b", "first monday in may"),
+    # a month is in its season ("are you open in january?" / "over the winter we open at weekends")
+    # (a month as a time of year, not a date: "in January", not "on 12 June")
+    (r"\b(?:in|during|over|through) (?:december|january|february)\b", r"\g<0> winter"),
+    (r"\b(?:in|during|over|through) (?:june|july|august)\b", r"\g<0> summer"),
+    # the latest one can get in is the last admission ("with last admission at 4pm")
+    (r"\b(?:latest|last) (?:time )?(?:we|i|you|they) can (?:get|go|come) in\b|\blast (?:entry|entries)\b",
+     "last admission"),
     (r"\b(?:till|til|'til)\b", "until"),
     (r"\bkick(?:s|ed|ing)? off\b", "start"),
     (r"\bshut(?:s|ting)?\b", "close"),

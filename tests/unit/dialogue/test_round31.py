@@ -9,6 +9,7 @@ from avatar_service.adapters.dialogue.answer_types import (
     ages,
     group_asked,
     hour_of_the_day,
+    in_the_months,
     limits_group,
     wanted,
 )
@@ -223,3 +224,19 @@ def test_everyday_words_for_a_club() -> None:
     assert "floodlit" in ask_the_courts("can we still play when it gets dark?")
     assert "£60" in ask_the_courts("do you do a season ticket?")
     assert "picnic" in ask_the_courts("can we bring our own lunch?")
+
+
+def test_months_with_their_days_and_seasons() -> None:
+    assert in_the_months("are you open in january?", "From 15 March to 2 November we're open every day.") is False
+    assert in_the_months("are you open in june?", "From 15 March to 2 November we're open every day.") is True
+    park = ["From 15 March to 2 November we're open every day from 10am to 5pm, with last admission at 4pm.",
+            "Over the winter we open at weekends only, from 10am to 4pm."]
+    reply = ask("The owner of a farm park.", park, [0.4, 0.3], "are you open in january?")
+    assert "weekends" in reply and "Over" not in reply, reply
+
+
+def test_the_latest_one_can_get_in_is_the_last_admission() -> None:
+    park = ["From 15 March to 2 November we're open every day from 10am to 5pm, with last admission at 4pm."]
+    reply = ask("The owner of a farm park.", park, [0.4], "what time do you open?",
+                "and whats the latest we can get in?")
+    assert reply.startswith("Last admission") and "4pm" in reply, reply
