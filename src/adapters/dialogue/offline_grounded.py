@@ -47,6 +47,7 @@ from avatar_service.adapters.dialogue.my_people import (
     NAME,
     asks_of_several,
     each_of_them,
+    for_them_alone,
     named_for,
     people_asked_of,
     weigh_for_the_limit,
@@ -272,7 +273,8 @@ class _Reply(SmallTalk):
             weights[t] = min(weights[t], 0.5)
         # a question without words of its own leans on the one before, unless it asks for a kind of answer
         # ("can my 8 year old come on his own?" names whom it is about: "his" points back to no earlier turn)
-        alone = kind_only(text, weights, kinds)  # "from what time?": a kind of answer and nothing else
+        # "from what time?": a kind of answer and nothing else; "would isla be able to go?": the user's person
+        alone = kind_only(text, weights, kinds) or for_them_alone(text, weights, self.request.memories)
         follow = more or (is_follow_up(text) and not asked_ages) or not (weights or kinds) or alone
         context = self.previous_user if follow else ""
         recalled, listed = False, frozenset[str]()
@@ -320,9 +322,8 @@ class _Reply(SmallTalk):
         if JUST_ME.search(text) and "price" in kinds:  # "what would it cost for just me?": the one-person kind
             for t in ONE_PERSON:
                 weights.setdefault(t, 0.5)
-        # "how much does that cost?" asks about what the last reply said ("how much is it to get a plumber out?" not)
-        # (and "from what time?", which asks a kind of answer and nothing else, asks it of what the last reply said)
-        # (and "do the kids cost extra on top?" after a price asks more than that price)
+        # "how much does that cost?" asks about what the last reply said ("how much is it to get a plumber out?" not),
+        # as "from what time?" does; "do the kids cost extra on top?" after a price asks more than that price
         said = said_sentences(self.previous_reply) if (context and not more and (pointing or alone) and
                                                        not _CONNECTIVE.match(text)) or (
             "price" in kinds and _EXTRA.search(text) and answer_types.HOLDS["price"].search(self.previous_reply)) \
@@ -332,8 +333,7 @@ class _Reply(SmallTalk):
         # what the user told before asking is the case of a question with words of its own ("my friend's boy hates
         # loud noise, is there a good time to bring him?"): it ranks, never refuses, and weighs as little as a
         # generic word, so the sentence holding what is asked is not found short for lacking it ("my husband needs
-        # somewhere for his tools and stock, do you do anything for businesses?"); "..., is that a problem?" is
-        # about what was told
+        # somewhere for his tools and stock, do you do anything for businesses?"); "..., is that a problem?" is about it
         # (or when the question leans on the turn before: "how much is it going to cost? he wants 20 friends there")
         # (but "there's a fox under our shed, can you get rid of it?" asks about what was told: "it" is the fox)
         told_first = text[:len(text) - len(asked)]  # (before the question asked: empty when it is all of it)

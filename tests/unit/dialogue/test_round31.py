@@ -14,7 +14,7 @@ from avatar_service.adapters.dialogue.answer_types import (
     wanted,
 )
 from avatar_service.adapters.dialogue.answering import question_weights
-from avatar_service.adapters.dialogue.my_people import ages_of_relatives, named_ages
+from avatar_service.adapters.dialogue.my_people import ages_of_relatives, for_them_alone, named_ages
 from avatar_service.adapters.dialogue.terms import terms
 from avatar_service.adapters.dialogue.user_facts import about_user
 from avatar_service.adapters.dialogue.yes_or_no import lower_first
@@ -240,3 +240,18 @@ def test_the_latest_one_can_get_in_is_the_last_admission() -> None:
     reply = ask("The owner of a farm park.", park, [0.4], "what time do you open?",
                 "and whats the latest we can get in?")
     assert reply.startswith("Last admission") and "4pm" in reply, reply
+
+
+def test_a_yes_or_no_of_the_users_person_alone_asks_of_what_the_turn_before_was_about() -> None:
+    weights = {"isla": 1.0}
+    assert for_them_alone("would isla be able to go?", weights, ["User's granddaughter Isla is 9"])
+    assert weights["isla"] < 1.0 and "granddaught" in weights
+    assert not for_them_alone("what is isla allergic to?", {"isla": 1.0, "allerg": 1.0}, ["User's son Isla is 9"])
+    camp = ["Our summer camp runs in August for children aged 6 to 14."]
+    memories = (["User's granddaughter Isla is 9", "User's grandson Finn is 3"], [0.4, 0.4])
+    reply = ask("The secretary of a tennis club.", camp, [0.4], "do you run anything in the summer?",
+                "would isla be able to go?", memories=memories)
+    assert reply.startswith("Yes") and "camp" in reply, reply
+    reply = ask("The secretary of a tennis club.", camp, [0.4], "do you run anything in the summer?",
+                "would finn be able to go?", memories=memories)
+    assert reply.startswith("No") and "camp" in reply, reply
