@@ -55,7 +55,7 @@ def question_weights(text: str, kinds: Sequence[str], ages: Sequence[int]) -> di
     for kind in kinds:
         skip |= _KIND_WORDS.get(kind, set())
     light = HINT_TERMS | {t for w in _COMPARING.findall(text) for t in terms(w)}
-    category = {t for m in _CATEGORY.finditer(text) for t in terms(m.group(1))}
+    category = {t for m in _CATEGORY.finditer(text) for t in terms(m.group(1))} | _SOFT_TERMS
     weights = {t: (0.3 if t in GENERIC_TERMS or t in light else CATEGORY_WEIGHT if t in category or t[:1].isdigit()
                    else 1.0) for t in terms(text) if t not in skip}
     if _SINGLE_VISIT.search(text):  # "a single class" is what "a drop-in class" names (never missing where it is not)
@@ -66,6 +66,9 @@ def question_weights(text: str, kinds: Sequence[str], ages: Sequence[int]) -> di
     return weights
 
 
+# what the everyday phrases read as a trial ("can I have a go?", "before I commit") weighs as a category: a place
+# without tasters still answers whether one can have a go at what it runs
+_SOFT_TERMS = frozenset(terms("trial"))
 # "what race am I training for?", "which hand do I use?": the noun after what/which names the kind of thing the
 # answer is ("the Leeds half marathon"), which the answer may not say ("what surgery did my dog have?" may): it
 # counts less, and its absence from everything known never makes the question unanswerable

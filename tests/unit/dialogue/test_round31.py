@@ -255,3 +255,10 @@ def test_a_yes_or_no_of_the_users_person_alone_asks_of_what_the_turn_before_was_
     reply = ask("The secretary of a tennis club.", camp, [0.4], "do you run anything in the summer?",
                 "would finn be able to go?", memories=memories)
     assert reply.startswith("No") and "camp" in reply, reply
+
+
+def test_having_a_go_where_no_taster_is_known_is_asked_of_the_thing() -> None:
+    reply = ask_the_club("can alfie have a go at little racquets?")
+    assert reply.startswith("Yes") and "4 to 7" in reply, reply
+    reply = ask_the_club("can bea have a go at little racquets?")
+    assert reply.startswith("No"), reply
