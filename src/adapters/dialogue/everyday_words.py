@@ -262,7 +262,8 @@ PHRASES = [
     (r"\bcall(?:ing|ed)? off\b|\bcan(?:'|no)?t make it\b|\bcan(?:'|no)?t (?:come|attend|go)\b|"
      r"\b(?:pull|pulls|pulling|pulled|drop|drops|dropping|"
      r"dropped) out\b", "cancel"),
-    (r"\b(?:get|getting|have|having) (?:my|our|the|your) money back\b|\bmoney back\b", "refund"),
+    (r"\b(?:get|getting|have|having) (?:my|our|the|your) money back\b|\bmoney back\b|"
+     r"\b(?:get|getting) (?:that|it|this|them) back if\b", "refund"),  # ("do we get that back if we change our minds?")
     (r"\b(?:get|getting|have|having) (?:my|our|the|your) deposit back\b|\bdeposit back\b", "deposit refund"),
     # one's own lunch is a picnic ("can we bring our own lunch?" / "you're welcome to bring a picnic")
     (r"\b(?:bring|take|carry) (?:in )?(?:my|our|your|their) own (?:packed )?(?:lunch|lunches|sandwiches|food)\b",
@@ -329,7 +330,9 @@ PHRASES = [
     # "me and my mate", "just the two of us": a party of two
     (r"\b(?:me|myself) and (?:my|a|one) (?:\w+ )?(?:mate|friend|partner|wife|husband|boyfriend|girlfriend|son|"
      r"daughter|mum|dad|mother|father|brother|sister|colleague|pal|buddy|other half)\b|\bjust the two of us\b", "2"),
-    (r"\bone[ -]to[ -]one\b|\b1[ -]to[ -]1\b", "private"),
+    (r"\bone[ -]to[ -]one\b|\b1[ -]to[ -]1\b|\b(?:to|for) (?:ourselves|themselves|yourselves)\b", "private"),
+    (r"\b(?:stuck in traffic|held up|running behind)\b", "late"),  # ("what happens if i'm stuck in traffic?")
+    (r"\bchange (?:my|our|your|their|his|her) minds?\b", "cancel"),  # ("do we get that back if we change our minds?")
     (r"\b(?:sat|sitting) down\b", "seated"),  # ("sat" alone is Saturday)
     # seeing a place before booking it ("can I come and look round first?" / "Sue shows people round")
     (r"\b(?:look|looks|looking|have a look|show|shows|showed|showing)(?: \w+)? (?:round|around)(?! (?:my|our|your)\b)",

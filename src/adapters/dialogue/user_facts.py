@@ -95,7 +95,7 @@ _AGAIN = re.compile(r"\b(?:again|remind)\b", re.I)
 
 # "My son is 3, is there something for him?": what the user says of themselves, then the question they ask
 # ("a mate of mine wants to bring his jet ski, is that ok?")
-_THEN_ASKS = re.compile(r"^(?P<said>.*?\b(?:i|i'm|my|we|our|mine)\b.*?)[,.;!?]\s+(?P<asked>(?:and\s+)?(?:is|are|can|"
+_THEN_ASKS = re.compile(r"^(?P<said>.*?\b(?:i|i'm|my|we|our|mine|us)\b.*?)[,.;!?]\s+(?P<asked>(?:and\s+)?(?:is|are|can|"
                         r"could|do|does|will|would|should|what|where|when|how|who|which|have|has)\b[^,.;]*\??)\s*$",
                         re.I)
 # "thinking of joining, what would it cost for just me?": what the user has in mind, then the question

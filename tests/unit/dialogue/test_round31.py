@@ -16,7 +16,7 @@ from avatar_service.adapters.dialogue.answer_types import (
 from avatar_service.adapters.dialogue.answering import question_weights
 from avatar_service.adapters.dialogue.my_people import ages_of_relatives, for_them_alone, named_ages
 from avatar_service.adapters.dialogue.terms import terms
-from avatar_service.adapters.dialogue.user_facts import about_user
+from avatar_service.adapters.dialogue.user_facts import about_user, asked_part
 from avatar_service.adapters.dialogue.yes_or_no import lower_first
 from avatar_service.ports.dialogue import Persona
 
@@ -262,3 +262,11 @@ def test_having_a_go_where_no_taster_is_known_is_asked_of_the_thing() -> None:
     assert reply.startswith("Yes") and "4 to 7" in reply, reply
     reply = ask_the_club("can bea have a go at little racquets?")
     assert reply.startswith("No"), reply
+
+
+def test_everyday_words_for_being_late_private_and_changing_ones_mind() -> None:
+    assert "late" in terms("what happens if i'm stuck in traffic?")
+    assert "privat" in terms("can we get a tour to ourselves?")
+    assert "cancel" in terms("what if we change our minds?")
+    assert asked_part("a mate wants 12 of us to go for his stag, can we get a tour to ourselves?") == \
+        "can we get a tour to ourselves?"
