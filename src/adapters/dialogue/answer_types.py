@@ -145,8 +145,6 @@ _PAY_HOW = re.compile(r"\bpay(?:ing)? (?:(?:for \w+(?: \w+){0,3}? )?(?:by|with|i
                       r"\bhow (?:do|can|could|should|would|will) (?:i|we) pay\b", re.I)  # "how do I pay you?": by what
 _PRICE_ASKED = re.compile(r"\bhow much\b|\bcosts?\b|\bprices?\b|\bfees?\b|\bcharges?\b", re.I)
 _HOW_MANY = re.compile(r"\bhow (?:many|far|big|tall|often)\b", re.I)
-_DAY_NAMED = re.compile(rf"\b(?:on|at|during) (?:the )?(?:{_DAY}|weekdays?|weekends?)\b|\b(?:during|in) the week\b",
-                        re.I)
 _YES_NO = re.compile(r"^\s*(?:and\s+)?(?:is|are|am|was|were|do|does|did|can|could|may|will|would|should|have|has)\b",
                      re.I)
 
@@ -164,14 +162,6 @@ def wanted(question: str) -> list[str]:
         kinds.remove("price")  # "can I pay by card?", "how long have I got to pay?" ask how or when one pays
     if "number" in kinds and ("contact" in kinds or ("price" in kinds and not _HOW_MANY.search(question))):
         kinds.remove("number")  # "how much is it?" asks a price, not any number
-    return kinds
-
-
-def hour_of_the_day(question: str, kinds: list[str]) -> list[str]:
-    """The kinds a turn asks for itself: "when can I come on weekdays?" names the day and asks the hour (but "and on
-    Saturday?" after it asks when, and "we're closed at weekends" answers it)."""
-    if "time" in kinds and "day" not in kinds and _DAY_NAMED.search(question):
-        return ["clock" if kind == "time" else kind for kind in kinds]
     return kinds
 
 
@@ -306,8 +296,13 @@ _GROUP = re.compile(r"\b(?:children|child|kids|students|seniors|visitors under|u
 
 
 def limits_group(sentence: str) -> bool:
-    """A sentence about one group of people ("children under 6 eat breakfast free")."""
-    return bool(_GROUP.search(sentence))
+    """A sentence about one group of people ("children under 6 eat breakfast free"), not a price list that names
+    adults' price too ("Tickets cost £22 for adults, £15 for under-18s and £18 for over-65s")."""
+    return bool(_GROUP.search(sentence)) and not _ADULTS_PRICED.search(sentence)
+
+
+_ADULTS_PRICED = re.compile(r"[£$€]\s?\d[\d.,]*\s+(?:for|per)\s+(?:an?\s+)?adults?\b|"
+                            r"\badults?\s+(?:pay|costs?)\s+[£$€]", re.I)
 
 
 def for_minors(sentence: str) -> bool:
@@ -358,7 +353,7 @@ _ONLY = re.compile(r"\bonly\b", re.I)
 _MONTH_NAME = re.compile(rf"\b({_MONTH})\b", re.I)
 # ("may" is a month only beside another: "from May to September", not "you may bring")
 # (with the days or not: "from 15 March to 2 November")
-_DATE = r"(?:\d{1,2}(?:st|nd|rd|th)? )?"
+_DATE = r"(?:(\d{1,2})(?:st|nd|rd|th)? )?"
 _MONTH_RANGE = re.compile(rf"\b(?:from |between )?{_DATE}({_MONTH}) (?:to|till|until|through|and|-|–) (?:the end of )?"
                           rf"{_DATE}({_MONTH})\b", re.I)
 
@@ -372,5 +367,9 @@ def in_the_months(question: str, sentence: str) -> bool | None:
     if len(asked) != 1 or not ranges:
         return None
     month = _MONTHS.index(next(iter(asked)))
+    # (a month a range starts or ends in part of, "from 15 March to 2 November", is neither in it nor out of it)
+    if any((month == _MONTHS.index(a.lower()) and start not in ("", "1")) or
+           (month == _MONTHS.index(b.lower()) and end and int(end) < 28) for start, a, end, b in ranges):
+        return None
     return any((month - _MONTHS.index(a.lower())) % 12 <= (_MONTHS.index(b.lower()) - _MONTHS.index(a.lower())) % 12
-               for a, b in ranges)
+               for _, a, _, b in ranges)

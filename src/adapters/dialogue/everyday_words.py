@@ -183,10 +183,8 @@ PHRASES = [
     (r"\b(?:needs?|need) no (?:appointment|booking)\b|\bwithout (?:an appointment|a booking|booking)\b|"
      r"\bwalk[- ]ins?\b", r"\g<0> visit"),
     # "during the week" is the weekdays a text names as a range ("Monday to Friday", "Tuesday to Thursday")
-    # (and "the week" alone is not the week of "seven days a week" or "two weeks in advance")
-    (r"\b(?:during|in) the week\b", "on weekdays"),
-    (r"\b(?:mon|tues|wednes|thurs|fri)day (?:to|till|until|through) (?:tues|wednes|thurs|fri)day\b",
-     r"\g<0> weekday"),
+    (r"\b(?:during|in) the week\b|\b(?:mon|tues|wednes|thurs|fri)day (?:to|till|until|through) "
+     r"(?:tues|wednes|thurs|fri)day\b", r"\g<0> weekday"),
     (r"\bhang(?:s|ing)? on to\b|\bhold(?:s|ing)? on to\b|\bhang(?:s|ing)? onto\b", "keep"),
     (r"\bput(?:ting)? down\b", "deposit"),
     (r"\bhold(?:s|ing)? (?:the|a|my|our|your) (date|place|spot|slot|space|room|table|day)\b", r"secure \1"),
@@ -202,10 +200,6 @@ PHRASES = [
     # the English bank holidays that fall on a set Monday
     (r"\baugust bank holiday\b", "last monday in august"), (r"\bspring bank holiday\b", "last monday in may"),
     (r"\b(?:early )?may bank holiday\b", "first monday in may"),
-    # a month is in its season ("are you open in january?" / "over the winter we open at weekends")
-    # (a month as a time of year, not a date: "in January", not "on 12 June")
-    (r"\b(?:in|during|over|through) (?:december|january|february)\b", r"\g<0> winter"),
-    (r"\b(?:in|during|over|through) (?:june|july|august)\b", r"\g<0> summer"),
     # the latest one can get in is the last admission ("with last admission at 4pm")
     (r"\b(?:latest|last) (?:time )?(?:we|i|you|they) can (?:get|go|come) in\b|\blast (?:entry|entries)\b",
      "last admission"),
@@ -295,7 +289,6 @@ PHRASES = [
      r"\bgo(?:ing)? over there\b", "cover area"),
     (r"\b(?:log|wood)[- ]?burners?\b", "wood-burning stove"),
     (r"\bwho (?:actually |really )?owns\b", "who runs"),  # ("Sparkwell is run by Dean Fairweather")
-    (r"\bwho (?:takes|will take|would take|is taking)\b", "who leads"),  # "who takes that tour?" / "Niamh leads it"
     # the small hours are the night ("is it dearer at night?" / "between 11pm and 6am, fares are time and a half")
     (r"\bbetween (?:(?:9|10|11|12)(?:[.:]\d\d)? ?pm|midnight) and [3-7](?:[.:]\d\d)? ?am\b", r"\g<0> night"),
     (r"\bcom(?:e|es|ing) out\b(?! (?:if|when|in|on)\b)", "call out"),  # a tradesman's visit

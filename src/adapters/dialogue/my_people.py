@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from avatar_service.adapters.dialogue.answer_types import KIN_WORDS, ages, ages_meant, is_yes_no, mentions_child
+from avatar_service.adapters.dialogue.answer_types import KIN_WORDS, ages, ages_meant, mentions_child
 from avatar_service.adapters.dialogue.answering import question_weights
 from avatar_service.adapters.dialogue.question_cases import asks_age_limit
 from avatar_service.adapters.dialogue.ranking import Ranking, Scored
@@ -62,7 +62,8 @@ def people_asked_of(text: str, context: str, memories: Sequence[str], kinds: Seq
 # what a place's rules say by age: being on one's own, taking part, a ticket
 _AGE_RULED = re.compile(r"\bon (?:his|her|their) own\b|\b(?:unaccompanied|unsupervised|alone)\b|\bby (?:him|her)self\b|"
                         r"\b(?:able|allowed|old enough) to (?:go|come|join|take part|do it|ride)\b|\bhave a go\b|"
-                        r"\bneed (?:a|an|her own|his own) ticket\b|\bgo(?:es)? free\b", re.I)
+                        r"\bneed (?:a|an|her own|his own) ticket\b|\bgo(?:es)? free\b|"
+                        r"^\W*(?:can|could|may) \w+ (?:come|go|join)\b", re.I)  # ("can mia come to an evening show?")
 _MY_AGE = re.compile(r"\b(?:my age|someone like me|people like me|at my age|a (?:pensioner|senior) like me)\b", re.I)
 _OWN_AGE = re.compile(r"^User is (?:\d{1,3}|aged \d{1,3})\b", re.I)
 
@@ -134,29 +135,6 @@ def named_for(weights: dict[str, float], memories: Sequence[str], known: Callabl
         return set()
     said = {t for text in known() for t in terms(text)}
     return names - said
-
-
-def for_them_alone(text: str, weights: dict[str, float], memories: Sequence[str]) -> bool:
-    """"would isla be able to go?" after the summer camp: asked whether, of the user's person and nothing else, so
-    of what the turn before was about; the name then weighs as a case, and what the memories say they are as a
-    hint ("can biscuit come too?": "a golden retriever called Biscuit", a dog) (`weights`, changed in place)."""
-    main = {t for t, w in weights.items() if w >= 1.0}
-    names = {t for m in memories for name in NAME.findall(m) for t in terms(name)}
-    if not main or not main <= names or not is_yes_no(text):
-        return False
-    for t in main:
-        weights[t] = 0.3
-    for t in {t for m in memories for name in _INTRODUCED.findall(m) if main & set(terms(name))
-              for t in terms(m)} - names - _SAID_OF_THEM:
-        if not t[:1].isdigit():
-            weights.setdefault(t, 0.3)
-    return True
-
-
-_SAID_OF_THEM = frozenset(terms("user call called named name"))
-# the memory that says who or what someone is: "a golden retriever called Biscuit", "User's daughter Amelie is 7"
-_INTRODUCED = re.compile(r"\b(?:called|named|sons?|daughters?|grandsons?|granddaughters?|child|niece|nephew|sister|"
-                         r"brother|mum|dad|husband|wife|partner|friend)\s+((?-i:[A-Z][a-z]+))", re.I)
 
 
 NAME = re.compile(r"(?<![.!?] )(?<!^)\b[A-Z][a-z]+\b")  # a name: capitalised, not as a sentence's first word

@@ -47,7 +47,6 @@ from avatar_service.adapters.dialogue.my_people import (
     NAME,
     asks_of_several,
     each_of_them,
-    for_them_alone,
     named_for,
     people_asked_of,
     weigh_for_the_limit,
@@ -258,7 +257,7 @@ class _Reply(SmallTalk):
 
     def query(self, text: str, more: bool) -> Query:
         asked_ages = answer_types.ages(text) or answer_types.group_asked(text)
-        kinds, borrowed_kinds = answer_types.hour_of_the_day(text, answer_types.wanted(text)), []
+        kinds, borrowed_kinds = answer_types.wanted(text), []
         weights = question_weights(text, kinds, asked_ages)
         if asks_visit_time(text):  # "what time will you turn up?": when the visit booked is, a time and nothing else
             weights = {t: w for t, w in weights.items() if t not in _VISITING}
@@ -273,8 +272,7 @@ class _Reply(SmallTalk):
             weights[t] = min(weights[t], 0.5)
         # a question without words of its own leans on the one before, unless it asks for a kind of answer
         # ("can my 8 year old come on his own?" names whom it is about: "his" points back to no earlier turn)
-        # "from what time?": a kind of answer and nothing else; "would isla be able to go?": the user's person
-        alone = kind_only(text, weights, kinds) or for_them_alone(text, weights, self.request.memories)
+        alone = kind_only(text, weights, kinds)  # "from what time?": a kind of answer and nothing else
         follow = more or (is_follow_up(text) and not asked_ages) or not (weights or kinds) or alone
         context = self.previous_user if follow else ""
         recalled, listed = False, frozenset[str]()

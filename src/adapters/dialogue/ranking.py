@@ -118,6 +118,8 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
     idf = {t: math.log(1.0 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in weights}
     average = sum(len(s) for s in term_sets) / n if n else 1.0
     ages = [_age(query, c.text) for c in candidates]
+    # (an age limit answers whether someone's age gets a discount only where it states a price)
+    discount = "price" in query.kinds and bool(weights.keys() & _DISCOUNT_TERMS)
     asked_amounts = amounts.amounts(query.text)
     need_asked = query.yes_no and _NEED_ASKED.search(query.text) is not None
     related = _related_in(weights, set().union(*term_sets))
@@ -127,7 +129,8 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
     titles = set().union(*titled)
     reachable = {t for t in weights if df[t] or any(related[t] & s for s in term_sets) or t in titles}
     if any(a > 0 for a in ages):  # "my son" is covered by "visitors under 18"
-        reachable |= {t for t in weights if _by_age(t)}
+        reachable |= {t for t in weights
+                      if any(_by_age(t, c.text) for c, a in zip(candidates, ages, strict=True) if a > 0)}
     # "on Sundays?" is answered by the days it is open ("Tuesday to Saturday", "on weekdays"), yes or no
     if weights.keys() & WEEKDAY_TERMS and any(answer_types.names_weekday(c.text) for c in candidates):
         reachable |= weights.keys() & WEEKDAY_TERMS
@@ -158,7 +161,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
                 continue
             if t in have:
                 held += idf[t] * w
-            elif age > 0 and _by_age(t):  # "can kids come?" / "under-16s walk for half price"
+            elif age > 0 and _by_age(t, candidate.text):  # "can kids come?" / "under-16s walk for half price"
                 main_held += w >= 1.0 and t in reachable
                 continue
             elif related[t] & have or t in before or (days and days[i] and t in WEEKDAY_TERMS & query.own):
@@ -172,8 +175,9 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
         coverage = held / total if weights else 0.0
         # an age found in what the user told counts where the sentence is about what is asked ("does my daughter
         # have to be a good swimmer?" is not answered by "junior membership, for under-18s, £60")
-        if age > 0 and not (query.kinds or query.ages_said or not topic or topic_held):
-            age = 0.0
+        if age > 0 and (not (query.kinds or query.ages_said or not topic or topic_held) or
+                        (discount and not answer_types.HOLDS["price"].search(candidate.text))):
+            age = 0.0  # (nor does a limit that states no price answer "does my mum get a discount?")
         length = min(1.1, (1 + _K1) / (1 + _K1 * (1 - _B + _B * len(have) / max(average, 1.0))))
         lexical = min(1.0, coverage * length)
         if query.ages and age > 0 and answer_types.age_fit(candidate.text, query.ages) > 0:
@@ -353,10 +357,10 @@ def _kin(term: str) -> bool:
     return answer_types.mentions_child(term) or term in _KIN_TERMS
 
 
-def _by_age(term: str) -> bool:
-    """A term an age limit answers: one of the user's people, or the discount their age may give ("does my mum (67)
-    get a discount?" / "over-65s pay £11")."""
-    return _kin(term) or term in _DISCOUNT_TERMS
+def _by_age(term: str, text: str) -> bool:
+    """A term an age limit answers: one of the user's people, or the discount their age may give in a price ("does my
+    mum (67) get a discount?" / "over-65s pay £11", not "the taster is for ages 5 and over only")."""
+    return _kin(term) or (term in _DISCOUNT_TERMS and bool(answer_types.HOLDS["price"].search(text)))
 
 
 _DISCOUNT_TERMS = frozenset(terms("discount discounts concession concessions reduction reduced"))

@@ -87,7 +87,8 @@ _ME = re.compile(r"\b(?:i|my|me|mine|our|we)\b", re.I)
 _MYSELF = re.compile(r"\b(?:i|my|me|mine)\b", re.I)  # ("what room would we need?" asks for the party: the place's)
 
 
-_AGAIN_MINE = re.compile(r"\b(?:my|our)\b.*\bagain\W*$", re.I)
+_AGAIN_MINE = re.compile(r"^\W*(?:when|what time|what day|which day|where)(?:'s|\s+is|\s+was|\s+are)\s+(?:my|our)\b"
+                         r"[^?]*\bagain\W*$", re.I)  # (not "how much is a day pass for my friend again?")
 _THERE_IS = re.compile(r"^\s*(?:and\s+)?(?:is|are) there\b", re.I)
 _WHO = re.compile(r"^\W*(?:(?:and|so|but)\s+)?who\b", re.I)
 _AGAIN = re.compile(r"\b(?:again|remind)\b", re.I)

@@ -94,9 +94,11 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
         # "do we need to bring our own mats?" / "we provide mats"; "do I need to send nappies?" / "... not provided"
         return _answered(provided.re is _NOT_PROVIDED, text, ranking)
     asked = {t for t in terms(question) if t not in _LIGHT}
-    # "a birthday cake?" / "apart from birthday cakes, we don't allow outside food" (what else is asked is where)
-    if (spared := _SPARED.match(text)) and asked & (kept := _with_related(set(terms(spared.group(1))))) and \
-            asked <= kept | _with_related(set(terms(text))) and NEGATIVE.search(text[spared.end():]):
+    # "a birthday cake?" / "apart from birthday cakes, we don't allow outside food" (what else is asked is where), but
+    # not "a drink?" / "apart from drinks bought at our bar, we don't allow drinks": what sets the spared apart is asked
+    if (spared := _SPARED.match(text)) and NEGATIVE.search(refused := text[spared.end():]) and \
+            asked & (set(terms(spared.group(1))) - set(terms(refused))) and \
+            asked <= _with_related(set(terms(spared.group(1)))) | _with_related(set(terms(text))):
         return _answered(True, text, ranking)
     if (excepted := _EXCEPT.search(text)) and asked and asked <= _with_related(set(terms(excepted.group(1)))):
         return _answered(False, text, ranking)  # "do you take amex?" / "all cards except American Express"
