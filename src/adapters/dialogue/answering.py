@@ -232,11 +232,7 @@ def _names_the_focus(scored: Scored, ranking: Ranking) -> bool:
     meals, snacks, nappies and wipes"): near in meaning or not, it is about that thing, when every word asked is
     said somewhere in so many words and it holds half of them (not "do you do home visits?" / "...for your first
     visit", where only a word related to "home" is known)."""
-    if not ranking.focus or scored.main_held < 0.5 or ranking.focus not in terms(scored.candidate.text):
-        return False
-    known = [set(terms(s.candidate.text)) for s in ranking.ranked]
-    return sum(ranking.focus in have for have in known) == 1 and all(any(t in have for have in known)
-                                                                     for t in ranking.main)
+    return ranking.focus_once and scored.main_held >= 0.5 and ranking.focus in terms(scored.candidate.text)
 
 
 def as_sentence(text: str) -> str:

@@ -13,7 +13,15 @@ from collections.abc import Sequence
 from avatar_service.adapters.dialogue.amounts import amount_fit, amounts, bounds_amount
 from avatar_service.adapters.dialogue.answer_types import HOLDS, age_fit
 from avatar_service.adapters.dialogue.counted import counts_the_same
-from avatar_service.adapters.dialogue.narrowing import DAY_WORD, REST, THRESHOLD, case_terms, pick_case, with_verb
+from avatar_service.adapters.dialogue.narrowing import (
+    DAY_WORD,
+    LINKING,
+    REST,
+    THRESHOLD,
+    case_terms,
+    pick_case,
+    with_verb,
+)
 from avatar_service.adapters.dialogue.terms import terms
 
 # A sentence listing priced kinds of one thing, one after another: "Adult membership costs £240 a year, family
@@ -49,9 +57,6 @@ _TWO = re.compile(r"\b(?:two|both|pair|couple)\b", re.I)
 
 
 _MINIMUM = re.compile(r"(?:with |and )?(?:an? |the )?minimum (?:charge|spend|fee|order|price|cost)\b", re.I)
-
-
-_LINKING = re.compile(r"^\s*(?:while|whereas|and|but)\s+", re.I)
 
 
 def one_kind(sentence: str, own: set[str], question: str, kinds: Sequence[str], ages: Sequence[int] = ()) -> str:
@@ -102,7 +107,7 @@ def one_kind(sentence: str, own: set[str], question: str, kinds: Sequence[str], 
         i = fitting[0]
         piece = pieces[i].split(";")[0]
         said_on = i and (values[i].start() == starts[i] or _PREPOSITION.match(piece))  # "between 25 and 50 miles..."
-        piece = _LINKING.sub("", piece)  # ("while students and anyone over 70 can join for £110")
+        piece = LINKING.sub("", piece)  # ("while students and anyone over 70 can join for £110")
         return f"It's {piece}." if said_on else f"{piece[:1].upper()}{piece[1:]}."
     if threshold or (ages and THRESHOLD.search(body)):  # (an age no kind's bounds hold: none of them)
         return sentence

@@ -50,7 +50,7 @@ def people_asked_of(text: str, context: str, memories: Sequence[str], kinds: Seq
         asked = ages_of_relatives(text, memories) or ages_meant(text)
     # "is gethin old enough?", "and isla?" after a child's price, "can isla go on the ice on her own?": what the
     # place's rules say for the age a memory gives them
-    if not asked and (old_enough or "price" in kinds or _AGE_RULED.search(text)):
+    if not asked and (old_enough or "price" in kinds or _AGE_RULED.search(text) or _SUPERVISED in terms(text)):
         asked = ages_of_named(text, memories)
     if not asked and _MY_AGE.search(text):  # "how much is membership for someone my age?": "User is 72"
         asked = [age for m in memories if (own := _OWN_AGE.match(m)) for age in ages(own.group(0))][:1]
@@ -59,8 +59,10 @@ def people_asked_of(text: str, context: str, memories: Sequence[str], kinds: Seq
     return asked, old_enough, limit_again
 
 
-# what a place's rules say by age: being on one's own, taking part, a ticket
-_AGE_RULED = re.compile(r"\bon (?:his|her|their) own\b|\b(?:unaccompanied|unsupervised|alone)\b|\bby (?:him|her)self\b|"
+# what a place's rules say by age: being on one's own (which the everyday phrases read as supervision, "on her own",
+# "unaccompanied"), taking part, a ticket
+_SUPERVISED = terms("supervise")[0]
+_AGE_RULED = re.compile(r"\balone\b|\bby (?:him|her)self\b|"
                         r"\b(?:able|allowed|old enough) to (?:go|come|join|take part|do it|ride)\b|\bhave a go\b|"
                         r"\bneed (?:a|an|her own|his own) ticket\b|\bgo(?:es)? free\b|"
                         r"^\W*(?:can|could|may) \w+ (?:come|go|join)\b", re.I)  # ("can mia come to an evening show?")
@@ -82,8 +84,7 @@ def named_in(text: str, memories: Sequence[str]) -> list[str]:
 def named_ages(memory: str) -> list[tuple[str, int]]:
     """The names a memory gives an age, and the ages ("... are Ffion, who is 10, and Gethin, who is 13"; a baby's
     months in years: "Maisie is 18 months old" is 1)."""
-    return [(m.group(1), int(m.group(2))) for m in _NAMED_AGE.finditer(memory)] + \
-        [(m.group(1), int(m.group(2)) // 12) for m in _NAMED_MONTHS.finditer(memory)]
+    return [(m.group(1), int(m.group(2)) // 12 if m.group(3) else int(m.group(2))) for m in _NAMED_AGE.finditer(memory)]
 
 
 def _named_ages(text: str, memories: Sequence[str]) -> list[tuple[str, int]]:
@@ -91,13 +92,10 @@ def _named_ages(text: str, memories: Sequence[str]) -> list[tuple[str, int]]:
     return [(name, age) for memory in memories for name, age in named_ages(memory) if name.lower() in asked]
 
 
-# a name (capitalised, not the memory's opening "User") and the age said right after it
+# a name (capitalised, not the memory's opening "User") and the age said right after it, in years or a baby's months
 _NAMED_AGE = re.compile(r"(?<!^)\b((?-i:[A-Z][a-z]{2,}))(?:,\s*|\s+)(?:who(?:'s|\s+is)\s+|is\s+|aged\s+|\()?"
-                        r"(\d{1,2})\b(?!\s*(?:am|pm|%|:|\.\d|years? ago|months?|weeks?|days?))", re.I)
-
-
-_NAMED_MONTHS = re.compile(r"(?<!^)\b((?-i:[A-Z][a-z]{2,})),?\s+(?:who(?:'s|\s+is)\s+|is\s+|aged\s+)?(\d{1,2})\s*"
-                           r"months?\s+old\b", re.I)
+                        r"(\d{1,2})\b(?:\s*(months?)\s+old\b|"
+                        r"(?!\s*(?:am|pm|%|:|\.\d|years? ago|months?|weeks?|days?)))", re.I)
 
 
 def mentions_kin(text: str) -> bool:

@@ -102,7 +102,7 @@ def one_clause(sentence: str, question: str, kinds: Sequence[str], follow_up: bo
     they tie, of `pointed`: the last reply, which "that" in "what's that cost?" points back to)."""
     if _MORE_THAN_ONE.search(question) and _EACH_EXTRA.search(sentence):
         return sentence  # "and if there's two of them?": one's price and each extra one's ("..., and each extra nest")
-    cut = _LINKING.sub(lambda m: "", _one_clause(sentence, question, kinds, follow_up, pointed))
+    cut = LINKING.sub("", _one_clause(sentence, question, kinds, follow_up, pointed))
     cut = cut[:1].upper() + cut[1:]  # ("With last admission at 4pm" cut from "..., with last admission at 4pm")
     if {"time", "clock", "day"} & set(kinds):
         cut = _one_timed(cut, set(terms(question)))
@@ -116,7 +116,9 @@ def one_clause(sentence: str, question: str, kinds: Sequence[str], follow_up: bo
     return _most_shared(people, set(terms(question)), set()) or cut
 
 
-_LINKING = re.compile(r"^(?:with|and|while|whereas)\s+(?=\w)", re.I)
+# the word that linked a clause or a listed piece to what went before ("..., with last admission at 4pm", "...,
+# while students ... can join for £110"): cut from its sentence, it links to nothing
+LINKING = re.compile(r"^\s*(?:with|and|but|while|whereas)\s+(?=\w)", re.I)
 _MORE_THAN_ONE = re.compile(r"\b(?:two|three|four|five|both|several|\d+) of (?:them|those|these|us)\b|"
                             r"\bthere(?:'s| is| are) (?:two|three|four|five|several)\b", re.I)
 _EACH_EXTRA = re.compile(r"\b(?:each|every|per) (?:extra|additional|further|other)\b", re.I)

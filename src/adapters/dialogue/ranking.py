@@ -108,6 +108,8 @@ class Ranking:
     focus: str = ""  # the question's last main word of its own: what English puts last is what it is about
     focus_qualified: bool = False  # a word nothing known holds qualifies it ("my guide dog", "a front door key")
     ages: Sequence[int] = ()  # (Query.ages)
+    # one candidate alone says the focus in so many words, and every main word asked is said by some candidate
+    focus_once: bool = False
 
 
 def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
@@ -118,8 +120,10 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
     idf = {t: math.log(1.0 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in weights}
     average = sum(len(s) for s in term_sets) / n if n else 1.0
     ages = [_age(query, c.text) for c in candidates]
-    # (an age limit answers whether someone's age gets a discount only where it states a price)
-    discount = "price" in query.kinds and bool(weights.keys() & _DISCOUNT_TERMS)
+    # an age limit answers whether someone's age gets a discount only where it states a price (read once a candidate,
+    # and only when a discount is asked)
+    discount = bool(weights.keys() & _DISCOUNT_TERMS)
+    priced = [answer_types.HOLDS["price"].search(c.text) is not None for c in candidates] if discount else [False] * n
     asked_amounts = amounts.amounts(query.text)
     need_asked = query.yes_no and _NEED_ASKED.search(query.text) is not None
     related = _related_in(weights, set().union(*term_sets))
@@ -130,7 +134,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
     reachable = {t for t in weights if df[t] or any(related[t] & s for s in term_sets) or t in titles}
     if any(a > 0 for a in ages):  # "my son" is covered by "visitors under 18"
         reachable |= {t for t in weights
-                      if any(_by_age(t, c.text) for c, a in zip(candidates, ages, strict=True) if a > 0)}
+                      if any(_by_age(t, p) for p, a in zip(priced, ages, strict=True) if a > 0)}
     # "on Sundays?" is answered by the days it is open ("Tuesday to Saturday", "on weekdays"), yes or no
     if weights.keys() & WEEKDAY_TERMS and any(answer_types.names_weekday(c.text) for c in candidates):
         reachable |= weights.keys() & WEEKDAY_TERMS
@@ -161,7 +165,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
                 continue
             if t in have:
                 held += idf[t] * w
-            elif age > 0 and _by_age(t, candidate.text):  # "can kids come?" / "under-16s walk for half price"
+            elif age > 0 and _by_age(t, priced[i]):  # "can kids come?" / "under-16s walk for half price"
                 main_held += w >= 1.0 and t in reachable
                 continue
             elif related[t] & have or t in before or (days and days[i] and t in WEEKDAY_TERMS & query.own):
@@ -176,7 +180,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
         # an age found in what the user told counts where the sentence is about what is asked ("does my daughter
         # have to be a good swimmer?" is not answered by "junior membership, for under-18s, £60")
         if age > 0 and (not (query.kinds or query.ages_said or not topic or topic_held) or
-                        (discount and not answer_types.HOLDS["price"].search(candidate.text))):
+                        (discount and "price" in query.kinds and not priced[i])):
             age = 0.0  # (nor does a limit that states no price answer "does my mum get a discount?")
         length = min(1.1, (1 + _K1) / (1 + _K1 * (1 - _B + _B * len(have) / max(average, 1.0))))
         lexical = min(1.0, coverage * length)
@@ -253,7 +257,8 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
                    query.aside_named, query.yes_no,
                    unknown,
                    contact and not query.yes_no, query.kind_borrowed, focus,
-                   query.yes_no and bool(unknown) and _qualified(query.text, focus, unknown), query.ages)
+                   query.yes_no and bool(unknown) and _qualified(query.text, focus, unknown), query.ages,
+                   bool(focus) and df[focus] == 1 and all(df[t] for t in main_words))
 
 
 def _qualified(text: str, focus: str, unknown: frozenset[str]) -> bool:
@@ -357,10 +362,11 @@ def _kin(term: str) -> bool:
     return answer_types.mentions_child(term) or term in _KIN_TERMS
 
 
-def _by_age(term: str, text: str) -> bool:
-    """A term an age limit answers: one of the user's people, or the discount their age may give in a price ("does my
-    mum (67) get a discount?" / "over-65s pay £11", not "the taster is for ages 5 and over only")."""
-    return _kin(term) or (term in _DISCOUNT_TERMS and bool(answer_types.HOLDS["price"].search(text)))
+def _by_age(term: str, priced: bool) -> bool:
+    """A term an age limit answers: one of the user's people, or the discount their age may give in a sentence that
+    states a price (`priced`: "does my mum (67) get a discount?" / "over-65s pay £11", not "the taster is for ages 5
+    and over only")."""
+    return _kin(term) or (priced and term in _DISCOUNT_TERMS)
 
 
 _DISCOUNT_TERMS = frozenset(terms("discount discounts concession concessions reduction reduced"))

@@ -98,7 +98,7 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
     # not "a drink?" / "apart from drinks bought at our bar, we don't allow drinks": what sets the spared apart is asked
     if (spared := _SPARED.match(text)) and NEGATIVE.search(refused := text[spared.end():]) and \
             asked & (set(terms(spared.group(1))) - set(terms(refused))) and \
-            asked <= _with_related(set(terms(spared.group(1)))) | _with_related(set(terms(text))):
+            asked <= _with_related(set(terms(text))):  # (the spared thing's words are the sentence's too)
         return _answered(True, text, ranking)
     if (excepted := _EXCEPT.search(text)) and asked and asked <= _with_related(set(terms(excepted.group(1)))):
         return _answered(False, text, ranking)  # "do you take amex?" / "all cards except American Express"
