@@ -134,8 +134,9 @@ def best_answer(ranking: Ranking, more: bool, asking: bool, about_user: float, t
         return best  # "what number can I ring you on?": "you can book on 023 8049 6115"
     # a sentence nearly level with the best that holds every main word asked, where the best holds none, answers
     # instead ("would biscuit need to be neutered for that?" / "any dog over a year old must be neutered", not the
-    # day care the turn before was about)
-    if ranking.yes_no and ranking.main and best.main_held == 0.0 and not ranking.ages:
+    # day care the turn before was about); but not instead of one that holds what the user told of whom it is asked
+    # for ("will my dad be alright getting up to the studio?" / "There's no lift, ... one flight of stairs")
+    if ranking.yes_no and ranking.main and best.main_held == 0.0 and not ranking.ages and not best.case_held:
         best = next((s for s in ranked[1:1 + RUNNERS_UP] if s.main_held >= 1.0 and s.coverage > best.coverage and
                      s.candidate.kind == best.candidate.kind and best.score - s.score <= LEVEL_SCORE and
                      s.candidate.relevance >= best.candidate.relevance - LEVEL_SCORE), best)
@@ -163,14 +164,21 @@ def best_answer(ranking: Ranking, more: bool, asking: bool, about_user: float, t
     # up with blu tack?" is, by "please don't use Blu Tack on the walls": a no holding all the words asked that are
     # known, two or more)
     # (nor "can you cut me a spare front door key?" by "we don't cut keys": a no that holds what is asked about)
+    # (nor "could you fix the split on my sofa?" by "we don't do leather" when the sofa is leather: a no to what the
+    # user told of it)
+    refused = NEGATIVE.search(best.candidate.text) is not None
     if ranking.yes_no and ranking.unknown & asked and best.candidate.kind == "knowledge" and not (
-            (len(ranking.main - ranking.unknown) >= 2 and best.main_held >= 1.0 and
-             NEGATIVE.search(best.candidate.text)) or _refuses(best, ranking)):
+            (len(ranking.main - ranking.unknown) >= 2 and best.main_held >= 1.0 and refused) or
+            _refuses(best, ranking) or (best.case_held >= 1.0 and refused)):
         return None
+    if best.case_held >= 1.0 and refused and ranking.yes_no:
+        return best
     # by the words: the best, or one nearly level with it that holds them ("what if my dog gets sick at night?":
     # "for emergencies outside these hours..." came just behind "bring your pet's vaccination booklet")
     if _holds_the_answer(best, ranking, asking) or _alone_of_its_kind(best, ranking):
         return best
+    if best.case_held >= 1.0 and ranking.unmatched < UNKNOWN_HALF:
+        return best  # the place's rule for what the user told of whom it is asked ("... one flight of stairs")
     # asked about themselves, the one thing the user told that holds a word asked, well ahead of the rest ("which part
     # of the site do I like to be in?" / "you prefer pitches close to the river")
     runner_up = ranked[1].score if len(ranked) > 1 else 0.0

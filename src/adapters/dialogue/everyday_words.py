@@ -28,6 +28,7 @@ swap swaps swapped swapping exchange exchanges exchanged exchanging
 cancel cancels cancelled cancelling cancellation cancellations
 refund refunds refunded reimburse
 allow allowed permit permitted welcome
+come welcome
 ban banned forbidden prohibited
 toilet toilets restroom restrooms bathroom bathrooms loo washroom
 luggage baggage bag bags suitcase suitcases
@@ -176,6 +177,7 @@ PHRASES = [
     # not coming is missing it ("what if I just don't show up?" / "if you miss an appointment...")
     (r"\b(?:do not|don't|does not|doesn't|did not|didn't|never) (?:show|turn) up\b|\bno[ -]shows?\b", "miss"),
     (r"\brun(?:s|ning)? (?:a (?:bit|little) |slightly )?late\b", "late"),  # (not "run" as what is asked about)
+    (r"\b(?:come|comes|coming|tag|tags|tagging) (?:along|too|as well)\b", "come"),  # ("can Bramble come along?")
     (r"\bmiss(?:es|ed|ing)? the (?:start|beginning)\b|\b(?:running|be|being|get|getting|arrive|arriving) late\b",
      r"\g<0> late"),
     (r"\bpop(?:s|ped|ping)? (?:in|by|round|over)\b|\bdrop(?:s|ped|ping)?[ -](?:in|by)\b", "visit"),

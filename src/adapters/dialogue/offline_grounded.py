@@ -71,15 +71,20 @@ from avatar_service.adapters.dialogue.terms import (
     terms,
     words,
 )
+from avatar_service.adapters.dialogue.told_cases import (
+    TOLD_WEIGHT,
+    asks_the_place_for,
+    case_terms,
+    memories_named,
+    weigh_the_told,
+)
 from avatar_service.adapters.dialogue.user_facts import (
     about_user,
     addresses_the_place,
     asked_part,
-    asks_about_the_told,
     asks_permission,
     asks_visit_time,
     asks_who_here,
-    has_in_mind,
     mentions_user,
     name_in_history,
     name_in_turn,
@@ -99,10 +104,8 @@ _CONNECTIVE = re.compile(r"^\s*(?:and|also|or|but|so|then|what about|how about)\
 _POINTS_BACK = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their)\b", re.I)
 # "do I need to book, or can we just turn up?": the other way is said for contrast, and needs no answer of its own
 _ALTERNATIVE = re.compile(r",?\s+or\s+(?:can|could|do|does|should|shall|will|would|is|are|may|must)\b.*$", re.I)
-TOLD_WEIGHT = 0.3  # (GENERIC's: see query())
 ADULT_AGE = 18
 _EXTRA = re.compile(r"\b(?:extra|on top|additional|more)\b", re.I)
-_FEELING = frozenset(terms("obsessed mad crazy keen love loves hate hates fond afraid scared frightened nervous"))
 _ONE_PERSON = re.compile(r"\b(?:a|an|one|single) (?:adult|grown[- ]?up|person|visitor|guest)\b", re.I)
 
 
@@ -327,21 +330,8 @@ class _Reply(SmallTalk):
             "price" in kinds and _EXTRA.search(text) and answer_types.HOLDS["price"].search(self.previous_reply)) \
             else frozenset()
         asked = asked_part(text)  # routing reads the question asked, the ranking every word said
-        told = frozenset(terms(text)) - frozenset(terms(asked))  # what the user told before asking it
-        # what the user told before asking is the case of a question with words of its own ("my friend's boy hates
-        # loud noise, is there a good time to bring him?"): it ranks, never refuses, and weighs as little as a
-        # generic word, so the sentence holding what is asked is not found short for lacking it ("my husband needs
-        # somewhere for his tools and stock, do you do anything for businesses?"); "..., is that a problem?" is about it
-        # (or when the question leans on the turn before: "how much is it going to cost? he wants 20 friends there")
-        # (but "there's a fox under our shed, can you get rid of it?" asks about what was told: "it" is the fox)
+        told = weigh_the_told(weights, text, asked, bool(context))  # what the user told before asking it
         told_first = text[:len(text) - len(asked)]  # (before the question asked: empty when it is all of it)
-        if asked != text and not asks_about_the_told(asked, told_first) and (
-                {t for t in terms(asked) if weights.get(t, 0.0) >= 1.0} - common_terms(asked) or context
-                or has_in_mind(text)):
-            for t in told & weights.keys():
-                weights[t] = min(weights[t], TOLD_WEIGHT)
-        for t in told & _FEELING & weights.keys():  # "my son's obsessed with breakdancing, ...": what, not how much
-            weights[t] = min(weights[t], 0.3)
         # ("what about my son, how old is he now?": "he" is my son, as the user put him before asking)
         mine = max(about_user(resolved(asked, told_first) if asked != text else asked),
                    0.6 * about_user(context) if context and not recalled else 0.0)
@@ -358,6 +348,12 @@ class _Reply(SmallTalk):
                                lambda: [c.text for c in self.known if c.kind == "knowledge"]):
                 weights[t] = min(weights[t], 0.3)
         to_place = addresses_the_place(asked) or asks_who_here(asked)
+        cases, naming = memories_named(asked, self.request.memories, self.known_terms) if mine < 1.0 and \
+            asks_the_place_for(asked) else ([], frozenset())
+        if cases:  # "can Bramble come along?": asked of the place, for whom the memories say
+            mine = 0.0
+            for t in naming & weights.keys():
+                weights[t] = min(weights[t], TOLD_WEIGHT)
         common = common_terms(text)
         if {"place", "time", "day"} & set(kinds) and weights and not ((context and pointing) or mentions_user(text)) \
                 and not {t for t, w in weights.items() if w >= 1.0} - self.itself - OPENING_TERMS - common:
@@ -374,7 +370,8 @@ class _Reply(SmallTalk):
                      case=case, aside_named=aside_named, from_reply=self.from_reply, echoed=self.echoed,
                      incidental=common | of_the_family(weights.keys(), self.itself), told=told,
                      last_reply=said_sentences(self.previous_reply), kind_borrowed=bool(borrowed_kinds),
-                     one_person=bool(_ONE_PERSON.search(text) or JUST_ME.search(text)), listed_before=listed)
+                     one_person=bool(_ONE_PERSON.search(text) or JUST_ME.search(text)), listed_before=listed,
+                     cases=frozenset(cases), case_terms=case_terms(text, self.request.memories, cases))
 
     def candidates(self, exclude: str = "") -> list[Candidate]:
         """The known sentences and the memories, without the knowledge sentences `exclude` said ("tell me more": what
@@ -386,6 +383,11 @@ class _Reply(SmallTalk):
     def known(self) -> list[Candidate]:
         """Every knowledge sentence and memory of the request, built once a turn (routing reads them several times)."""
         return known_candidates(self.request, self.user_name)
+
+    @functools.cached_property
+    def known_terms(self) -> frozenset[str]:
+        """The terms of every knowledge sentence of the request."""
+        return frozenset(t for c in self.known if c.kind == "knowledge" for t in terms(c.text))
 
     def dont_know(self, text: str, ranking: Ranking) -> None:
         asked = asked_part(text)  # ("my dad's in a wheelchair, can he still play?" asks the place: no "never said")

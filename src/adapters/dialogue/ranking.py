@@ -28,7 +28,7 @@ from avatar_service.adapters.dialogue.terms import RELATED, WEEKDAY_TERMS, same_
 
 AGE_COVERAGE = 0.5
 _K1, _B = 1.2, 0.25  # BM25: sentences are short, so length matters less than for documents
-_RELATED_MATCH, _TITLE_MATCH = 0.6, 0.4
+_RELATED_MATCH, _TITLE_MATCH, _CASE_RELATED = 0.6, 0.4, 0.3
 LEXICAL_WEIGHT, SENTENCE_WEIGHT, CHUNK_WEIGHT, FIT_WEIGHT, UNFIT_LEXICAL = 0.45, 0.6, 0.25, 0.25, 0.6
 
 
@@ -80,6 +80,10 @@ class Query:
     # "and on Saturdays?" after the weekday hours: the known sentences the last reply was drawn from, when the turn
     # asks the same kind of answer of another case; the list that gave one case gives the next
     listed_before: frozenset[str] = frozenset()
+    # the memories about the user's own people and things the question names for the place to answer ("can Bramble
+    # come along?"): its case (told_cases), never its answer
+    cases: frozenset[int] = frozenset()
+    case_terms: frozenset[str] = frozenset()  # what those memories say, which the question does not
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +93,7 @@ class Scored:
     coverage: float  # share of the question's weighted terms it holds, directly or by a related word
     fits: bool  # holds the kind of answer asked for
     main_held: float = 0.0  # share of the question's own main words found anywhere that it holds (or related)
+    case_held: float = 0.0  # how much of what the user told of whom the question names it holds (Query.case_terms)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +131,9 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
     priced = [answer_types.HOLDS["price"].search(c.text) is not None for c in candidates] if discount else [False] * n
     asked_amounts = amounts.amounts(query.text)
     need_asked = query.yes_no and _NEED_ASKED.search(query.text) is not None
-    related = _related_in(weights, set().union(*term_sets))
+    vocabulary = set().union(*term_sets)
+    related = _related_in(weights, vocabulary)
+    case_related = _related_in(dict.fromkeys(query.case_terms, 0.0), vocabulary)
     inherited = _antecedents(candidates, term_sets)
     # a chunk's title ("Pick-up") says what all its sentences are about, in words they may not use themselves
     titled = [c.title & weights.keys() for c in candidates]
@@ -226,7 +233,12 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
                 not _ASKS_WHO_THEY_ARE & set(query.kinds) and answer_types.ages(candidate.text) and \
                 all(_kin(t) for t in have & weights.keys()):
             score -= SOMEONE_ELSE  # "which room would my son be in?": his age is what the question is asked with
-        if candidate.kind == "memory" and query.told and not query.about_user and have & weights.keys() <= query.told:
+        case_held = min(1.0, sum(1.0 if t in have else _CASE_RELATED if case_related[t] & have else 0.0
+                                 for t in query.case_terms)) if candidate.kind == "knowledge" else 0.0
+        score += CASE_HELD * case_held  # "Dogs are welcome" for the user's spaniel
+        if candidate.kind == "memory" and candidate.group in query.cases:
+            score -= 1.0  # "can Bramble come along?" is never answered by "You have a spaniel called Bramble."
+        elif candidate.kind == "memory" and query.told and not query.about_user and have & weights.keys() <= query.told:
             score -= TOLD_AGAIN
         if candidate.kind == "memory" and query.yes_no and query.about_user < 1.0 and \
                 _plain(candidate.text) in query.last_reply:
@@ -244,7 +256,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
         if fits and main and not query.yes_no and not case:  # "A Full Valet is £85", not "... in the Full Valet"
             opening = set(terms(" ".join(candidate.text.split()[:_OPENING_WORDS])))
             score += SUBJECT_HELD * len(opening & set(main)) / len(main)
-        scored.append(Scored(candidate, score, coverage, fits, main_held / len(main) if main else 1.0))
+        scored.append(Scored(candidate, score, coverage, fits, main_held / len(main) if main else 1.0, case_held))
     scored.sort(key=lambda s: -s.score)
     main_words = [t for t, w in weights.items() if w >= 1.0 and t in query.own]
     topical = [t for t in main_words if t not in query.case] or main_words
@@ -324,7 +336,7 @@ _FOR_SEVERAL = re.compile(r"\bfor (?:two|three|four|five|six|[2-6]) (?:adults|pe
 _CASE = re.compile(r"^(?:On|For|During|Outside|After|Before|Except|At)\s+(?:the\s+)?(\w+)")
 
 
-SAID_BEFORE, SOMEONE_ELSE, TOLD_AGAIN, SAID_AGAIN, LISTED_AGAIN = 0.12, 0.15, 0.1, 0.3, 0.3
+SAID_BEFORE, SOMEONE_ELSE, TOLD_AGAIN, SAID_AGAIN, LISTED_AGAIN, CASE_HELD = 0.12, 0.15, 0.1, 0.3, 0.3, 0.3
 _SOMEONE_ELSES = re.compile(r"^Your (wife|husband|partner|son|daughter|sons|daughters|child|children|kids?|mum|mom|"
                             r"mother|dad|father|parents|brother|sister|friend|boyfriend|girlfriend|boss|dog|cat)\b")
 

@@ -88,7 +88,7 @@ DISCOURSE = words_of(
     anyway anyhow though besides perhaps maybe probably possibly still even ever never sometimes already also too well
     hi hello hey hiya oh um uh er hmm please kindly per said say tell told ask asking asked hang
     happen happens happened happening supposed totally completely altogether proper decent
-    afterwards afterward
+    afterwards afterward alright
     mine""")  # ("a mate of mine": whose, as "my" is; "what happens if...", "is it supposed to be hard?")
 
 
@@ -226,12 +226,12 @@ def common_terms(text: str) -> frozenset[str]:
     # (not the parts of a compound: "long-stay parking" is not "long"; nor a letter: "3D" is not "d"; nor a number)
     text = _COMPOUND.sub(" ", text)
     return frozenset(stem(w) for w in words(text)
-                     if len(w) > 2 and not w[:1].isdigit() and w not in _NUMBERS and is_common(w))
+                     if len(w) > 2 and not w[:1].isdigit() and w not in NUMBER_WORDS and is_common(w))
 
 
 _COMPOUND = re.compile(r"\w+(?:-\w+)+")
-_NUMBERS = words_of("""one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty hundred
-    thousand first second third half dozen""")
+NUMBER_WORDS = words_of("""one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty
+    hundred thousand first second third half dozen""")
 
 
 def is_question(text: str) -> bool:

@@ -61,6 +61,7 @@ _AMOUNT = re.compile(r"[£$€]\s?\d|\b\d+(?:[.,]\d\d)? (?:pounds?|euros?|dollar
 _PAYING = frozenset(terms("pay charge cost fee extra"))
 _OPEN_ASKED = re.compile(r"\bopen\b", re.I)
 _CLOSED = re.compile(r"\b(?:close|closed|shut)\b", re.I)
+_NO_COST = re.compile(r"\b(?:at|for|with) no (?:extra |additional )?(?:charge|cost|fee)\b", re.I)
 _NO_CHARGE = re.compile(r"\bfree\b|\bno (?:extra )?(?:charge|fee|cost)\b|\bincluded\b|\bat no\b", re.I)
 
 
@@ -114,9 +115,12 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
     # ("can I just pop in?" / "a nail clip needs no appointment": no need of a thing says yes to doing without it)
     # (nor is a "no" in an aside: "for emergencies – no power, a burning smell – we run an out-of-hours service")
     negated = NEGATIVE.search if NEED.search(question) else lambda p: NEGATIVE.search(_NO_NEED.sub("", p))
+    # (nor is what costs nothing a "no" unless paying is asked: "can biscuit come?" / "dogs are welcome at no extra
+    # charge")
+    free = _NO_COST if not (charge or _PAY_ASKED.search(question)) else None
 
     def said_no(part: str) -> re.Match[str] | None:
-        return negated(_ASIDE.sub(" ", part))
+        return negated(_ASIDE.sub(" ", free.sub(" ", part) if free else part))
 
     # "Coffee and tea are free; lunch is not included": the part that holds what is asked says yes or no
     parts = [p for p in PARTS.split(text) if p.strip()]

@@ -1,0 +1,108 @@
+"""The user's own people and things a question names, read as the user told of them.
+
+"can Bramble come along?" is asked for "a springer spaniel called Bramble", so the place's "Dogs are welcome as long
+as they're kept on a lead" answers it; "could you fix the split on my sofa?" is asked for "a leather sofa with a split
+in one arm", which "We don't do leather" answers. What the memory says is the question's case: the place's sentence
+that holds some of it gains a little (it never makes a question more or less answerable), and the memory itself is no
+answer (the user knows what they told)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from avatar_service.adapters.dialogue.answer_types import KIN_WORDS
+from avatar_service.adapters.dialogue.my_people import NAME
+from avatar_service.adapters.dialogue.terms import NUMBER_WORDS, common_terms, stem, terms, words
+from avatar_service.adapters.dialogue.user_facts import asks_about_the_told, has_in_mind
+
+# "my sofa", "our dog", "my nan's chair", "my little boy": the word after the possessive, and its possessor's own noun
+_POSSESSED = re.compile(r"\b(?:my|our)\s+(?:(?:little|old|new|own|youngest|eldest|oldest)\s+)?([a-z]+)"
+                        r"(?:'s\s+([a-z]+))?", re.I)
+# the words one person is told by: "my nan" is the memory's "grandmother"
+_SAME = {w: group.split()[0] for group in (
+    "grandmother nan nana nanna nanny gran granny grandma", "grandfather grandad granddad grandpa grampa",
+    "mother mum mom mam mummy", "father dad daddy", "son boy lad", "daughter girl", "partner other half",
+    "wife missus", "husband hubby") for w in group.split()}
+TOLD_WEIGHT = 0.3  # (a generic word's: answering.question_weights)
+_FEELING = frozenset(terms("obsessed mad crazy keen love loves hate hates fond afraid scared frightened nervous"))
+_TOPIC_WORDS = 6
+_SHORTEST_PART = 4  # "chair" names an "armchair"; "car" does not name a "scar"
+_GENERIC = frozenset(("own", "way", "time", "turn", "booking", "order", "appointment", "place", "stuff", "things"))
+
+
+def memories_named(text: str, memories: Sequence[str], known: frozenset[str]) -> tuple[list[int], frozenset[str]]:
+    """The memories about a person or thing of the user's that the question names, by the name a memory gives it
+    ("Bramble") or as "my X" when a memory speaks of one ("my sofa", "my brother", "my nan's chair"); and the terms
+    of the question that name them. A name the place's own sentences hold (`known`: their terms) is not one of the
+    user's ("Sunday", "Chester")."""
+    asked = set(words(text))
+    owned = {w: _SAME.get(w, w) for m in _POSSESSED.finditer(text) for w in m.groups() if w}
+    owned = {w: o for w, o in owned.items() if o not in _GENERIC and (o in _KIN or len(o) >= 3)}
+    named, naming = [], set()
+    for i, memory in enumerate(memories):
+        # (whom or what a memory is about comes early in it: "User has a leather sofa with ...", not "Neil would rather
+        # wait at the garage than leave his car"; "User's son Oscar is ...", "... a spaniel called Bramble", not "...
+        # booked for Tuesday 10 June at 2pm to talk about Oscar starting")
+        opening = [w.split("'")[0] for w in words(memory)[:_TOPIC_WORDS + 2]]
+        names = {n for n in (n.lower() for n in NAME.findall(memory))
+                 if n in asked and n in opening and stem(n) not in known}
+        said = {_SAME.get(w, w) for w in opening[:_TOPIC_WORDS]}
+        things = {w for w, o in owned.items()
+                  if o in said or (len(o) >= _SHORTEST_PART and any(s.endswith(o) for s in said))}
+        if names or things:
+            named.append(i)
+            naming |= names | things
+    return named, frozenset(terms(" ".join(naming)))
+
+
+_KIN = frozenset(_SAME.get(w, w) for w in KIN_WORDS)
+
+
+def case_terms(text: str, memories: Sequence[str], named: Sequence[int]) -> frozenset[str]:
+    """The terms of the named memories that the question does not say itself, and no word of everyday English ("a
+    petrol strimmer that won't start": the petrol, not the starting)."""
+    own = set(terms(text)) | _NOT_TOLD_OF
+    return frozenset(t for i in named for t in terms(memories[i]) if t not in own and not t[:1].isdigit() and
+                     t not in common_terms(memories[i]))
+
+
+# how a memory names its subject, not what it tells of them: "User", naming ("a springer spaniel called Bramble": no
+# phone call), kin ("User's son Oscar": no child's price), numbers ("two full days")
+_NOT_TOLD_OF = frozenset(terms(" ".join(("user called named name son daughter child children kid kids", *_SAME,
+                                         *NUMBER_WORDS))))
+
+
+def asks_the_place_for(text: str) -> bool:
+    """Asks the place something for one of the user's people or things: a request ("could you fix my sofa?"), a rule
+    for them ("is it free for my mum?", "does that apply to my chair?"), their coming ("can Bramble come along?"); not
+    what the user told of them ("does she eat meat?")."""
+    return bool(_FOR_THEM.search(text))
+
+
+_FOR_THEM = re.compile(r"\b(?:can|could|will|would|do) you\b|"
+                       r"^\W*(?:is|are|does|do|will|would)\b.*\b(?:for|to|with|on|at)\s+(?:my|our)\b|"
+                       r"^\W*(?:and\s+)?(?:can|could|may|is|are|would|will)\s+(?:\w+|(?:my|our)(?:\s+\w+){1,2}?)\s+"
+                       r"(?:come|go|join|bring|get|have|use|stay|fish|ride|swim|play|visit|be (?:ok|okay|allowed|able|"
+                       r"welcome|alright|fine))\b", re.I)
+
+
+def weigh_the_told(weights: dict[str, float], text: str, asked: str, leans_back: bool) -> frozenset[str]:
+    """What the user told before the question they asked (`asked`, the end of `text`), weighed down in `weights`.
+
+    It is the case of a question with words of its own ("my friend's boy hates loud noise, is there a good time to
+    bring him?"): it ranks, never refuses, and weighs as little as a generic word, so the sentence holding what is
+    asked is not found short for lacking it ("my husband needs somewhere for his tools and stock, do you do anything
+    for businesses?"); "..., is that a problem?" is about it (or when the question leans on the turn before,
+    `leans_back`: "how much is it going to cost? he wants 20 friends there"); but "there's a fox under our shed, can
+    you get rid of it?" asks about what was told: "it" is the fox."""
+    told = frozenset(terms(text)) - frozenset(terms(asked))
+    told_first = text[:len(text) - len(asked)]
+    if asked != text and not asks_about_the_told(asked, told_first) and (
+            {t for t in terms(asked) if weights.get(t, 0.0) >= 1.0} - common_terms(asked) or leans_back
+            or has_in_mind(text)):
+        for t in told & weights.keys():
+            weights[t] = min(weights[t], TOLD_WEIGHT)
+    for t in told & _FEELING & weights.keys():  # "my son's obsessed with breakdancing, ...": what, not how much
+        weights[t] = min(weights[t], 0.3)
+    return told

@@ -1,0 +1,73 @@
+"""Round 32 of the offline answerer: the user's own people and things a question names are its case, read as the
+user told of them (told_cases), found by a blind split (heldout31: a pharmacy, a fishery, an upholsterer) and tested
+here on businesses of their own."""
+
+from __future__ import annotations
+
+from avatar_service.adapters.dialogue.told_cases import asks_the_place_for, memories_named
+
+from .test_round24 import ask
+
+GARDEN_CENTRE = [
+    "Greenacre Garden Centre is open every day from 9am to 5pm, and the café serves lunch from 12 to 2:30pm.",
+    "Well-behaved dogs are welcome in the garden centre and the café at no extra charge, as long as they stay on a "
+    "lead.",
+    "The café is upstairs and there's no lift, so you'll need to manage a flight of twelve steps to reach it.",
+    "Our workshop services lawnmowers and hedge trimmers. We don't work on anything with a petrol engine.",
+    "Our garden design service starts at £250 for a small back garden.",
+]
+MEMORIES = [
+    "User has a border collie called Skye",
+    "User's dad Frank walks with a stick since his knee operation",
+    "User has a petrol strimmer that won't start",
+    "User's wife Helen is vegetarian",
+    "User would rather shop early than leave the dog at home",
+]
+
+
+def ask_the_garden_centre(*questions: str) -> str:
+    return ask("The manager of a garden centre with a café.", GARDEN_CENTRE, [0.3, 0.3, 0.3, 0.3, 0.2], *questions,
+               memories=(MEMORIES, [0.5, 0.3, 0.4, 0.3, 0.2]))
+
+
+def test_a_pet_named_by_its_name_is_asked_for_by_what_it_is() -> None:
+    reply = ask_the_garden_centre("can skye come along?")
+    assert "dogs are welcome" in reply.lower() and "collie" not in reply and not reply.startswith("No"), reply
+
+
+def test_a_thing_of_the_users_asked_of_the_place_is_answered_by_the_rule_for_what_the_user_told_of_it() -> None:
+    reply = ask_the_garden_centre("could you fix my strimmer?")
+    assert reply.startswith("No") and "petrol engine" in reply, reply
+
+
+def test_a_relative_asked_for_is_the_rule_for_what_the_user_told_of_them() -> None:
+    reply = ask_the_garden_centre("will my dad be alright getting up to the cafe?")
+    assert "steps" in reply and "stick" not in reply, reply
+
+
+def test_what_the_user_told_is_still_what_a_question_about_them_asks() -> None:
+    assert "Skye" in ask_the_garden_centre("what's my dog called?")
+    assert "vegetarian" in ask_the_garden_centre("does my wife eat meat?")
+
+
+def test_the_memory_a_question_names_is_one_about_that_thing() -> None:
+    # the dog is the memory's topic in "User has a border collie", not in "... than leave the dog at home"
+    assert memories_named("can my dog come in?", MEMORIES, frozenset()) == ([], frozenset())
+    assert memories_named("can skye come in?", MEMORIES, frozenset())[0] == [0]
+    assert memories_named("could you look at my nan's chair?", ["User inherited her grandmother's armchair"],
+                          frozenset())[0] == [0]
+    # a name the place itself says is none of the user's ("Sunday" in a memory and in the opening hours)
+    assert memories_named("are you open on sunday?", ["User is coming on Sunday"], frozenset({"sunday"}))[0] == []
+
+
+def test_what_is_asked_of_the_place_for_someone_is_told_from_what_is_asked_about_them() -> None:
+    assert asks_the_place_for("could you fix my strimmer?")
+    assert asks_the_place_for("can skye come along?")
+    assert asks_the_place_for("is it free for my mum?")
+    assert not asks_the_place_for("does she eat meat?")
+    assert not asks_the_place_for("what did I pay for my new camera?")
+
+
+def test_what_costs_nothing_extra_is_no_no_unless_paying_is_asked() -> None:
+    reply = ask_the_garden_centre("can dogs come in the cafe?")
+    assert not reply.startswith("No"), reply
