@@ -28,6 +28,8 @@ swap swaps swapped swapping exchange exchanges exchanged exchanging
 cancel cancels cancelled cancelling cancellation cancellations
 refund refunds refunded reimburse
 allow allowed permit permitted welcome
+someone somebody anyone anybody
+enter enters entering entry entries
 come welcome
 ban banned forbidden prohibited
 toilet toilets restroom restrooms bathroom bathrooms loo washroom
@@ -272,7 +274,7 @@ PHRASES = [
     (r"\btry(?:ing)? (?:it |us |things )?out\b|\bhave a go\b|\bgive it a (?:go|try)\b", "trial"),
     (r"\bstay(?:ing)? with\b", "supervise"),
     # "must be with an adult", "must have a skating adult with them"
-    (r"\b(?:be|come) with an? (?:adult|parent|grown-up)\b|"
+    (r"\b(?:be|come) with an? (?:adult|parent|grown-up)\b|\bwith an? (?:paying|responsible) (?:adult|parent)\b|"
      r"\bhave an? (?:\w+ )?(?:adult|parent|grown-up) with (?:them|him|her|you)\b", r"\g<0> supervise"),
     # "can he come on his own?" asks whether he must be supervised
     (r"\bon (?:my|his|her|their|our|your) own\b|\bunaccompanied\b|\bunsupervised\b|"

@@ -54,7 +54,8 @@ _ASIDE = re.compile(r"\s[–—]\s[^–—]*,[^–—]*\s[–—]\s")
 
 # whether something costs ("is there a charge for that?", "is that extra?"), which a price stated answers yes
 _CHARGE_ASKED = re.compile(r"\b(?:is|are) there (?:a |an |any )?(?:extra )?(?:charge|fee|cost)s?\b|"
-                           r"\b(?:is|are) (?:it|that|this|they) extra\b|\bdoes (?:it|that|this) cost (?:extra|more)\b",
+                           r"\b(?:is|are) (?:it|that|this|they) extra\b|"
+                           r"\b(?:does|do|will|would) (?:it|that|this|they|those) cost (?:extra|more|anything|money)\b",
                            re.I)
 _PAY_ASKED = re.compile(r"\b(?:have|need) to pay\b|\bpay (?:for|extra for) (?:it|that|this|them|those)\b", re.I)
 _AMOUNT = re.compile(r"[£$€]\s?\d|\b\d+(?:[.,]\d\d)? (?:pounds?|euros?|dollars?)\b", re.I)

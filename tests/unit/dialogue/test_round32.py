@@ -71,3 +71,41 @@ def test_what_is_asked_of_the_place_for_someone_is_told_from_what_is_asked_about
 def test_what_costs_nothing_extra_is_no_no_unless_paying_is_asked() -> None:
     reply = ask_the_garden_centre("can dogs come in the cafe?")
     assert not reply.startswith("No"), reply
+
+
+TREETOPS = [
+    "The high ropes course is for over-12s only, and children under 14 must climb with a paying adult.",
+    "Every visit starts with a safety briefing, which is free of charge.",
+    "Gift vouchers are posted on Mondays, and somebody needs to be home to sign for them.",
+    "Entry to the Friday night zip-wire race is £8 a head.",
+    "We're open every day from 9am to 5pm.",
+]
+
+
+def ask_the_treetops(*questions: str) -> str:
+    return ask("The manager of a treetop adventure park.", TREETOPS, [0.3, 0.3, 0.3, 0.3, 0.2], *questions,
+               memories=(["User's son Jack is 13"], [0.3]))
+
+
+def test_an_age_limit_asks_an_age_whatever_the_limit_is_called() -> None:
+    assert "over-12s" in ask_the_treetops("is there an age limit on the high ropes?")
+    assert "over-12s" in ask_the_treetops("is there a minimum age for the high ropes?")
+
+
+def test_climbing_with_a_paying_adult_is_being_supervised() -> None:
+    reply = ask_the_treetops("can i leave jack to climb on his own?")
+    assert "paying adult" in reply and not reply.startswith("Yes"), reply
+
+
+def test_someone_is_somebody() -> None:
+    reply = ask_the_treetops("when do you post gift vouchers?", "does someone have to be home?")
+    assert reply.startswith("Yes") and "somebody needs" in reply, reply
+
+
+def test_what_costs_anything_is_answered_no_by_what_is_free() -> None:
+    reply = ask_the_treetops("is there a safety briefing?", "does that cost anything?")
+    assert reply.startswith("No") and "free of charge" in reply, reply
+
+
+def test_entering_is_entry() -> None:
+    assert "£8" in ask_the_treetops("is there a race on friday nights?", "how much to enter?")
