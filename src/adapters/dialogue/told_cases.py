@@ -23,12 +23,14 @@ _POSSESSED = re.compile(r"\b(?:my|our)\s+(?:(?:little|old|new|own|youngest|eldes
 _SAME = {w: group.split()[0] for group in (
     "grandmother nan nana nanna nanny gran granny grandma", "grandfather grandad granddad grandpa grampa",
     "mother mum mom mam mummy", "father dad daddy", "son boy lad", "daughter girl", "partner other half",
-    "wife missus", "husband hubby") for w in group.split()}
+    "wife missus", "husband hubby", "home house flat place lives live mine") for w in group.split()}
 TOLD_WEIGHT = 0.3  # (a generic word's: answering.question_weights)
 _FEELING = frozenset(terms("obsessed mad crazy keen love loves hate hates fond afraid scared frightened nervous"))
 _TOPIC_WORDS = 6
 _SHORTEST_PART = 4  # "chair" names an "armchair"; "car" does not name a "scar"
-_GENERIC = frozenset(("own", "way", "time", "turn", "booking", "order", "appointment", "place", "stuff", "things"))
+_GENERIC = frozenset(("own", "way", "time", "turn", "booking", "order", "appointment", "stuff", "things"))
+_USERS_HOME = re.compile(r"^User (?:lives|has (?:a|an) (?:\w+ )?(?:house|flat|home))\b")
+_MINE = re.compile(r"\b(?:at|from|to|for|round|outside|near) (mine)\b", re.I)  # "from mine": from the user's home
 
 
 def memories_named(text: str, memories: Sequence[str], known: frozenset[str]) -> tuple[list[int], frozenset[str]]:
@@ -37,7 +39,7 @@ def memories_named(text: str, memories: Sequence[str], known: frozenset[str]) ->
     of the question that name them. A name the place's own sentences hold (`known`: their terms) is not one of the
     user's ("Sunday", "Chester")."""
     asked = set(words(text))
-    owned = {w: _SAME.get(w, w) for m in _POSSESSED.finditer(text) for w in m.groups() if w}
+    owned = {w: _SAME.get(w, w) for m in (*_POSSESSED.finditer(text), *_MINE.finditer(text)) for w in m.groups() if w}
     owned = {w: o for w, o in owned.items() if o not in _GENERIC and (o in _KIN or len(o) >= 3)}
     named, naming = [], set()
     for i, memory in enumerate(memories):
@@ -49,7 +51,8 @@ def memories_named(text: str, memories: Sequence[str], known: frozenset[str]) ->
                  if n in asked and n in opening and stem(n) not in known}
         said = {_SAME.get(w, w) for w in opening[:_TOPIC_WORDS]}
         things = {w for w, o in owned.items()
-                  if o in said or (len(o) >= _SHORTEST_PART and any(s.endswith(o) for s in said))}
+                  if (o in said or (len(o) >= _SHORTEST_PART and any(s.endswith(o) for s in said))) and
+                  (o != "home" or _USERS_HOME.match(memory))}  # (the user's home: not "User's mum lives in ...")
         if names or things:
             named.append(i)
             naming |= names | things
@@ -81,7 +84,7 @@ def asks_the_place_for(text: str) -> bool:
 
 
 _FOR_THEM = re.compile(r"\b(?:can|could|will|would|do) you\b|"
-                       r"^\W*(?:is|are|does|do|will|would)\b.*\b(?:for|to|with|on|at)\s+(?:my|our)\b|"
+                       r"^\W*(?:is|are|does|do|will|would)\b.*\b(?:for|to|with|on|at)\s+(?:my|our|mine)\b|"
                        r"^\W*(?:and\s+)?(?:can|could|may|is|are|would|will)\s+(?:\w+|(?:my|our)(?:\s+\w+){1,2}?)\s+"
                        r"(?:come|go|join|bring|get|have|use|stay|fish|ride|swim|play|visit|be (?:ok|okay|allowed|able|"
                        r"welcome|alright|fine))\b", re.I)

@@ -60,8 +60,9 @@ _I_CANT = re.compile(r"\b(?:anything|something|what|which \w+)\s+(?:that\s+)?i (
 
 def about_user(question: str) -> float:
     """How surely the question asks about the user themselves: 1 sure, 0.6 likely, 0 not at all."""
-    if _REMEMBER.search(question) or _I_CANT.search(question) or (_AGAIN_MINE.search(question)):
-        return 1.0  # ("when's our shoot again?": what the user booked)
+    if _REMEMBER.search(question) or _I_CANT.search(question) or _AGAIN_MINE.search(question) or \
+            _WHAT_I_DID.search(question):
+        return 1.0  # ("when's our shoot again?", "which size did i go for?": what the user booked)
     for m in _I_ASKS.finditer(question):
         verb = (m.group(1) or "").lower()
         # "what coffee do I usually have?" is about them, "do I have to book?" about the place; "what should I
@@ -87,6 +88,11 @@ _ME = re.compile(r"\b(?:i|my|me|mine|our|we)\b", re.I)
 _MYSELF = re.compile(r"\b(?:i|my|me|mine)\b", re.I)  # ("what room would we need?" asks for the party: the place's)
 
 
+# "which size did i go for?", "what did we order?": what the user did, which only they told (not "what did I need to
+# bring?")
+_WHAT_I_DID = re.compile(r"^\W*(?:what|which|when|where|how much|how many)\b[^?]*?\bdid (?:i|we)\b"
+                         r"(?! (?:need|have) to)",
+                         re.I)
 _AGAIN_MINE = re.compile(r"^\W*(?:when|what time|what day|which day|where)(?:'s|\s+is|\s+was|\s+are)\s+(?:my|our)\b"
                          r"[^?]*\bagain\W*$", re.I)  # (not "how much is a day pass for my friend again?")
 _THERE_IS = re.compile(r"^\s*(?:and\s+)?(?:is|are) there\b", re.I)

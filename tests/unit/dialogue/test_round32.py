@@ -5,6 +5,7 @@ here on businesses of their own."""
 from __future__ import annotations
 
 from avatar_service.adapters.dialogue.told_cases import asks_the_place_for, memories_named
+from avatar_service.adapters.dialogue.user_facts import about_user
 
 from .test_round24 import ask
 
@@ -109,3 +110,15 @@ def test_what_costs_anything_is_answered_no_by_what_is_free() -> None:
 
 def test_entering_is_entry() -> None:
     assert "£8" in ask_the_treetops("is there a race on friday nights?", "how much to enter?")
+
+
+def test_mine_is_the_users_home() -> None:
+    told = ["User's mum lives in Hexham", "User lives in Corbridge, 12 miles away"]
+    assert memories_named("could you collect it from mine?", told, frozenset())[0] == [1]
+    assert asks_the_place_for("do i need a permit for mine?")
+
+
+def test_what_the_user_did_is_asked_of_them() -> None:
+    assert about_user("which size did i go for?") == 1.0
+    assert about_user("what did we order?") == 1.0
+    assert about_user("what did i need to bring?") < 1.0
