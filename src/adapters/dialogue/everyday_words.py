@@ -15,7 +15,7 @@ snow snowy snowing ice icy
 ahead advance beforehand upfront deposit deposits
 keep borrow borrowing borrowed loan loans lend lending
 borrow borrowing hire hiring rent renting
-pick collect collecting collection pickup fetch fetching
+pick collect collecting collection pickup fetch fetching grab
 arrive arrives arriving arrival arrivals land lands landing
 depart departs departure departures sail sails sailing
 midnight night nights overnight
@@ -180,6 +180,8 @@ PHRASES = [
     (r"\b(?:do not|don't|does not|doesn't|did not|didn't|never) (?:show|turn) up\b|\bno[ -]shows?\b", "miss"),
     (r"\brun(?:s|ning)? (?:a (?:bit|little) |slightly )?late\b", "late"),  # (not "run" as what is asked about)
     (r"\b(?:come|comes|coming|tag|tags|tagging) (?:along|too|as well)\b", "come"),  # ("can Bramble come along?")
+    (r"\b(?:complete|total|absolute|real) (beginners?|novices?)\b", r"\1"),  # (what is asked for: beginners)
+    (r"\bhang(?:s|ing)? (?:about|around)\b", "wait"),  # "how long would the driver hang about?"
     (r"\bmiss(?:es|ed|ing)? the (?:start|beginning)\b|\b(?:running|be|being|get|getting|arrive|arriving) late\b",
      r"\g<0> late"),
     (r"\bpop(?:s|ped|ping)? (?:in|by|round|over)\b|\bdrop(?:s|ped|ping)?[ -](?:in|by)\b", "visit"),

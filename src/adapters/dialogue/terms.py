@@ -88,7 +88,7 @@ DISCOURSE = words_of(
     anyway anyhow though besides perhaps maybe probably possibly still even ever never sometimes already also too well
     hi hello hey hiya oh um uh er hmm please kindly per said say tell told ask asking asked hang
     happen happens happened happening supposed totally completely altogether proper decent
-    afterwards afterward alright
+    afterwards afterward alright properly
     mine""")  # ("a mate of mine": whose, as "my" is; "what happens if...", "is it supposed to be hard?")
 
 

@@ -41,8 +41,8 @@ _NO_NEED = re.compile(r"\b(?:needs? no|(?:do|does)(?: not|n't) need(?: to book)?
                       r"no (?:\w+ ){1,2}(?:is )?(?:needed|required|necessary))\b", re.I)  # ("no appointment needed")
 # (not "can I bring my own?")
 _NEED_OWN = re.compile(r"\b(?:need|have|got) to (?:bring|buy|get|have|take|send|pack)\b", re.I)
-_PROVIDED = re.compile(r"\b(?:we|they) (?:provide|supply|lend|loan)\b|\b(?:are|is) (?:provided|supplied|included)\b",
-                       re.I)
+_PROVIDED = re.compile(r"\b(?:we|they) (?:provide|supply|lend|loan)\b|\b(?:are|is) (?:provided|supplied|included)\b|"
+                       r"\b(?:including|includes) (?:the |your |all )?\w+", re.I)  # ("£60, including needles")
 _NOT_PROVIDED = re.compile(r"\b(?:we|they) (?:do not|don't) (?:provide|supply|lend|loan)\b|"
                            r"\b(?:are|is) not (?:provided|supplied|included)\b|"
                            r"\b(?:aren't|isn't) (?:provided|supplied)\b", re.I)
@@ -55,7 +55,8 @@ _ASIDE = re.compile(r"\s[–—]\s[^–—]*,[^–—]*\s[–—]\s")
 # whether something costs ("is there a charge for that?", "is that extra?"), which a price stated answers yes
 _CHARGE_ASKED = re.compile(r"\b(?:is|are) there (?:a |an |any )?(?:extra )?(?:charge|fee|cost)s?\b|"
                            r"\b(?:is|are) (?:it|that|this|they) extra\b|"
-                           r"\b(?:does|do|will|would) (?:it|that|this|they|those) cost (?:extra|more|anything|money)\b",
+                           r"\b(?:does|do|will|would) (?:it|that|this|they|those) cost (?:extra|more|anything|money)\b|"
+                           r"\b(?:do|does|will|would) (?:you|they) charge\b",
                            re.I)
 _PAY_ASKED = re.compile(r"\b(?:have|need) to pay\b|\bpay (?:for|extra for) (?:it|that|this|them|those)\b", re.I)
 _AMOUNT = re.compile(r"[£$€]\s?\d|\b\d+(?:[.,]\d\d)? (?:pounds?|euros?|dollars?)\b", re.I)

@@ -4,6 +4,7 @@ here on businesses of their own."""
 
 from __future__ import annotations
 
+from avatar_service.adapters.dialogue.terms import RELATED, terms
 from avatar_service.adapters.dialogue.told_cases import asks_the_place_for, memories_named
 from avatar_service.adapters.dialogue.user_facts import about_user
 
@@ -122,3 +123,33 @@ def test_what_the_user_did_is_asked_of_them() -> None:
     assert about_user("which size did i go for?") == 1.0
     assert about_user("what did we order?") == 1.0
     assert about_user("what did i need to bring?") < 1.0
+
+
+WOOL_SHOP = [
+    "Our beginners' knitting class runs on Tuesday evenings and costs £40, including needles and a ball of wool.",
+    "If you buy wool in a skein, we'll wind it into a ball for you free of charge.",
+    "Click-and-collect orders can be picked up from 10am to 4pm.",
+    "Our owner, Ruth, is a qualified knitting tutor.",
+    "Our delivery driver waits up to 15 minutes if nobody answers.",
+]
+
+
+def ask_the_wool_shop(*questions: str) -> str:
+    return ask("The owner of a wool shop.", WOOL_SHOP, [0.3, 0.3, 0.3, 0.3, 0.3], *questions)
+
+
+def test_what_a_price_includes_need_not_be_brought() -> None:
+    reply = ask_the_wool_shop("tell me about the knitting class", "do i need to bring my own needles?")
+    assert reply.startswith("No") and "including needles" in reply, reply
+
+
+def test_do_you_charge_asks_whether_it_costs() -> None:
+    reply = ask_the_wool_shop("can you wind a skein for me?", "do you charge for that?")
+    assert reply.startswith("No") and "free of charge" in reply, reply
+
+
+def test_everyday_words_of_round_32() -> None:
+    assert terms("collect")[0] in RELATED[terms("grab")[0]]  # "what time can i come and grab it?"
+    assert terms("wait")[0] in terms("how long would the driver hang about?")
+    assert "Tuesday" in ask_the_wool_shop("is there anything for complete beginners?")
+    assert "qualified" in ask_the_wool_shop("is ruth properly qualified?")
