@@ -30,6 +30,9 @@ _TOPIC_WORDS = 6
 _SHORTEST_PART = 4  # "chair" names an "armchair"; "car" does not name a "scar"
 _GENERIC = frozenset(("own", "way", "time", "turn", "booking", "order", "appointment", "stuff", "things"))
 _USERS_HOME = re.compile(r"^User (?:lives|has (?:a|an) (?:\w+ )?(?:house|flat|home))\b")
+_THE_THING = re.compile(r"\b(?:the|that|this|those|these|both) (?:(?:old|new|two|three)\s+)?([a-z]+)(?:\s+([a-z]+))?",
+                        re.I)
+_USERS_THING = re.compile(r"^User (?:has|owns|bought|has bought|inherited)\b")
 _MINE = re.compile(r"\b(?:at|from|to|for|round|outside|near) (mine)\b", re.I)  # "from mine": from the user's home
 
 
@@ -41,6 +44,9 @@ def memories_named(text: str, memories: Sequence[str], known: frozenset[str]) ->
     asked = set(words(text))
     owned = {w: _SAME.get(w, w) for m in (*_POSSESSED.finditer(text), *_MINE.finditer(text)) for w in m.groups() if w}
     owned = {w: o for w, o in owned.items() if o not in _GENERIC and (o in _KIN or len(o) >= 3)}
+    common = common_terms(text)
+    # "can the old fridge freezer go in?": a thing the user told they have, named with "the"
+    those = {w for m in _THE_THING.finditer(text) for w in m.groups() if w and stem(w) not in common and len(w) >= 3}
     named, naming = [], set()
     for i, memory in enumerate(memories):
         # (whom or what a memory is about comes early in it: "User has a leather sofa with ...", not "Neil would rather
@@ -53,6 +59,8 @@ def memories_named(text: str, memories: Sequence[str], known: frozenset[str]) ->
         things = {w for w, o in owned.items()
                   if (o in said or (len(o) >= _SHORTEST_PART and any(s.endswith(o) for s in said))) and
                   (o != "home" or _USERS_HOME.match(memory))}  # (the user's home: not "User's mum lives in ...")
+        if _USERS_THING.match(memory):
+            things |= those & set(opening[:_TOPIC_WORDS])
         if names or things:
             named.append(i)
             naming |= names | things
@@ -85,7 +93,7 @@ def asks_the_place_for(text: str) -> bool:
 
 _FOR_THEM = re.compile(r"\b(?:can|could|will|would|do) you\b|"
                        r"^\W*(?:is|are|does|do|will|would)\b.*\b(?:for|to|with|on|at)\s+(?:my|our|mine)\b|"
-                       r"^\W*(?:and\s+)?(?:can|could|may|is|are|would|will)\s+(?:\w+|(?:my|our)(?:\s+\w+){1,2}?)\s+"
+                       r"^\W*(?:and\s+)?(?:can|could|may|is|are|would|will)\s+(?:\w+|(?:my|our|the)(?:\s+\w+){1,3}?)\s+"
                        r"(?:come|go|join|bring|get|have|use|stay|fish|ride|swim|play|visit|be (?:ok|okay|allowed|able|"
                        r"welcome|alright|fine))\b", re.I)
 

@@ -153,3 +153,11 @@ def test_everyday_words_of_round_32() -> None:
     assert terms("wait")[0] in terms("how long would the driver hang about?")
     assert "Tuesday" in ask_the_wool_shop("is there anything for complete beginners?")
     assert "qualified" in ask_the_wool_shop("is ruth properly qualified?")
+
+
+def test_a_thing_the_user_has_named_with_the_is_its_case() -> None:
+    reply = ask_the_garden_centre("could you fix the strimmer?")
+    assert reply.startswith("No") and "petrol engine" in reply, reply
+    assert memories_named("can the old fridge freezer go in?", ["User has an old fridge freezer to get rid of"],
+                          frozenset())[0] == [0]
+    assert memories_named("can the fridge go in?", ["User's brother runs a fridge repair shop"], frozenset())[0] == []
