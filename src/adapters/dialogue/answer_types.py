@@ -67,7 +67,7 @@ HOLDS = {
                             r"\b(?:daily|weekly|fortnightly|monthly|yearly|annually)\b", re.I),
     # an age or an age limit: "21 years old", "aged 3", "under 18", "over 65", "18+"
     "age": re.compile(r"\b\d{1,3}[ -]years?[ -]olds?\b|\bage[ds]? \d|\b(?:under|over|below|above|from|at least) "
-                      r"\d{1,2}\b(?![.:]\d|\s?(?:am|pm|euros?|minutes|hours|km|%))|\b\d{1,2}\+|"
+                      r"\d{1,2}(?:s\b|\b(?![.:]\d|\s?(?:am|pm|euros?|minutes|hours|km|%)))|\b\d{1,2}\+|"
                       r"\b(?:is|are|turned|turns|turning) \d{1,3}\b(?!\s?(?:am|pm|euros?|pounds?|minutes|hours|km|%))|"
                       rf"\bis {NUMBER_WORD}(?= and an? half\b|\s*(?:[.,;!?]|$))|\b\d{{1,2}}[ -]months?[ -]old\b|"
                       r"\b(?:start|begin|join)s? (?:at|from) \d{1,2}\b(?![.:]?\d|\s?(?:am|pm|o'clock))|"

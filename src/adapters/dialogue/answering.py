@@ -178,7 +178,7 @@ def best_answer(ranking: Ranking, more: bool, asking: bool, about_user: float, t
     # "for emergencies outside these hours..." came just behind "bring your pet's vaccination booklet")
     if _holds_the_answer(best, ranking, asking) or _alone_of_its_kind(best, ranking):
         return best
-    if best.case_held >= 1.0 and ranking.unmatched < UNKNOWN_HALF:
+    if best.case_held > 0 and ranking.unmatched < UNKNOWN_HALF:
         return best  # the place's rule for what the user told of whom it is asked ("... one flight of stairs")
     # asked about themselves, the one thing the user told that holds a word asked, well ahead of the rest ("which part
     # of the site do I like to be in?" / "you prefer pitches close to the river")

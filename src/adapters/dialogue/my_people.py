@@ -5,7 +5,7 @@ one found, nor with the place's rules for children."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from avatar_service.adapters.dialogue.answer_types import KIN_WORDS, ages, ages_meant, mentions_child
 from avatar_service.adapters.dialogue.answering import question_weights
@@ -124,15 +124,14 @@ _A_CHILD = re.compile(r"\W*(?:your|you have)\b[^,.;]{0,30}?\b(?:sons?|daughters?
                       r"twins|grandchildren|grandsons?|granddaughters?)\b", re.I)
 
 
-def named_for(weights: dict[str, float], memories: Sequence[str], known: Callable[[], list[str]]) -> set[str]:
+def named_for(weights: dict[str, float], memories: Sequence[str], known: frozenset[str]) -> set[str]:
     """"would biscuit need to be neutered for that?": the terms of the user's own pet or person, named as the memories
-    name them and nowhere in what the place knows (`known`), in a question that asks something else of the place:
-    whom it is for (its case), not what it asks."""
+    name them and nowhere in what the place knows (`known`: the terms of its sentences), in a question that asks
+    something else of the place: whom it is for (its case), not what it asks."""
     names = {t for m in memories for name in NAME.findall(m) for t in terms(name)} & weights.keys()
     if not names or not {t for t, w in weights.items() if w >= 1.0} - names:
         return set()
-    said = {t for text in known() for t in terms(text)}
-    return names - said
+    return names - known
 
 
 NAME = re.compile(r"(?<![.!?] )(?<!^)\b[A-Z][a-z]+\b")  # a name: capitalised, not as a sentence's first word

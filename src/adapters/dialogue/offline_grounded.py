@@ -71,13 +71,7 @@ from avatar_service.adapters.dialogue.terms import (
     terms,
     words,
 )
-from avatar_service.adapters.dialogue.told_cases import (
-    TOLD_WEIGHT,
-    asks_the_place_for,
-    case_terms,
-    memories_named,
-    weigh_the_told,
-)
+from avatar_service.adapters.dialogue.told_cases import named_aside, the_cases, weigh_the_told
 from avatar_service.adapters.dialogue.user_facts import (
     about_user,
     addresses_the_place,
@@ -168,6 +162,7 @@ class _Reply(SmallTalk):
         self.context_terms: set[str] = set()  # what the turns a follow-up leans on said
         self.pointing = False  # the turn points back at what the last reply said ("what's that cost?")
         self.several = False  # asks about several of the user's children ("how old are my two?")
+        self.cases: list[int] = []  # the memories of whom it asks the place for (told_cases)
         # the terms a follow-up borrows from the last reply alone, and the known sentences that reply said
         self.from_reply: frozenset[str] = frozenset()
         self.echoed: frozenset[str] = frozenset()
@@ -344,16 +339,12 @@ class _Reply(SmallTalk):
             mine = min(mine, 0.6)
             weigh_for_the_limit(weights, text, self.said_text, context if limit_again else "", self.request.memories)
         if mine < 0.6 and answer_types.is_yes_no(asked):  # ("would biscuit need to be neutered?": for Biscuit)
-            for t in named_for(weights, self.request.memories,
-                               lambda: [c.text for c in self.known if c.kind == "knowledge"]):
+            for t in named_for(weights, self.request.memories, self.known_terms):
                 weights[t] = min(weights[t], 0.3)
         to_place = addresses_the_place(asked) or asks_who_here(asked)
-        cases, naming = memories_named(asked, self.request.memories, self.known_terms) if mine < 1.0 and \
-            asks_the_place_for(asked) else ([], frozenset())
-        if cases:  # "can Bramble come along?": asked of the place, for whom the memories say
-            mine = 0.0
-            for t in naming & weights.keys():
-                weights[t] = min(weights[t], TOLD_WEIGHT)
+        self.cases, told_of = the_cases(text, asked, self.request.memories, self.known_terms, weights) \
+            if mine < 1.0 else ([], frozenset())
+        mine = 0.0 if self.cases else mine  # "can Bramble come along?": asked of the place, for whom the memories say
         common = common_terms(text)
         if {"place", "time", "day"} & set(kinds) and weights and not ((context and pointing) or mentions_user(text)) \
                 and not {t for t, w in weights.items() if w >= 1.0} - self.itself - OPENING_TERMS - common:
@@ -371,7 +362,8 @@ class _Reply(SmallTalk):
                      incidental=common | of_the_family(weights.keys(), self.itself), told=told,
                      last_reply=said_sentences(self.previous_reply), kind_borrowed=bool(borrowed_kinds),
                      one_person=bool(_ONE_PERSON.search(text) or JUST_ME.search(text)), listed_before=listed,
-                     cases=frozenset(cases), case_terms=case_terms(text, self.request.memories, cases))
+                     cases=frozenset(self.cases), case_terms=told_of,
+                     case_aside=named_aside(asked))
 
     def candidates(self, exclude: str = "") -> list[Candidate]:
         """The known sentences and the memories, without the knowledge sentences `exclude` said ("tell me more": what
@@ -391,7 +383,7 @@ class _Reply(SmallTalk):
 
     def dont_know(self, text: str, ranking: Ranking) -> None:
         asked = asked_part(text)  # ("my dad's in a wheelchair, can he still play?" asks the place: no "never said")
-        if about_user(asked) >= 0.6 and not asks_permission(asked):
+        if about_user(asked) >= 0.6 and not asks_permission(asked) and not self.cases:  # (the user did tell of them)
             return self.say(P.NOT_TOLD, what=indirect(text))
         self.say(P.DONT_KNOW, topic=unknown_topic(text, ranking) or "that")
         topics = [lower_name(t) for t in self.request.topics if t.strip()][:4]

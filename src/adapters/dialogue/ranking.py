@@ -17,18 +17,18 @@ Each candidate is one sentence of a knowledge chunk, or one memory (in the secon
 
 from __future__ import annotations
 
-import bisect
+import dataclasses
 import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from avatar_service.adapters.dialogue import amounts, answer_types
-from avatar_service.adapters.dialogue.terms import RELATED, WEEKDAY_TERMS, same_family, terms
+from avatar_service.adapters.dialogue.terms import RELATED, WEEKDAY_TERMS, related_in, terms
 
 AGE_COVERAGE = 0.5
 _K1, _B = 1.2, 0.25  # BM25: sentences are short, so length matters less than for documents
-_RELATED_MATCH, _TITLE_MATCH, _CASE_RELATED = 0.6, 0.4, 0.3
+_RELATED_MATCH, _TITLE_MATCH, _CASE_RELATED = 0.6, 0.4, 0.6
 LEXICAL_WEIGHT, SENTENCE_WEIGHT, CHUNK_WEIGHT, FIT_WEIGHT, UNFIT_LEXICAL = 0.45, 0.6, 0.25, 0.25, 0.6
 
 
@@ -84,6 +84,7 @@ class Query:
     # come along?"): its case (told_cases), never its answer
     cases: frozenset[int] = frozenset()
     case_terms: frozenset[str] = frozenset()  # what those memories say, which the question does not
+    case_aside: bool = False  # they are named for what is asked ("is there parking for my car?"), not asked about
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,8 +133,8 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
     asked_amounts = amounts.amounts(query.text)
     need_asked = query.yes_no and _NEED_ASKED.search(query.text) is not None
     vocabulary = set().union(*term_sets)
-    related = _related_in(weights, vocabulary)
-    case_related = _related_in(dict.fromkeys(query.case_terms, 0.0), vocabulary)
+    related = related_in(weights, vocabulary)
+    case_related = related_in(query.case_terms, vocabulary)
     inherited = _antecedents(candidates, term_sets)
     # a chunk's title ("Pick-up") says what all its sentences are about, in words they may not use themselves
     titled = [c.title & weights.keys() for c in candidates]
@@ -160,12 +161,12 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
     # "can I pay in instalments?" asks whether, so the kind its words suggest (a price) matters less
     fit_weight = FIT_WEIGHT / 2 if query.yes_no else FIT_WEIGHT
     contact = list(query.kinds) == ["contact"]  # a phone number or an address to write to, and nothing else
-    scored = []
+    scored, own_main = [], []  # (and how many of the question's own main words each holds)
     main = [t for t, w in weights.items() if w >= 1.0 and t in reachable]
     topic = {t for t in main if not _kin(t)}  # what is asked of the child, if one is named
     for i, (candidate, have, age, before, title) in enumerate(zip(candidates, term_sets, ages, inherited, titled,
                                                                   strict=True)):
-        held, main_held, topic_held = 0.0, 0, False
+        held, main_held, topic_held, own_held = 0.0, 0, False, 0
         echo = candidate.text in query.echoed
         for t, w in weights.items():
             if echo and t in query.from_reply:
@@ -182,6 +183,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
             else:
                 continue
             main_held += w >= 1.0 and t in reachable
+            own_held += w >= 1.0 and t in have and t not in query.incidental  # (in so many words)
             topic_held = topic_held or (w >= 1.0 and t in topic)
         coverage = held / total if weights else 0.0
         # an age found in what the user told counts where the sentence is about what is asked ("does my daughter
@@ -235,7 +237,6 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
             score -= SOMEONE_ELSE  # "which room would my son be in?": his age is what the question is asked with
         case_held = min(1.0, sum(1.0 if t in have else _CASE_RELATED if case_related[t] & have else 0.0
                                  for t in query.case_terms)) if candidate.kind == "knowledge" else 0.0
-        score += CASE_HELD * case_held  # "Dogs are welcome" for the user's spaniel
         if candidate.kind == "memory" and candidate.group in query.cases:
             score -= 1.0  # "can Bramble come along?" is never answered by "You have a spaniel called Bramble."
         elif candidate.kind == "memory" and query.told and not query.about_user and have & weights.keys() <= query.told:
@@ -257,6 +258,15 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
             opening = set(terms(" ".join(candidate.text.split()[:_OPENING_WORDS])))
             score += SUBJECT_HELD * len(opening & set(main)) / len(main)
         scored.append(Scored(candidate, score, coverage, fits, main_held / len(main) if main else 1.0, case_held))
+        own_main.append(own_held)
+    if query.case_terms:
+        # what the user told of whom it is asked for ranks the place's sentences ("Dogs are welcome" for their spaniel);
+        # named for what is asked, only those that hold as many of the question's own words as any does ("is there
+        # parking for my car?" is still asked of the parking, not the charger their electric car would use)
+        most = max((n for s, n in zip(scored, own_main, strict=True) if s.candidate.kind == "knowledge"),
+                   default=0) if query.case_aside else 0
+        scored = [dataclasses.replace(s, score=s.score + CASE_HELD * s.case_held) if n >= most else
+                  dataclasses.replace(s, case_held=0.0) for s, n in zip(scored, own_main, strict=True)]
     scored.sort(key=lambda s: -s.score)
     main_words = [t for t, w in weights.items() if w >= 1.0 and t in query.own]
     topical = [t for t in main_words if t not in query.case] or main_words
@@ -264,7 +274,9 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
     unknown = frozenset(t for t, w in weights.items() if t not in reachable and w >= 1.0)
     return Ranking(scored, unmatched, len(weights), frozenset(main_words), bool(query.kinds) and not query.yes_no,
                    bool(focus) and focus not in reachable,
-                   bool(query.kinds) and not query.yes_no and (_LITERAL.issuperset(query.kinds) or (
+                   bool(query.kinds) and (not query.yes_no or (  # ("is there an age limit?": an age)
+                       list(query.kinds) == ["age"] and not query.kind_borrowed)) and (
+                       _LITERAL.issuperset(query.kinds) or (
                        _HOW_MUCH.search(query.text) is not None and set(query.kinds) == {"price"})),
                    query.aside_named, query.yes_no,
                    unknown,
@@ -293,19 +305,6 @@ def _antecedents(candidates: Sequence[Candidate], term_sets: Sequence[set[str]])
         before = where.get((c.kind, c.group, c.position - 1)) if c.kind == "knowledge" else None
         out.append(frozenset(term_sets[before] - have) if before is not None and PRONOUN_START.match(c.text)
                    else frozenset())
-    return out
-
-
-def _related_in(weights: dict[str, float], vocabulary: set[str]) -> dict[str, frozenset[str]]:
-    """Each question term's related stems: the table's, and the candidates' stems of its word family."""
-    # a family's stems begin one with the other: the stems that begin with t (a range of the sorted vocabulary) and
-    # those t begins with (its prefixes) are all that need the closer look
-    ordered, out = sorted(vocabulary), {}
-    for t in weights:
-        longer = ordered[bisect.bisect_left(ordered, t):bisect.bisect_left(ordered, t + "\uffff")]
-        shorter = [t[:end] for end in range(1, len(t)) if t[:end] in vocabulary]
-        family = frozenset(v for v in (*longer, *shorter) if same_family(t, v))
-        out[t] = RELATED.get(t, frozenset()) | family
     return out
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from collections.abc import Iterable
@@ -245,3 +246,16 @@ def is_question(text: str) -> bool:
 def of_the_family(asked: Iterable[str], own: set[str]) -> frozenset[str]:
     """The asked terms that are the personality's own words or of their family ("plumber" of "a plumbing firm")."""
     return frozenset(t for t in asked if t in own or any(same_family(t, o) for o in own))
+
+
+def related_in(weights: Iterable[str], vocabulary: set[str]) -> dict[str, frozenset[str]]:
+    """Each question term's related stems: the table's, and the candidates' stems of its word family."""
+    # a family's stems begin one with the other: the stems that begin with t (a range of the sorted vocabulary) and
+    # those t begins with (its prefixes) are all that need the closer look
+    ordered, out = sorted(vocabulary), {}
+    for t in weights:
+        longer = ordered[bisect.bisect_left(ordered, t):bisect.bisect_left(ordered, t + "\uffff")]
+        shorter = [t[:end] for end in range(1, len(t)) if t[:end] in vocabulary]
+        family = frozenset(v for v in (*longer, *shorter) if same_family(t, v))
+        out[t] = RELATED.get(t, frozenset()) | family
+    return out

@@ -9,6 +9,7 @@ answer (the user knows what they told)."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 
 from avatar_service.adapters.dialogue.answer_types import KIN_WORDS
@@ -36,6 +37,22 @@ _USERS_THING = re.compile(r"^User (?:has|owns|bought|has bought|inherited)\b")
 _MINE = re.compile(r"\b(?:at|from|to|for|round|outside|near) (mine)\b", re.I)  # "from mine": from the user's home
 
 
+def the_cases(text: str, asked: str, memories: Sequence[str], known: frozenset[str],
+              weights: dict[str, float]) -> tuple[list[int], frozenset[str]]:
+    """The memories of whom or what a question (`text`, its question `asked`) asks the place for, and what they tell of
+    them that it does not say; the words naming them weigh as a case in `weights`. `known`: the terms of the place's
+    own sentences."""
+    if not asks_the_place_for(asked):
+        return [], frozenset()
+    cases, naming = memories_named(asked, memories, known)
+    told_of = case_terms(text, memories, cases)
+    if not told_of and not asks_you_to(asked):
+        return [], frozenset()  # ("would my nan be ok on the boat?" / "User's nan Pat is 92": nothing but her age)
+    for t in naming & weights.keys():
+        weights[t] = min(weights[t], TOLD_WEIGHT)
+    return cases, told_of
+
+
 def memories_named(text: str, memories: Sequence[str], known: frozenset[str]) -> tuple[list[int], frozenset[str]]:
     """The memories about a person or thing of the user's that the question names, by the name a memory gives it
     ("Bramble") or as "my X" when a memory speaks of one ("my sofa", "my brother", "my nan's chair"); and the terms
@@ -44,10 +61,13 @@ def memories_named(text: str, memories: Sequence[str], known: frozenset[str]) ->
     asked = set(words(text))
     owned = {w: _SAME.get(w, w) for m in (*_POSSESSED.finditer(text), *_MINE.finditer(text)) for w in m.groups() if w}
     owned = {w: o for w, o in owned.items() if o not in _GENERIC and (o in _KIN or len(o) >= 3)}
+    # "my son's bike": the bike of a memory that names the son ("User's son Arlo ... has a red BMX"), not every bike
+    whose = {_SAME.get(m.group(2), m.group(2)): _SAME.get(m.group(1), m.group(1))
+             for m in _POSSESSED.finditer(text) if m.group(2)}
     common = common_terms(text)
     # "can the old fridge freezer go in?": a thing the user told they have, named with "the"
     those = {w for m in _THE_THING.finditer(text) for w in m.groups() if w and stem(w) not in common and len(w) >= 3}
-    named, naming = [], set()
+    found: list[tuple[int, set[str], set[str]]] = []
     for i, memory in enumerate(memories):
         # (whom or what a memory is about comes early in it: "User has a leather sofa with ...", not "Neil would rather
         # wait at the garage than leave his car"; "User's son Oscar is ...", "... a spaniel called Bramble", not "...
@@ -58,16 +78,21 @@ def memories_named(text: str, memories: Sequence[str], known: frozenset[str]) ->
         said = {_SAME.get(w, w) for w in opening[:_TOPIC_WORDS]}
         things = {w for w, o in owned.items()
                   if (o in said or (len(o) >= _SHORTEST_PART and any(s.endswith(o) for s in said))) and
-                  (o != "home" or _USERS_HOME.match(memory))}  # (the user's home: not "User's mum lives in ...")
+                  (o != "home" or _USERS_HOME.match(memory)) and  # (the user's home: not "User's mum lives in ...")
+                  (o not in whose or whose[o] in said)}
         if _USERS_THING.match(memory):
             things |= those & set(opening[:_TOPIC_WORDS])
         if names or things:
-            named.append(i)
-            naming |= names | things
-    return named, frozenset(terms(" ".join(naming)))
+            found.append((i, names, things))
+    # a thing more than one memory may be ("my piano": the upright or the digital one?) is no case; a name or a
+    # person is one, whatever the memories tell of them
+    counts = Counter(w for _, _, things in found for w in things if owned.get(w, w) not in _PEOPLE)
+    named = [(i, names | things) for i, names, things in found if names or any(counts[w] <= 1 for w in things)]
+    return [i for i, _ in named], frozenset(terms(" ".join(w for _, naming in named for w in naming)))
 
 
 _KIN = frozenset(_SAME.get(w, w) for w in KIN_WORDS)
+_PEOPLE = _KIN | frozenset(_SAME.values())  # (and the user's home: one, however many memories tell of it)
 
 
 def case_terms(text: str, memories: Sequence[str], named: Sequence[int]) -> frozenset[str]:
@@ -75,11 +100,11 @@ def case_terms(text: str, memories: Sequence[str], named: Sequence[int]) -> froz
     petrol strimmer that won't start": the petrol, not the starting)."""
     own = set(terms(text)) | _NOT_TOLD_OF
     return frozenset(t for i in named for t in terms(memories[i]) if t not in own and not t[:1].isdigit() and
-                     t not in common_terms(memories[i]))
+                     t not in common_terms(memories[i]) and t not in _their_name(memories[i]))
 
 
 # how a memory names its subject, not what it tells of them: "User", naming ("a springer spaniel called Bramble": no
-# phone call), kin ("User's son Oscar": no child's price), numbers ("two full days")
+# phone call), kin ("User's son Oscar": no child's price), numbers ("two full days"); and their name (_their_name)
 _NOT_TOLD_OF = frozenset(terms(" ".join(("user called named name son daughter child children kid kids", *_SAME,
                                          *NUMBER_WORDS))))
 
@@ -91,7 +116,13 @@ def asks_the_place_for(text: str) -> bool:
     return bool(_FOR_THEM.search(text))
 
 
-_FOR_THEM = re.compile(r"\b(?:can|could|will|would|do) you\b|"
+def asks_you_to(text: str) -> bool:
+    """A request of the place ("could you collect my son's BMX?"): what the user told of it is never the answer."""
+    return bool(_YOU_TO.search(text))
+
+
+_YOU_TO = re.compile(r"\b(?:can|could|will|would|do) you\b(?! (?:tell|remind|remember|recall|say|know)\b)", re.I)
+_FOR_THEM = re.compile(_YOU_TO.pattern + "|"
                        r"^\W*(?:is|are|does|do|will|would)\b.*\b(?:for|to|with|on|at)\s+(?:my|our|mine)\b|"
                        r"^\W*(?:and\s+)?(?:can|could|may|is|are|would|will)\s+(?:\w+|(?:my|our|the)(?:\s+\w+){1,3}?)\s+"
                        r"(?:come|go|join|bring|get|have|use|stay|fish|ride|swim|play|visit|be (?:ok|okay|allowed|able|"
@@ -117,3 +148,21 @@ def weigh_the_told(weights: dict[str, float], text: str, asked: str, leans_back:
     for t in told & _FEELING & weights.keys():  # "my son's obsessed with breakdancing, ...": what, not how much
         weights[t] = min(weights[t], 0.3)
     return told
+
+
+def named_aside(text: str) -> bool:
+    """The user's own are named for what is asked ("is there parking for my car?", "a permit for mine?"), not as
+    what is asked about ("is my dad ok to come?", "could you fix my sofa?")."""
+    return bool(_ASIDE.search(text))
+
+
+_ASIDE = re.compile(r"\b(?:for|with) (?:my|our|mine)\b", re.I)
+
+
+def _their_name(memory: str) -> frozenset[str]:
+    """The name of whom a memory is about ("User's nan Pat is 92", "a greyhound called Dash"), which tells nothing of
+    them; not the places it names ("User's mum lives in Marlborough")."""
+    return frozenset(terms(" ".join(n for m in _SUBJECT_NAME.finditer(memory) for n in m.groups() if n)))
+
+
+_SUBJECT_NAME = re.compile(r"^User's (?:\w+ ){1,2}?([A-Z][a-z]+)\b|\b(?:called|named) ([A-Z][a-z]+)")

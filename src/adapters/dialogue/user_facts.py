@@ -76,7 +76,8 @@ def about_user(question: str) -> float:
             procedure = True  # "how early should I arrive?" asks what the place expects, whatever the verb
         if not procedure:
             return 1.0
-    mine = len(_MINE.findall(question)) - len(_SERVED.findall(question)) - len(_ASKS_YOU.findall(question))
+    mine = len(_MINE.findall(question)) - len(_SERVED.findall(question)) - len(_ASKS_YOU.findall(question)) + \
+        len(_HOW_OLD_THEY.findall(question))  # ("how old is he?" after the user's son: his age, which they told)
     # "can my kid rent a violin?", "does my little girl have to pay?": a rule; "is there anyone to shift my stuff?"
     if _PERMISSION.match(question) or _THERE_IS.match(question):
         mine -= 1
@@ -91,8 +92,9 @@ _MYSELF = re.compile(r"\b(?:i|my|me|mine)\b", re.I)  # ("what room would we need
 # "which size did i go for?", "what did we order?": what the user did, which only they told (not "what did I need to
 # bring?")
 _WHAT_I_DID = re.compile(r"^\W*(?:what|which|when|where|how much|how many)\b[^?]*?\bdid (?:i|we)\b"
-                         r"(?! (?:need|have) to)",
+                         r"(?! (?:need|have) to| say| talk| agree| discuss)",  # (not "what did we say about dogs?")
                          re.I)
+_HOW_OLD_THEY = re.compile(r"\bhow old (?:is|are|was|'s) (?:he|she|they|him|her)\b(?! (?:have|need|got) to)", re.I)
 _AGAIN_MINE = re.compile(r"^\W*(?:when|what time|what day|which day|where)(?:'s|\s+is|\s+was|\s+are)\s+(?:my|our)\b"
                          r"[^?]*\bagain\W*$", re.I)  # (not "how much is a day pass for my friend again?")
 _THERE_IS = re.compile(r"^\s*(?:and\s+)?(?:is|are) there\b", re.I)

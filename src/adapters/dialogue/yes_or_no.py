@@ -63,6 +63,10 @@ _AMOUNT = re.compile(r"[£$€]\s?\d|\b\d+(?:[.,]\d\d)? (?:pounds?|euros?|dollar
 _PAYING = frozenset(terms("pay charge cost fee extra"))
 _OPEN_ASKED = re.compile(r"\bopen\b", re.I)
 _CLOSED = re.compile(r"\b(?:close|closed|shut)\b", re.I)
+_COST_ASKED = re.compile(r"\b(?:cost|costs|charge|charged|charges|pay|paid|price|extra|fee|fees)\b|(?<!-)\bfree\b",
+                         re.I)  # (not "fragrance-free")
+_FREE_ASKED = re.compile(r"^\W*(?:is|are)\b[^?]*?(?<!-)\b(?:free|complimentary)\b", re.I)
+_FREE = frozenset(terms("free complimentary"))
 _NO_COST = re.compile(r"\b(?:at|for|with) no (?:extra |additional )?(?:charge|cost|fee)\b", re.I)
 _NO_CHARGE = re.compile(r"\bfree\b|\bno (?:extra )?(?:charge|fee|cost)\b|\bincluded\b|\bat no\b", re.I)
 
@@ -111,6 +115,9 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
     if (charge or _PAY_ASKED.search(question)) and _NO_CHARGE.search(text) and \
             not _AMOUNT.search(text) and asked - _PAYING <= _with_related(set(terms(text))):
         return _answered(False, text, ranking)  # "do i have to pay for that?" / "Carers come free of charge"
+    if _FREE_ASKED.search(question) and _NO_CHARGE.search(text) and \
+            asked - _PAYING - _FREE <= _with_related(set(terms(text))):
+        return _answered(True, text, ranking)  # "is oat milk free?" / "... and oat milk at no extra charge"
     if _OPEN_ASKED.search(question) and _CLOSED.search(text) and not _OPEN_ASKED.search(text) and asked and \
             asked - OPENING_TERMS <= _with_related(set(terms(text))):
         return _answered(False, text, ranking)  # "are you open on boxing day?" / "we close on ... Boxing Day"
@@ -119,7 +126,7 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
     negated = NEGATIVE.search if NEED.search(question) else lambda p: NEGATIVE.search(_NO_NEED.sub("", p))
     # (nor is what costs nothing a "no" unless paying is asked: "can biscuit come?" / "dogs are welcome at no extra
     # charge")
-    free = _NO_COST if not (charge or _PAY_ASKED.search(question)) else None
+    free = _NO_COST if not (charge or _COST_ASKED.search(question)) else None
 
     def said_no(part: str) -> re.Match[str] | None:
         return negated(_ASIDE.sub(" ", free.sub(" ", part) if free else part))
