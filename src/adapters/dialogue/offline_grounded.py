@@ -342,7 +342,10 @@ class _Reply(SmallTalk):
             for t in named_for(weights, self.request.memories, self.known_terms):
                 weights[t] = min(weights[t], 0.3)
         to_place = addresses_the_place(asked) or asks_who_here(asked)
-        self.cases, told_of = the_cases(text, asked, self.request.memories, self.known_terms, weights) \
+        names = place_names(self.request.persona.description)
+        self.cases, told_of = the_cases(text, asked, self.request.memories, self.known_terms,
+                                        frozenset(terms(" ".join(names))), weights,
+                                        any(age < ADULT_AGE for age in asked_ages)) \
             if mine < 1.0 else ([], frozenset())
         mine = 0.0 if self.cases else mine  # "can Bramble come along?": asked of the place, for whom the memories say
         common = common_terms(text)
@@ -354,7 +357,7 @@ class _Reply(SmallTalk):
         return Query(text=text, weights=weights, kinds=kinds, yes_no=answer_types.is_yes_no(asked) or limit_again,
                      about_user=mine,
                      permission=asks_permission(asked) or old_enough, to_place=to_place, ages=asked_ages,
-                     ages_said=bool(answer_types.ages(text)), place_names=place_names(self.request.persona.description),
+                     ages_said=bool(answer_types.ages(text)), place_names=names,
                      own=own_terms,
                      mentions_user=mentions_user(asked) or (bool(context) and mentions_user(context)),
                      child=answer_types.mentions_child(text) or any(age < ADULT_AGE for age in asked_ages), said=said,

@@ -19,7 +19,10 @@ from avatar_service.adapters.dialogue.user_facts import asks_about_the_told, has
 
 # "my sofa", "our dog", "my nan's chair", "my little boy": the word after the possessive, and its possessor's own noun
 _POSSESSED = re.compile(r"\b(?:my|our)\s+(?:(?:little|old|new|own|youngest|eldest|oldest)\s+)?([a-z]+)"
-                        r"(?:'s\s+([a-z]+))?", re.I)
+                        r"(?:'s\s+([a-z]+))?|"
+                        # "dad's watch", "nan's ring": the user's people need no "my"
+                        r"\b(mum|mam|mom|dad|nan|nana|nanna|gran|granny|grandma|grandad|grandpa|wife|husband|hubby)"
+                        r"'s\s+([a-z]+)", re.I)
 # the words one person is told by: "my nan" is the memory's "grandmother"
 _SAME = {w: group.split()[0] for group in (
     "grandmother nan nana nanna nanny gran granny grandma", "grandfather grandad granddad grandpa grampa",
@@ -37,16 +40,18 @@ _USERS_THING = re.compile(r"^User (?:has|owns|bought|has bought|inherited)\b")
 _MINE = re.compile(r"\b(?:at|from|to|for|round|outside|near) (mine)\b", re.I)  # "from mine": from the user's home
 
 
-def the_cases(text: str, asked: str, memories: Sequence[str], known: frozenset[str],
-              weights: dict[str, float]) -> tuple[list[int], frozenset[str]]:
+def the_cases(text: str, asked: str, memories: Sequence[str], known: frozenset[str], place: frozenset[str],
+              weights: dict[str, float], aged: bool) -> tuple[list[int], frozenset[str]]:
     """The memories of whom or what a question (`text`, its question `asked`) asks the place for, and what they tell of
     them that it does not say; the words naming them weigh as a case in `weights`. `known`: the terms of the place's
-    own sentences."""
+    own sentences; `place`: those of the place's own name, which tell nothing of the user's ("a self-employed
+    electrician" at "Keepsafe Self Storage"); `aged`: the question is asked at an age a memory gives."""
     if not asks_the_place_for(asked):
         return [], frozenset()
-    cases, naming = memories_named(asked, memories, known)
-    told_of = case_terms(text, memories, cases)
-    if not told_of and not asks_you_to(asked):
+    # (named where the user tells of them before asking: "my mum does pickup sometimes, will she be ok getting up?")
+    cases, naming = memories_named(text, memories, known)
+    told_of = case_terms(text, memories, cases) - place
+    if not told_of and not asks_you_to(asked) and not aged:
         return [], frozenset()  # ("would my nan be ok on the boat?" / "User's nan Pat is 92": nothing but her age)
     for t in naming & weights.keys():
         weights[t] = min(weights[t], TOLD_WEIGHT)
@@ -59,11 +64,12 @@ def memories_named(text: str, memories: Sequence[str], known: frozenset[str]) ->
     of the question that name them. A name the place's own sentences hold (`known`: their terms) is not one of the
     user's ("Sunday", "Chester")."""
     asked = set(words(text))
-    owned = {w: _SAME.get(w, w) for m in (*_POSSESSED.finditer(text), *_MINE.finditer(text)) for w in m.groups() if w}
+    owned = {w.lower(): _SAME.get(w.lower(), w.lower())
+             for m in (*_POSSESSED.finditer(text), *_MINE.finditer(text)) for w in m.groups() if w}
     owned = {w: o for w, o in owned.items() if o not in _GENERIC and (o in _KIN or len(o) >= 3)}
     # "my son's bike": the bike of a memory that names the son ("User's son Arlo ... has a red BMX"), not every bike
-    whose = {_SAME.get(m.group(2), m.group(2)): _SAME.get(m.group(1), m.group(1))
-             for m in _POSSESSED.finditer(text) if m.group(2)}
+    whose = {_SAME.get(thing.lower(), thing.lower()): _SAME.get(owner.lower(), owner.lower())
+             for m in _POSSESSED.finditer(text) for owner, thing in (m.groups()[:2], m.groups()[2:]) if thing}
     common = common_terms(text)
     # "can the old fridge freezer go in?": a thing the user told they have, named with "the"
     those = {w for m in _THE_THING.finditer(text) for w in m.groups() if w and stem(w) not in common and len(w) >= 3}
@@ -125,8 +131,8 @@ _YOU_TO = re.compile(r"\b(?:can|could|will|would|do) you\b(?! (?:tell|remind|rem
 _FOR_THEM = re.compile(_YOU_TO.pattern + "|"
                        r"^\W*(?:is|are|does|do|will|would)\b.*\b(?:for|to|with|on|at)\s+(?:my|our|mine)\b|"
                        r"^\W*(?:and\s+)?(?:can|could|may|is|are|would|will)\s+(?:\w+|(?:my|our|the)(?:\s+\w+){1,3}?)\s+"
-                       r"(?:come|go|join|bring|get|have|use|stay|fish|ride|swim|play|visit|be (?:ok|okay|allowed|able|"
-                       r"welcome|alright|fine))\b", re.I)
+                       r"(?:come|go|join|bring|get|have|use|stay|fish|ride|swim|play|visit|do|try|"
+                       r"be (?:ok|okay|allowed|able|welcome|alright|fine))\b", re.I)
 
 
 def weigh_the_told(weights: dict[str, float], text: str, asked: str, leans_back: bool) -> frozenset[str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from avatar_service.adapters.dialogue.answer_types import HOLDS
 from avatar_service.adapters.dialogue.terms import RELATED, terms
-from avatar_service.adapters.dialogue.told_cases import asks_the_place_for, case_terms, memories_named
+from avatar_service.adapters.dialogue.told_cases import asks_the_place_for, case_terms, memories_named, the_cases
 from avatar_service.adapters.dialogue.user_facts import about_user
 
 from .test_round24 import ask
@@ -199,3 +199,24 @@ def test_round_32s_review_words() -> None:
 def test_an_age_limit_nothing_states_is_not_known() -> None:
     reply = ask_the_wool_shop("is there an age limit for click and collect?")
     assert "not sure" in reply or "don't know" in reply or "do not know" in reply, reply
+
+
+# found by heldout33 (a tuition centre, a jewellery workshop, an archery range), measured once before these
+
+
+def test_the_users_people_are_named_without_my_and_before_the_question() -> None:
+    watch = ["User's dad Ray has an automatic Omega watch that has stopped working"]
+    assert memories_named("can i bring dad's watch in to you?", watch, frozenset())[0] == [0]
+    told = "my mum does pickup sometimes, will she be ok getting up to you?"
+    cases, told_of = the_cases(told, "will she be ok getting up to you?", ["User's mum uses a wheelchair"],
+                               frozenset(), frozenset(), {}, aged=False)
+    assert cases == [0] and terms("wheelchair")[0] in told_of
+    assert asks_the_place_for("could jake do something there for his birthday?")
+
+
+def test_the_places_own_name_tells_nothing_of_the_users() -> None:
+    husband = ["User's husband Pete is a self-employed electrician"]
+    question = "my husband needs somewhere for his tools, do you do anything for businesses?"
+    _, told_of = the_cases(question, "do you do anything for businesses?", husband, frozenset(),
+                           frozenset(terms("Keepsafe Self Storage")), {}, aged=False)
+    assert terms("self")[0] not in told_of and terms("electrician")[0] in told_of
