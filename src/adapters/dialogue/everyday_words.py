@@ -180,10 +180,10 @@ PHRASES = [
     (r"\brun(?:s|ning)? (?:a (?:bit|little) |slightly )?late\b", "late"),  # (not "run" as what is asked about)
     (r"\b(?:come|comes|coming|tag|tags|tagging) (?:along|too|as well)\b", "come"),  # ("can Bramble come along?")
     (r"\b(?:complete|total|absolute|real) (beginners?|novices?)\b", r"\1"),  # (what is asked for: beginners)
-    (r"\bhang(?:s|ing)? (?:about|around)\b", "wait"),
+    (r"\bhang(?:s|ing)? (?:about|around)\b", "wait"),  # "how long would the driver hang about?"
     # getting about with a frame or a stick is mobility ("User's mum walks with a frame" / "step-free")
     (r"\bwalk(?:s|ing)? with (?:a|an) (?:frame|stick|walker|cane)\b|\bwalking (?:frame|stick)s?\b|\bzimmer\b|"
-     r"\bcrutches\b", "mobility"),  # "how long would the driver hang about?"
+     r"\bcrutches\b", "mobility"),
     (r"\bmiss(?:es|ed|ing)? the (?:start|beginning)\b|\b(?:running|be|being|get|getting|arrive|arriving) late\b",
      r"\g<0> late"),
     (r"\bpop(?:s|ped|ping)? (?:in|by|round|over)\b|\bdrop(?:s|ped|ping)?[ -](?:in|by)\b", "visit"),

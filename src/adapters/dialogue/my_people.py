@@ -26,15 +26,19 @@ _AT_MOST = 4
 def ages_of_relatives(text: str, memories: Sequence[str]) -> list[int]:
     """"a ticket for my son", "can my niece come?": their age, when a memory gives it ("... a son named Tom who is
     12", "User's niece Ruby is 16")."""
-    relatives = {_KIN_AS_TOLD.get(w, w) for w in (w.split("'")[0] for w in words(text))
+    relatives = {SAME_PERSON.get(w, w) for w in (w.split("'")[0] for w in words(text))
                  if mentions_child(w) or w in _KIN}
-    return [age for m in memories if relatives & {_KIN_AS_TOLD.get(w, w) for w in (w.split("'")[0] for w in words(m))}
+    return [age for m in memories if relatives & {SAME_PERSON.get(w, w) for w in (w.split("'")[0] for w in words(m))}
             for age in ages(m)]
 
 
-# the words for one of the user's children that stand for one another ("my little boy" is "User's son Finn is 2")
-_KIN_AS_TOLD = {w: group.split()[0] for group in ("son sons boy boys lad lads", "daughter daughters girl girls lass")
-                for w in group.split()}
+# the words for one of the user's people that stand for one another, each to the first of its group ("my little boy"
+# is "User's son Finn is 2", "my nan" the memory's grandmother)
+SAME_PERSON = {w: group.split()[0] for group in (
+    "son sons boy boys lad lads", "daughter daughters girl girls lass",
+    "grandmother nan nana nanna nanny gran granny grandma", "grandfather grandad granddad grandpa grampa",
+    "mother mum mom mam mummy", "father dad daddy", "partner other half", "wife missus", "husband hubby")
+    for w in group.split()}
 
 
 def people_asked_of(text: str, context: str, memories: Sequence[str], kinds: Sequence[str], said_ages: list[int],

@@ -132,9 +132,8 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
     priced = [answer_types.HOLDS["price"].search(c.text) is not None for c in candidates] if discount else [False] * n
     asked_amounts = amounts.amounts(query.text)
     need_asked = query.yes_no and _NEED_ASKED.search(query.text) is not None
-    vocabulary = set().union(*term_sets)
-    related = related_in(weights, vocabulary)
-    case_related = related_in(query.case_terms, vocabulary)
+    # (and what the user told of whom it is asked for: one pass over the sorted vocabulary for both)
+    related = related_in(weights.keys() | query.case_terms, set().union(*term_sets))
     inherited = _antecedents(candidates, term_sets)
     # a chunk's title ("Pick-up") says what all its sentences are about, in words they may not use themselves
     titled = [c.title & weights.keys() for c in candidates]
@@ -235,7 +234,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
                 not _ASKS_WHO_THEY_ARE & set(query.kinds) and answer_types.ages(candidate.text) and \
                 all(_kin(t) for t in have & weights.keys()):
             score -= SOMEONE_ELSE  # "which room would my son be in?": his age is what the question is asked with
-        case_held = min(1.0, sum(1.0 if t in have else _CASE_RELATED if case_related[t] & have else 0.0
+        case_held = min(1.0, sum(1.0 if t in have else _CASE_RELATED if related[t] & have else 0.0
                                  for t in query.case_terms)) if candidate.kind == "knowledge" else 0.0
         if candidate.kind == "memory" and candidate.group in query.cases:
             score -= 1.0  # "can Bramble come along?" is never answered by "You have a spaniel called Bramble."

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from avatar_service.adapters.dialogue.answer_types import KIN_WORDS
-from avatar_service.adapters.dialogue.my_people import NAME
+from avatar_service.adapters.dialogue.my_people import NAME, SAME_PERSON
 from avatar_service.adapters.dialogue.terms import NUMBER_WORDS, common_terms, stem, terms, words
 from avatar_service.adapters.dialogue.user_facts import asks_about_the_told, has_in_mind
 
@@ -23,11 +23,8 @@ _POSSESSED = re.compile(r"\b(?:my|our)\s+(?:(?:little|old|new|own|youngest|eldes
                         # "dad's watch", "nan's ring": the user's people need no "my"
                         r"\b(mum|mam|mom|dad|nan|nana|nanna|gran|granny|grandma|grandad|grandpa|wife|husband|hubby)"
                         r"'s\s+([a-z]+)", re.I)
-# the words one person is told by: "my nan" is the memory's "grandmother"
-_SAME = {w: group.split()[0] for group in (
-    "grandmother nan nana nanna nanny gran granny grandma", "grandfather grandad granddad grandpa grampa",
-    "mother mum mom mam mummy", "father dad daddy", "son boy lad", "daughter girl", "partner other half",
-    "wife missus", "husband hubby", "home house flat place lives live mine") for w in group.split()}
+# the words one person is told by ("my nan" is the memory's grandmother), and the user's home ("from mine")
+_SAME = {**SAME_PERSON, **dict.fromkeys(("home", "house", "flat", "place", "lives", "live", "mine"), "home")}
 TOLD_WEIGHT = 0.3  # (a generic word's: answering.question_weights)
 _FEELING = frozenset(terms("obsessed mad crazy keen love loves hate hates fond afraid scared frightened nervous"))
 _TOPIC_WORDS = 6
@@ -111,7 +108,7 @@ def case_terms(text: str, memories: Sequence[str], named: Sequence[int]) -> froz
 
 # how a memory names its subject, not what it tells of them: "User", naming ("a springer spaniel called Bramble": no
 # phone call), kin ("User's son Oscar": no child's price), numbers ("two full days"); and their name (_their_name)
-_NOT_TOLD_OF = frozenset(terms(" ".join(("user called named name son daughter child children kid kids", *_SAME,
+_NOT_TOLD_OF = frozenset(terms(" ".join(("user called named name child children kid kids", *_SAME,
                                          *NUMBER_WORDS))))
 
 

@@ -105,11 +105,6 @@ def test_someone_is_somebody() -> None:
     assert reply.startswith("Yes") and "somebody needs" in reply, reply
 
 
-def test_what_costs_anything_is_answered_no_by_what_is_free() -> None:
-    reply = ask_the_treetops("is there a safety briefing?", "does that cost anything?")
-    assert reply.startswith("No") and "free of charge" in reply, reply
-
-
 def test_entering_is_entry() -> None:
     assert "£8" in ask_the_treetops("is there a race on friday nights?", "how much to enter?")
 
@@ -145,9 +140,10 @@ def test_what_a_price_includes_need_not_be_brought() -> None:
     assert reply.startswith("No") and "including needles" in reply, reply
 
 
-def test_do_you_charge_asks_whether_it_costs() -> None:
-    reply = ask_the_wool_shop("can you wind a skein for me?", "do you charge for that?")
-    assert reply.startswith("No") and "free of charge" in reply, reply
+def test_whether_it_costs_is_answered_no_by_what_is_free() -> None:
+    for reply in (ask_the_treetops("is there a safety briefing?", "does that cost anything?"),
+                  ask_the_wool_shop("can you wind a skein for me?", "do you charge for that?")):
+        assert reply.startswith("No") and "free of charge" in reply, reply
 
 
 def test_everyday_words_of_round_32() -> None:
