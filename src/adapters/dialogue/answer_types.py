@@ -17,6 +17,10 @@ _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "augu
 _MONTH = rf"(?:{'|'.join(_MONTHS)})"
 NUMBER_WORD = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred)"
 
+# the second word of a place's name, which no person's has ("Eaton Park", "Hewett Academy")
+_PLACE_NOUN = (r"(?-i:Park|Road|Street|Lane|Avenue|Academy|School|College|University|Centre|Center|Hall|Farm|Estate|"
+               r"Square|Station|Church|Bridge|Hill|Green|Way|Close|Drive|Court|House|Market|Council|League|Club|"
+               r"Hospital|Library|Museum|Gardens?|Common|Castle|Abbey|Cathedral|Leisure|Sports)")
 HOLDS = {
     # a time of day: "5pm", "18:30", "midnight" (what "what time do you close?" asks, not "closed on 25 December")
     "clock": re.compile(r"\b\d{1,2}(?::\d\d)?\s?(?:am|pm|a\.m\.|p\.m\.)|(?<![£$€])\b\d{1,2}[:.]\d\d\b|"
@@ -46,6 +50,9 @@ HOLDS = {
                         r"\b(?:street|road|lane|avenue|square|piazza|row|yard|quay|"
                         r"via|plaza|floor|station|next to|behind|opposite|in front of|located|corner|above|below|"
                         r"beside)\b|\b\d+[a-z]? (?-i:[A-Z])[a-z]+ (?-i:[A-Z])[a-z]+|"
+                        # an address: a unit, an estate, a postcode ("Unit 4, Hawksworth Trading Estate, SN2 1DZ")
+                        r"\b(?:unit \d|trading estate|industrial estate|business park|retail park)|"
+                        r"(?-i:\b[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}\b)|"
                         # ("you work night shifts at the hospital"; not "at the weekend")
                         r"\bat the (?!(?:time|end|start|moment|weekend|same|latest|earliest|least|most|beginning)\b)"
                         r"[a-z]+", re.I),
@@ -53,7 +60,7 @@ HOLDS = {
                          r"\b(?:wife|husband|partner|son|daughter|sister|brother|mum|mother|dad|father|friend|"
                          r"colleague|boss|grandson|granddaughter|niece|nephew|aunt|uncle|cousin|fianc[eé]e?|boyfriend|"
                          r"girlfriend) (?:is (?:called|named) )?(?-i:[A-Z])[a-z]+|(?<!^)(?<![.!?] )\b(?-i:[A-Z][a-z]+) "
-                         r"(?-i:[A-Z][a-z]+)|\b(?:chef|manager|curator|mechanic|surgeon|owner|director|doctor|vet|"
+                         rf"(?!{_PLACE_NOUN}\b)(?-i:[A-Z][a-z]+)|\b(?:chef|manager|curator|mechanic|surgeon|owner|director|doctor|vet|"
                          r"nurse|attendant|receptionist|pharmacist|instructor|coach|teacher|dispenser),? "
                          r"((?-i:[A-Z])[a-z]*)|"  # ("our chef, Andy": the name, the group)
                          # a sentence that opens with someone who does something ("Alex Kerr does all repairs")
@@ -98,7 +105,10 @@ _WANTS = [
     # (not "what phone have I got?", "which phone do you fix?": the device)
     ("contact", re.compile(r"\b(?<!what )(?<!which )(?:phone|telephone|call|email|e-mail|contact|reach)\b|"
                            r"\bring (?:you|us)\b|\bnumber to (?:ring|call|phone|text)\b|"
-                           r"\b(?:what|which) number (?:do|should|can|could|would) (?:i|we) (?:ring|call|phone|text)\b",
+                           r"\b(?:what|which) number (?:do|should|can|could|would) (?:i|we) (?:ring|call|phone|text)\b|"
+                           # "what's your number?", "what's hannah's number?" (not "my number", "the number of")
+                           r"\b(?:your|their|(?!my\b|our\b)\w+'s) (?:mobile |landline |office )?number\b(?! of\b)|"
+                           r"\b(?:mobile|landline) number\b",
                            re.I)),
     # "how much notice/clay/time" asks for an amount of something else ("how much to do..." a price); "per month"
     # asks what it costs a month

@@ -261,7 +261,8 @@ PHRASES = [
      "trial"),
     (r"\bsign(?:ing|ed)?[ -]up\b|\benrol+(?:ing|ed)?\b", "join"),
     (r"\bfind(?:ing)? out\b|\bhear(?:ing)? about\b", "know"),
-    (r"\bcall(?:ing|ed)? off\b|\bcan(?:'|no)?t make it\b|\bcan(?:'|no)?t (?:come|attend|go)\b|"
+    (r"\bcall(?:ing|ed)? off\b|\b(?:rain|snow)(?:ed|s)? off\b|\bcan(?:'|no)?t make it\b|"
+     r"\bcan(?:'|no)?t (?:come|attend|go)\b|"
      r"\b(?:pull|pulls|pulling|pulled|drop|drops|dropping|"
      r"dropped) out\b", "cancel"),
     (r"\b(?:get|getting|have|having) (?:my|our|the|your) money back\b|\bmoney back\b|"

@@ -12,6 +12,7 @@ from avatar_service.adapters.dialogue.answering import question_weights
 from avatar_service.adapters.dialogue.question_cases import asks_age_limit
 from avatar_service.adapters.dialogue.ranking import Ranking, Scored
 from avatar_service.adapters.dialogue.terms import terms, words
+from avatar_service.core.text.lexicon import words_of
 
 # "my kids", "our two boys", "both my kids", "all of the children", and "my two" alone (which means the children as
 # often as not)
@@ -26,10 +27,16 @@ _AT_MOST = 4
 def ages_of_relatives(text: str, memories: Sequence[str]) -> list[int]:
     """"a ticket for my son", "can my niece come?": their age, when a memory gives it ("... a son named Tom who is
     12", "User's niece Ruby is 16")."""
-    relatives = {SAME_PERSON.get(w, w) for w in (w.split("'")[0] for w in words(text))
-                 if mentions_child(w) or w in _KIN}
+    said = [w.split("'")[0] for w in words(text)]
+    # (a plural on its own is anyone's: "do you do anything just for girls?" asks of girls, not of my daughter)
+    relatives = {SAME_PERSON.get(w, w) for i, w in enumerate(said) if (mentions_child(w) or w in _KIN) and
+                 not (_ANYONES.match(w) and (i == 0 or said[i - 1] not in _WHOSE))}
     return [age for m in memories if relatives & {SAME_PERSON.get(w, w) for w in (w.split("'")[0] for w in words(m))}
             for age in ages(m)]
+
+
+_ANYONES = re.compile(r"(?:kids|children|boys|girls|teenagers|teens|toddlers|babies|youngsters|lads|sons|daughters)$")
+_WHOSE = frozenset(words_of("my our the both all two three four his her their these those"))
 
 
 # the words for one of the user's people that stand for one another, each to the first of its group ("my little boy"
@@ -149,8 +156,12 @@ def weigh_for_the_limit(weights: dict[str, float], text: str, said: str, again: 
         weights[t] = max(weights.get(t, 0.0), w)
     resolved_to = set(terms(text)) - set(terms(said))
     named = set(terms(" ".join(named_in(f"{text} {again}", memories))))
-    for t in (resolved_to | named | _AGE_WORDS) & weights.keys():
+    # ("is maisie old enough to join?": joining is what the limit is for, whatever the group; "to do archery" names it)
+    light = {t for m in _TO_DO.finditer(text) for t in terms(m.group(1))}
+    for t in (resolved_to | named | light | _AGE_WORDS) & weights.keys():
         weights[t] = min(weights[t], 0.3)
 
 
-_AGE_WORDS = frozenset(terms("age old young"))
+_AGE_WORDS = frozenset(terms("age old young enough"))
+_TO_DO = re.compile(r"\b(?:old enough|too young|too old) to (join|come|go|start|play|take part|sign up|do it|have a go)"
+                    r"\b(?:\s+(?:in|on|with|along|too|yet|now|here)\b)?\W*$", re.I)

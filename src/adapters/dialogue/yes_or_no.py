@@ -48,6 +48,11 @@ _NOT_PROVIDED = re.compile(r"\b(?:we|they) (?:do not|don't) (?:provide|supply|le
                            r"\b(?:aren't|isn't) (?:provided|supplied)\b", re.I)
 
 
+# the case a sentence opens with, whose "not" says when, not no ("If you can't leave a skip outside, our wait and load
+# service costs £150")
+_CONDITION = re.compile(r"^\W*(?:if|when|unless|where)\b[^,;:]*,\s*(?=\S)", re.I)
+
+
 # a list set aside between dashes ("– no power, a burning smell, sparking sockets –"): examples, not what is said
 _ASIDE = re.compile(r"\s[–—]\s[^–—]*,[^–—]*\s[–—]\s")
 
@@ -129,6 +134,7 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
     free = _NO_COST if not (charge or _COST_ASKED.search(question)) else None
 
     def said_no(part: str) -> re.Match[str] | None:
+        part = _CONDITION.sub("", part)
         return negated(_ASIDE.sub(" ", free.sub(" ", part) if free else part))
 
     # "Coffee and tea are free; lunch is not included": the part that holds what is asked says yes or no
