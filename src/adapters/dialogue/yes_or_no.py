@@ -53,6 +53,13 @@ _NOT_PROVIDED = re.compile(r"\b(?:we|they) (?:do not|don't) (?:provide|supply|le
 _CONDITION = re.compile(r"^\W*(?:if|when|unless|where)\b[^,;:]*,\s*(?=\S)", re.I)
 
 
+# one's own thing asked about, which what must be bought from the place refuses
+_OWN_ASKED = re.compile(r"\b(?:bring|use|take|have) (?:in )?(?:my|our|their|his|her) own\b", re.I)
+_OUTSIDE = frozenset(terms("outside"))  # (the everyday phrases read "bring my own" as "bring outside")
+_BOUGHT_HERE = re.compile(r"\b(?:must|have to|has to|need to|needs to) be (?:bought|purchased|hired|rented)\b|"
+                          r"\b(?:must|have to|need to) (?:buy|use|hire) (?:ours|our|them from us)\b", re.I)
+
+
 # a list set aside between dashes ("– no power, a burning smell, sparking sockets –"): examples, not what is said
 _ASIDE = re.compile(r"\s[–—]\s[^–—]*,[^–—]*\s[–—]\s")
 
@@ -100,12 +107,16 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
         on_the_day = answer_types.in_the_months(question, text)
     if on_the_day is None:  # "is that just the one visit?" / "covers three visits"
         on_the_day = counted.in_the_count(question, text)
+    if on_the_day is None:  # "do the seniors pay per session?" / "Seniors is paid by the term"
+        on_the_day = _per_the_unit(question, text)
     if on_the_day is not None and not NEGATIVE.search(text):  # "on a Tuesday?" / "from Wednesday to Sunday"
         return _answered(on_the_day, text, ranking)
     if _NEED_OWN.search(question) and (provided := _PROVIDED.search(text) or _NOT_PROVIDED.search(text)):
         # "do we need to bring our own mats?" / "we provide mats"; "do I need to send nappies?" / "... not provided"
         return _answered(provided.re is _NOT_PROVIDED, text, ranking)
-    asked = {t for t in terms(question) if t not in _LIGHT}
+    own_asked = _OWN_ASKED.search(question)
+    # ("can I bring my own pellets?": the pellets are what is asked, not that they come from outside)
+    asked = {t for t in terms(question) if t not in _LIGHT and not (own_asked and t in _OUTSIDE)}
     # "a birthday cake?" / "apart from birthday cakes, we don't allow outside food" (what else is asked is where), but
     # not "a drink?" / "apart from drinks bought at our bar, we don't allow drinks": what sets the spared apart is asked
     if (spared := _SPARED.match(text)) and NEGATIVE.search(refused := text[spared.end():]) and \
@@ -135,7 +146,9 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
 
     def said_no(part: str) -> re.Match[str] | None:
         part = _CONDITION.sub("", part)
-        return negated(_ASIDE.sub(" ", free.sub(" ", part) if free else part))
+        # ("can I bring my own pellets?" / "pellets must be bought from our hut")
+        return negated(_ASIDE.sub(" ", free.sub(" ", part) if free else part)) or (
+            _BOUGHT_HERE.search(part) if own_asked else None)
 
     # "Coffee and tea are free; lunch is not included": the part that holds what is asked says yes or no
     parts = [p for p in PARTS.split(text) if p.strip()]
@@ -166,6 +179,23 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
     if asked and all(t in have or RELATED.get(t, frozenset()) & have for t in asked):
         return _answered(True, text, ranking)
     return text
+
+
+# what a price is counted by ("per session", "by the term", "£6 a class")
+_PER_UNIT = re.compile(r"\b(?:per|by the|each|a|an|every) (session|lesson|class|term|month|week|day|hour|night|year|"
+                       r"visit|person|head|job|item)s?\b", re.I)
+_PAYS = re.compile(r"\b(?:pay|pays|paid|paying|charge|charged|charges|cost|costs|price|priced|fee|fees|billed)\b|[£$€]",
+                   re.I)
+
+
+def _per_the_unit(question: str, text: str) -> bool | None:
+    """Whether a price asked by one unit ("do you charge per session?") is counted by it in the sentence; None when
+    either counts none."""
+    asked = {m.group(1).lower() for m in _PER_UNIT.finditer(question)}
+    given = {m.group(1).lower() for m in _PER_UNIT.finditer(text)}
+    if not (asked and given and _PAYS.search(question) and _PAYS.search(text)):
+        return None
+    return bool(asked & given)
 
 
 def _answered(yes: bool, text: str, ranking: Ranking) -> str:

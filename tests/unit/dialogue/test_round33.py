@@ -75,3 +75,19 @@ def test_old_enough_to_join_asks_the_limit_not_about_joining() -> None:
     said = "is she old enough to do archery?"
     weigh_for_the_limit(weights, said, said, "", [])
     assert weights["archeri"] == 1.0, weights
+
+
+def test_a_price_asked_by_one_unit_is_no_when_counted_by_another() -> None:
+    reply = ask("The coach of a youth club.", ["Seniors is paid by the term, at £85 for ten sessions.",
+                                                "Juniors pay £7 a session."], [0.4, 0.3], "do the seniors pay per session?")
+    assert reply.startswith("No") and "by the term" in reply, reply
+    reply = ask("A garage owner.", ["We charge £40 an hour for labour."], [0.4], "do you charge by the hour?")
+    assert reply.startswith("Yes"), reply
+
+
+def test_ones_own_thing_that_must_be_bought_here_is_a_no() -> None:
+    rules = ["Bait must be bought from our tackle shop, but you're welcome to bring your own rods and nets."]
+    reply = ask("The bailiff of a fishery.", rules, [0.4], "is it ok to bring my own bait?")
+    assert reply.startswith("No"), reply
+    reply = ask("The bailiff of a fishery.", rules, [0.4], "can i bring my own nets?")
+    assert reply.startswith("Yes"), reply
