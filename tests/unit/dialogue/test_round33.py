@@ -78,8 +78,8 @@ def test_old_enough_to_join_asks_the_limit_not_about_joining() -> None:
 
 
 def test_a_price_asked_by_one_unit_is_no_when_counted_by_another() -> None:
-    reply = ask("The coach of a youth club.", ["Seniors is paid by the term, at £85 for ten sessions.",
-                                                "Juniors pay £7 a session."], [0.4, 0.3], "do the seniors pay per session?")
+    fees = ["Seniors is paid by the term, at £85 for ten sessions.", "Juniors pay £7 a session."]
+    reply = ask("The coach of a youth club.", fees, [0.4, 0.3], "do the seniors pay per session?")
     assert reply.startswith("No") and "by the term" in reply, reply
     reply = ask("A garage owner.", ["We charge £40 an hour for labour."], [0.4], "do you charge by the hour?")
     assert reply.startswith("Yes"), reply
