@@ -21,6 +21,9 @@ NUMBER_WORD = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelv
 _PLACE_NOUN = (r"(?-i:Park|Road|Street|Lane|Avenue|Academy|School|College|University|Centre|Center|Hall|Farm|Estate|"
                r"Square|Station|Church|Bridge|Hill|Green|Way|Close|Drive|Court|House|Market|Council|League|Club|"
                r"Hospital|Library|Museum|Gardens?|Common|Castle|Abbey|Cathedral|Leisure|Sports)")
+# a postal address: a postcode ("HG1 4LG") or a number on a street ("14 Skipton Road")
+ADDRESS = re.compile(r"(?-i:\b[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}\b)|\b\d+[a-z]? (?:[A-Z][a-z]+ )+"
+                     r"(?:Road|Street|Lane|Avenue|Way|Close|Drive|Place|Row|Square|Terrace|Gate|Parade)\b")
 HOLDS = {
     # a time of day: "5pm", "18:30", "midnight" (what "what time do you close?" asks, not "closed on 25 December")
     "clock": re.compile(r"\b\d{1,2}(?::\d\d)?\s?(?:am|pm|a\.m\.|p\.m\.)|(?<![£$€])\b\d{1,2}[:.]\d\d\b|"
@@ -114,7 +117,7 @@ _WANTS = [
     # asks what it costs a month
     ("price", re.compile(rf"\bhow much\b(?!\s+(?!{_PRICE_NOUNS}\b|to\b)[a-z]+\s+(?:do|does|did|is|are|will|would|can|"
                          r"should|must|have|has|of|in|to)\b)|\b(?:cost|costs|price|prices|fee|fees|charge|charges|"
-                         rf"pay|cheaper|cheapest|pricier|expensive|discounts?)\b|{COST_IDIOMS}|"
+                         rf"pay|cheaper|cheapest|pricier|dearer|dearest|expensive|discounts?)\b|{COST_IDIOMS}|"
                          r"\b(?:what|which) (?:sort|kind) of money\b|"
                          r"\b(?:is there|do (?:you|i|we) (?:take|need|have to pay|pay|ask for)) an? (?:\w+ )?deposit\b|"
                          r"\b(?:is|are|would|will) (?:that|it|this|they|those) (?:be )?extra\b",

@@ -28,6 +28,7 @@ swap swaps swapped swapping exchange exchanges exchanged exchanging
 cancel cancels cancelled cancelling cancellation cancellations
 refund refunds refunded reimburse
 allow allowed permit permitted welcome
+assistance guide
 someone somebody anyone anybody
 enter enters entering entry entries
 ban banned forbidden prohibited
@@ -294,9 +295,12 @@ PHRASES = [
     # whether a firm's area takes in a place ("do you come out that far?", "would you go out there?" / "we cover
     # Shrewsbury and Wem")
     # (not "do you still come out if it rains?", "would you charge to travel out to me?")
-    (r"\b(?:come|go|travel)(?:s|ing)? out (?:that far|this far|there)\b|\b(?:that|this|so) far out\b|"
+    (r"\b(?:come|go|travel)(?:s|ing)? out (?:that far|this far|there|as far as)\b|\b(?:that|this|so) far out\b|"
      r"\bgo(?:ing)? over there\b", "cover area"),
     (r"\b(?:log|wood)[- ]?burners?\b", "wood-burning stove"),
+    (r"\bsafety (?:specs|glasses|spectacles|goggles)\b", "eye protection"),
+    # eating in is the restaurant's ("is it dearer if we eat in?" / "restaurant meals cost £2 more")
+    (r"\beat(?:s|ing)? in\b(?! (?:the|a|an|your|our|my)\b)|\bsit[- ]in\b", "eat restaurant"),
     (r"\bwho (?:actually |really )?owns\b", "who runs"),  # ("Sparkwell is run by Dean Fairweather")
     # the small hours are the night ("is it dearer at night?" / "between 11pm and 6am, fares are time and a half")
     (r"\bbetween (?:(?:9|10|11|12)(?:[.:]\d\d)? ?pm|midnight) and [3-7](?:[.:]\d\d)? ?am\b", r"\g<0> night"),

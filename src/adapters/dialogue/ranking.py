@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from avatar_service.adapters.dialogue import amounts, answer_types
-from avatar_service.adapters.dialogue.terms import RELATED, WEEKDAY_TERMS, related_in, terms
+from avatar_service.adapters.dialogue.terms import RELATED, WEEKDAY_TERMS, related_in, said_together, terms
 
 AGE_COVERAGE = 0.5
 _K1, _B = 1.2, 0.25  # BM25: sentences are short, so length matters less than for documents
@@ -214,6 +214,9 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
         if query.to_place and fits and _PLACE_KINDS & set(query.kinds):
             # "where are you?": the sentence naming the place, not its car park (and its name more than its town)
             score += NAMES_THE_PLACE * min(2, len(query.place_names & set(_CAPITALISED.findall(candidate.text)))) / 2
+            # (asked nothing but where: "where are you based?" / "Our base is 14 Skipton Road, Harrogate")
+            score += NAMES_THE_PLACE * bool(_WHERE_ARE_YOU.search(query.text) and
+                                            answer_types.ADDRESS.search(candidate.text))
         if query.child and _ADULT.search(candidate.text) and not answer_types.mentions_child(candidate.text) and \
                 not answer_types.for_minors(candidate.text):  # ("under-3s go free with a paying adult" is for one)
             score -= 0.15  # "an adult ticket costs 22.50 euros" is not the price for a child
@@ -270,6 +273,8 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
     main_words = [t for t, w in weights.items() if w >= 1.0 and t in query.own]
     topical = [t for t in main_words if t not in query.case] or main_words
     focus = topical[-1] if topical else ""
+    # (an everyday phrase said for several words is known when one of them is: "come out as far as" is "cover area")
+    reachable = reachable | {t for g in said_together(query.text) if g & reachable for t in g}
     unknown = frozenset(t for t, w in weights.items() if t not in reachable and w >= 1.0)
     return Ranking(scored, unmatched, len(weights), frozenset(main_words), bool(query.kinds) and not query.yes_no,
                    bool(focus) and focus not in reachable,
@@ -318,6 +323,7 @@ def _age(query: Query, text: str) -> float:
 
 
 NAMES_THE_PLACE, _PLACE_KINDS = 0.08, frozenset(("place", "time", "day"))
+_WHERE_ARE_YOU = re.compile(r"\bwhere(?:abouts)? (?:are|r|is) (?:you|u|it|the \w+|your \w+)\b|\baddress\b", re.I)
 # kinds of answer that an answer always states in so many words (a time may be "closed", a price "included")
 _LITERAL = frozenset(("name", "age", "contact"))
 _HOW_MUCH = re.compile(r"\bhow much (?:is|are|does|do|would|will|for)\b", re.I)  # (a price, said when given)

@@ -117,6 +117,16 @@ def _terms(text: str) -> tuple[str, ...]:
     return tuple(seen)
 
 
+@functools.lru_cache(maxsize=4096)
+def said_together(text: str) -> tuple[frozenset[str], ...]:
+    """The terms each everyday phrase of the text is said as, when several ("come out as far as": cover, area): one
+    meaning, of which any word known will do."""
+    if not _ANY_PHRASE.search(text):
+        return ()
+    return tuple(group for pattern, replacement in _PHRASES for m in pattern.finditer(text)
+                 if len(group := frozenset(terms(m.expand(replacement)))) > 1)
+
+
 # More groups of the same kind, for what customers of any service ask in other words than the service writes:
 # buying what a shop sells, a cheaper option that is a discount or half price, a trial that is a taster, a
 # wheelchair and step-free access, a little girl who is a child, a snack that is food, a wash that is a bath.

@@ -19,7 +19,7 @@ _LOWER_STARTERS = words_of("""The A An It This That These Those There In On At F
     Children Tables Pets Dogs Cats We Photography Food Apart Besides Also Please Brothers Sisters Parents Adults
     Students Members Guests Customers Her His They Babies Nappies Lunch Breakfast Dinner Tea Coffee Drinks Meals
     Everyone Everybody Anyone Anybody Nobody Players Riders Tenants Juniors Patients Clients Pupils Lessons Classes
-    Bookings Appointments Prices Repairs Over Outside Throughout From Between Until Under Above Below""")
+    Bookings Appointments Prices Repairs Over Outside Throughout From Between Until Under Above Below Only""")
 
 
 
@@ -148,7 +148,7 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
         part = _CONDITION.sub("", part)
         # ("can I bring my own pellets?" / "pellets must be bought from our hut")
         return negated(_ASIDE.sub(" ", free.sub(" ", part) if free else part)) or (
-            _BOUGHT_HERE.search(part) if own_asked else None)
+            _BOUGHT_HERE.search(part) if own_asked else None) or _only_others(part, asked)
 
     # "Coffee and tea are free; lunch is not included": the part that holds what is asked says yes or no
     parts = [p for p in PARTS.split(text) if p.strip()]
@@ -171,8 +171,8 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
         if all(t in text_terms or RELATED.get(t, frozenset()) & text_terms for t in asked):
             return _answered(True, text, ranking)
         return text
-    negative = bool(said_no(text)) and not re.search(r"\b(but|except|only)\b", text, re.I) and \
-        not _PREVENTS.search(question)
+    negative = bool(said_no(text)) and (not re.search(r"\b(but|except|only)\b", text, re.I) or
+                                        _only_others(text, asked) is not None) and not _PREVENTS.search(question)
     if negative:
         return _answered(False, text, ranking)
     have = set(terms(text))
@@ -196,6 +196,17 @@ def _per_the_unit(question: str, text: str) -> bool | None:
     if not (asked and given and _PAYS.search(question) and _PAYS.search(text)):
         return None
     return bool(asked & given)
+
+
+# a thing allowed only of one kind ("only assistance dogs are allowed inside")
+_ONLY = re.compile(r"\bonly ((?:[\w-]+ ){1,2}?)([\w-]+) (?:are|is|can|may|get|go)\b", re.I)
+
+
+def _only_others(part: str, asked: set[str]) -> re.Match[str] | None:
+    """"can dogs come inside?" / "only assistance dogs are allowed inside": the thing asked, allowed only of a kind
+    the question does not name."""
+    return next((m for m in _ONLY.finditer(part) if set(terms(m.group(2))) & asked and
+                 (kind := set(terms(m.group(1)))) and not kind & _with_related(asked)), None)
 
 
 def _answered(yes: bool, text: str, ranking: Ranking) -> str:

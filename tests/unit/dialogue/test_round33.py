@@ -5,9 +5,13 @@ in the case a sentence opens with, a plural that is anyone's ("for boys") and th
 
 from __future__ import annotations
 
-from avatar_service.adapters.dialogue.answer_types import HOLDS, wanted
+from avatar_service.adapters.dialogue.answer_types import ADDRESS, HOLDS, wanted
 from avatar_service.adapters.dialogue.my_people import ages_of_relatives, weigh_for_the_limit
+from avatar_service.adapters.dialogue.ranking import Candidate, Query, rank
+from avatar_service.adapters.dialogue.terms import said_together, terms
+from avatar_service.ports.dialogue import Persona
 
+from .conversation import last_reply
 from .test_round24 import ask
 
 VAN_HIRE = [
@@ -91,3 +95,51 @@ def test_ones_own_thing_that_must_be_bought_here_is_a_no() -> None:
     assert reply.startswith("No"), reply
     reply = ask("The bailiff of a fishery.", rules, [0.4], "can i bring my own nets?")
     assert reply.startswith("Yes"), reply
+
+
+GROOMER = [
+    "Pawfect Vans is a mobile dog grooming van run by Kate Lowe, a qualified groomer, with her assistant Sam Reid.",
+    "Our base is 22 Mill Lane, Ripon, HG4 1AB, but we come to you anywhere in the district.",
+    "We cover Ripon and anywhere within 10 miles at no extra charge.",
+    "Between 10 and 15 miles away, which takes in Thirsk and Masham, there's a £6 travel charge per visit.",
+    "Only assistance dogs are allowed in our shop, but dogs are welcome in the garden.",
+    "Eye and ear protection are provided free in the workshop.",
+    "Meals in the café cost £2 more than the takeaway prices.",
+]
+
+
+def ask_the_groomer(question: str, nearest: int) -> str:
+    """The reply to `question`, the sentence `nearest` the nearest to it in meaning (as MiniLM puts it)."""
+    persona = Persona("Kate", "", "The owner of a mobile dog grooming van.", {"verbosity": 0.3})
+    own = {sentence: 0.45 if i == nearest else 0.2 for i, sentence in enumerate(GROOMER)}
+    chunks = [" ".join(GROOMER[:4]), " ".join(GROOMER[4:])]  # (as items are written: several sentences each)
+    return last_reply(persona, [question], chunks, [0.3, 0.3], [], [], own)
+
+
+def test_where_you_are_is_the_address() -> None:
+    assert ADDRESS.search("Our base is 14 Skipton Road, Harrogate, HG1 4LG.")
+    assert ADDRESS.search("We're at 3 Main Street.") and not ADDRESS.search("We have 3 Main courses.")
+    assert "22 Mill Lane" in ask_the_groomer("where are you based?", 0)  # (not the sentence naming the van)
+
+
+def test_a_phrase_said_for_several_words_is_known_when_one_of_them_is() -> None:
+    question = "do you come out as far as masham?"
+    assert set(terms("cover area")) in [set(g) for g in said_together(question)]
+    query = Query(text=question, weights={t: 1.0 for t in terms(question)}, yes_no=True,
+                  own=frozenset(terms(question)))
+    ranking = rank(query, [Candidate(GROOMER[i], "knowledge", 0, i, 0.3) for i in (2, 3)])
+    assert ranking.unknown == frozenset(), ranking.unknown  # ("area" is said with "cover", which is known)
+    assert "£6" in ask_the_groomer(question, 3)
+
+
+def test_a_thing_allowed_only_of_another_kind_is_a_no() -> None:
+    reply = ask_the_groomer("can dogs come in the shop?", 4)
+    assert reply.startswith("No, only assistance dogs"), reply
+    assert ask_the_groomer("can guide dogs come in the shop?", 4).startswith("Yes")
+
+
+def test_safety_specs_and_eating_in_in_everyday_words() -> None:
+    assert terms("safety specs") == terms("eye protection") and "restaur" in terms("can we eat in?")
+    assert "price" in wanted("is it dearer if we eat in?")
+    assert "provided free" in ask_the_groomer("do i need to bring my own safety specs?", 5)
+    assert "£2 more" in ask_the_groomer("is it dearer if we eat in?", 6)
