@@ -9,6 +9,7 @@ from avatar_service.adapters.dialogue.answer_types import ADDRESS, HOLDS, wanted
 from avatar_service.adapters.dialogue.my_people import ages_of_relatives, weigh_for_the_limit
 from avatar_service.adapters.dialogue.ranking import Candidate, Query, rank
 from avatar_service.adapters.dialogue.terms import said_together, terms
+from avatar_service.adapters.dialogue.totals import total_for
 from avatar_service.ports.dialogue import Persona
 
 from .conversation import last_reply
@@ -143,3 +144,17 @@ def test_safety_specs_and_eating_in_in_everyday_words() -> None:
     assert "price" in wanted("is it dearer if we eat in?")
     assert "provided free" in ask_the_groomer("do i need to bring my own safety specs?", 5)
     assert "£2 more" in ask_the_groomer("is it dearer if we eat in?", 6)
+
+
+def test_a_price_asked_for_several_of_a_thing_priced_each_is_added_up() -> None:
+    assert total_for("how much extra for both my mattresses?", "Old mattresses cost an extra £25 each.",
+                     ["price"]) == "That's £50 for two mattresses."
+    assert total_for("how much for 3 nights?", "Rooms are £60.50 per night.", ["price"]) == \
+        "That's £181.50 for three nights."
+    # only one thing counted, priced alone: not a sum of prices, nor another thing's price
+    assert total_for("how much for two adults?", "Tickets are £12 each.", ["price"]) is None
+    assert total_for("how much for two adults?", "Adults are £12 each, children £6 each.", ["price"]) is None
+    assert total_for("are both rooms free?", "Rooms are £60 per room.", []) is None
+    reply = ask("The owner of a skip hire firm.", ["Old mattresses are fine but cost an extra £25 each."], [0.4],
+                "how much extra for both my mattresses?")
+    assert reply.endswith("That's £50 for two mattresses."), reply
