@@ -89,6 +89,11 @@ HOLDS = {
                            r"(?:(?:working|business|school|full|clear) )?(?:minutes?|"
                            r"hours?|days?|weeks?|months?|"
                            r"years?|metres?|meters?|km|kilometres?|miles?|feet|foot|yards?)\b", re.I),
+    # a size: "a 6-yard skip", "a 30-litre bag", "size 10", "king-size", "a large veg box" (not "small groups")
+    "size": re.compile(r"\b\d+(?:[.,]\d+)?[ -]?(?:yards?|yd|metres?|meters?|cm|mm|inch(?:es)?|ft|foot|feet|litres?|"
+                       r"liters?|seaters?|berths?|tonnes?|gallons?)\b|\bsize \d|"
+                       r"\b(?:king|queen|double|single)[ -]size\b|"
+                       r"\b(?:extra[ -])?(?:small|medium|large|regular)\b(?! (?:groups?|numbers?|amounts?)\b)", re.I),
     "contact": re.compile(r"\+?\d[\d ()-]{6,}\d|\b[\w.+-]+@[\w-]+\.[\w.]+", re.I),
     "name": re.compile(rf"(?<!^)\b(?!{_DAY}\b|{_MONTH}\b)(?-i:[A-Z])[a-z]+", re.I),  # (a day or a month is no name)
     # a job: "works as a nurse", "you are a freelance illustrator", "a teacher at..." (a name is none: "is a Vaillant")
@@ -142,6 +147,7 @@ _WANTS = [
     ("duration", re.compile(r"\bhow (?:long|quick|quickly|soon|fast)\b|\bfor how many (?:days|weeks|months|hours)\b",
                             re.I)),
     ("frequency", re.compile(r"\bhow (?:often|regularly)\b|\bhow many times\b", re.I)),
+    ("size", re.compile(r"\b(?:what|which) sizes?\b", re.I)),
     ("number", re.compile(r"\bhow (?:many|far|big|tall|much)\b", re.I)),
     ("name", re.compile(r"\bname\b|\bcalled\b", re.I)),
     ("occupation", re.compile(r"\bfor a living\b|\bmy (?:job|occupation|profession|line of work)\b|"

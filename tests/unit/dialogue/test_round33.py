@@ -158,3 +158,14 @@ def test_a_price_asked_for_several_of_a_thing_priced_each_is_added_up() -> None:
     reply = ask("The owner of a skip hire firm.", ["Old mattresses are fine but cost an extra £25 each."], [0.4],
                 "how much extra for both my mattresses?")
     assert reply.endswith("That's £50 for two mattresses."), reply
+
+
+def test_which_size_asks_for_a_size() -> None:
+    assert wanted("which size did i go for?") == ["size"] and wanted("what sizes do you do?") == ["size"]
+    assert HOLDS["size"].search("User has a 6-yard skip booked for Monday")
+    assert HOLDS["size"].search("You get a large veg box every Thursday.")
+    assert not HOLDS["size"].search("Classes are taught in small groups on Mondays.")
+    skips = ["A 4-yard mini skip costs £210 and a 6-yard midi skip is £260.", "We deliver Monday to Friday."]
+    memories = (["User has a 6-yard skip booked for delivery on Monday 12 May", "User lives in Swindon"], [0.3, 0.1])
+    reply = ask("The owner of a skip hire firm.", skips, [0.3, 0.2], "which size did i go for?", memories=memories)
+    assert "6-yard" in reply and "You" in reply, reply
