@@ -116,7 +116,7 @@ _WANTS = [
                            r"\b(?:what|which) number (?:do|should|can|could|would) (?:i|we) (?:ring|call|phone|text)\b|"
                            # "what's your number?", "what's hannah's number?" (not "my number", "the number of")
                            r"\b(?:your|their|(?!my\b|our\b)\w+'s) (?:mobile |landline |office )?number\b(?! of\b)|"
-                           r"\b(?:mobile|landline) number\b",
+                           r"\b(?:mobile|landline) number\b|(?<!you to )\bget (?:hold of|in touch with) (?:you|us)\b",
                            re.I)),
     # "how much notice/clay/time" asks for an amount of something else ("how much to do..." a price); "per month"
     # asks what it costs a month

@@ -36,6 +36,8 @@ def test_your_number_asks_for_a_phone_number() -> None:
     assert wanted("what's your number?") == ["contact"]
     assert wanted("what's hannah's number?") == ["contact"]
     assert wanted("have you got a mobile number?") == ["contact"]
+    assert wanted("what's the best way to get hold of you?") == ["contact"]
+    assert "contact" not in wanted("how did i say i'd prefer you to get in touch with me?")
     assert wanted("what's my number?") == [] and "contact" not in wanted("what's your number of staff?")
     assert "0113 496 0772" in ask_the_van_hire("what's your number?")
 
