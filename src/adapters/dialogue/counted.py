@@ -1,12 +1,12 @@
 """What a yes-or-no question counts against what a sentence counts: "is that just the one visit?" / "covers three
 visits" (no), "can we do just the one night?" / "the minimum stay is two nights" (no), "is that for both boots?" /
-"£30 per boot" (no)."""
+"£30 per boot" (no), "do the seniors pay per session?" / "Seniors is paid by the term" (no)."""
 
 from __future__ import annotations
 
 import re
 
-from avatar_service.adapters.dialogue.answer_types import NUMBER_WORD
+from avatar_service.adapters.dialogue.answer_types import HOLDS, NUMBER_WORD, wanted
 
 _COUNTED = re.compile(rf"\b(\d+|{NUMBER_WORD})(?:\s+|-)([a-z]{{3,}})\b", re.I)  # ("a two-hour lesson")
 _COUNT_WORDS = {w: i for i, w in enumerate(("zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
@@ -71,3 +71,22 @@ def counts_the_same(question: str, clause: str) -> bool:
     """Whether a clause counts a thing as the question does: "two cats in one chalet?" / "two cats sharing cost £22"."""
     asked = _counts(question)
     return any(values & asked.get(thing, set()) for thing, values in _counts(clause).items())
+
+
+# what a price is counted by ("per session", "by the term", "£6 a class")
+_PER_UNIT = re.compile(r"\b(?:per|by the|each|a|an|every) (session|lesson|class|term|month|week|day|hour|night|year|"
+                       r"visit|person|head|job|item)s?\b", re.I)
+
+
+def by_the_unit(question: str, sentence: str) -> bool | None:
+    """Whether a price asked by one unit ("do you charge per session?") is the one the sentence's price is counted
+    by; None when either names none, or the question asks no price."""
+    asked = {m.group(1).lower() for m in _PER_UNIT.finditer(question)}
+    # ("paid by the term, not per session" counts by the term)
+    given = {m.group(1).lower() for m in _PER_UNIT.finditer(sentence) if not _DENIED.search(sentence[:m.start()])}
+    if not (asked and given and "price" in wanted(question) and HOLDS["price"].search(sentence)):
+        return None
+    return bool(asked & given)
+
+
+_DENIED = re.compile(r"\b(?:not|rather than|instead of)\s+$", re.I)

@@ -156,12 +156,8 @@ def weigh_for_the_limit(weights: dict[str, float], text: str, said: str, again: 
         weights[t] = max(weights.get(t, 0.0), w)
     resolved_to = set(terms(text)) - set(terms(said))
     named = set(terms(" ".join(named_in(f"{text} {again}", memories))))
-    # ("is maisie old enough to join?": joining is what the limit is for, whatever the group; "to do archery" names it)
-    light = {t for m in _TO_DO.finditer(text) for t in terms(m.group(1))}
-    for t in (resolved_to | named | light | _AGE_WORDS) & weights.keys():
+    for t in (resolved_to | named | _AGE_WORDS) & weights.keys():
         weights[t] = min(weights[t], 0.3)
 
 
-_AGE_WORDS = frozenset(terms("age old young enough"))
-_TO_DO = re.compile(r"\b(?:old enough|too young|too old) to (join|come|go|start|play|take part|sign up|do it|have a go)"
-                    r"\b(?:\s+(?:in|on|with|along|too|yet|now|here)\b)?\W*$", re.I)
+_AGE_WORDS = frozenset(terms("age old young"))

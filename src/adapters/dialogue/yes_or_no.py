@@ -102,13 +102,13 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
         return _answered(fit > 0, text, ranking)  # "can my granddaughter come?" (17) / "you must be 18 or over"
     if ranking.ages and answer_types.child_range(text) and (fit := answer_types.age_fit(text, ranking.ages)):
         return _answered(fit > 0, text, ranking)  # "can bea (1) go?" / "Little Racquets is for children aged 4 to 7"
+    if (same_unit := counted.by_the_unit(question, text)) is not None:
+        return _answered(same_unit, text, ranking)  # "pay per session?" / "paid by the term, not per session"
     on_the_day = answer_types.on_the_day(question, text)
     if on_the_day is None:  # "in October?" / "only sold from May to September"
         on_the_day = answer_types.in_the_months(question, text)
     if on_the_day is None:  # "is that just the one visit?" / "covers three visits"
         on_the_day = counted.in_the_count(question, text)
-    if on_the_day is None:  # "do the seniors pay per session?" / "Seniors is paid by the term"
-        on_the_day = _per_the_unit(question, text)
     if on_the_day is not None and not NEGATIVE.search(text):  # "on a Tuesday?" / "from Wednesday to Sunday"
         return _answered(on_the_day, text, ranking)
     if _NEED_OWN.search(question) and (provided := _PROVIDED.search(text) or _NOT_PROVIDED.search(text)):
@@ -160,7 +160,10 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
             # "covered by insurance; whitening is not": it depends, the sentence says how; unless one part holds more
             # of what is asked than any other ("a pack of strings I've opened?" / "..., but strings cannot be returned
             # once opened")
-            held = [len(asked & set(terms(p))) for p in concerned]  # (in so many words)
+            # (level on those, every word asked decides, light ones too: "can I use my own generator?" / "if you have
+            # no power, we can hire you one; you can't use your own generator")
+            every = set(terms(question))
+            held = [(len(asked & set(terms(p))), len(every & set(terms(p)))) for p in concerned]  # (in so many words)
             if held.count(max(held)) > 1:
                 return text
             concerned = [concerned[held.index(max(held))]]
@@ -179,23 +182,6 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
     if asked and all(t in have or RELATED.get(t, frozenset()) & have for t in asked):
         return _answered(True, text, ranking)
     return text
-
-
-# what a price is counted by ("per session", "by the term", "£6 a class")
-_PER_UNIT = re.compile(r"\b(?:per|by the|each|a|an|every) (session|lesson|class|term|month|week|day|hour|night|year|"
-                       r"visit|person|head|job|item)s?\b", re.I)
-_PAYS = re.compile(r"\b(?:pay|pays|paid|paying|charge|charged|charges|cost|costs|price|priced|fee|fees|billed)\b|[£$€]",
-                   re.I)
-
-
-def _per_the_unit(question: str, text: str) -> bool | None:
-    """Whether a price asked by one unit ("do you charge per session?") is counted by it in the sentence; None when
-    either counts none."""
-    asked = {m.group(1).lower() for m in _PER_UNIT.finditer(question)}
-    given = {m.group(1).lower() for m in _PER_UNIT.finditer(text)}
-    if not (asked and given and _PAYS.search(question) and _PAYS.search(text)):
-        return None
-    return bool(asked & given)
 
 
 # a thing allowed only of one kind ("only assistance dogs are allowed inside")
