@@ -21,8 +21,9 @@ NUMBER_WORD = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelv
 _PLACE_NOUN = (r"(?-i:Park|Road|Street|Lane|Avenue|Academy|School|College|University|Centre|Center|Hall|Farm|Estate|"
                r"Square|Station|Church|Bridge|Hill|Green|Way|Close|Drive|Court|House|Market|Council|League|Club|"
                r"Hospital|Library|Museum|Gardens?|Common|Castle|Abbey|Cathedral|Leisure|Sports)")
-# a postal address: a postcode ("HG1 4LG") or a number on a street ("14 Skipton Road")
-ADDRESS = re.compile(r"(?-i:\b[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}\b)|\b\d+[a-z]? (?:[A-Z][a-z]+ )+"
+_POSTCODE = r"(?-i:\b[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}\b)"  # ("HG1 4LG", "SN2 1DZ")
+# a postal address: a postcode or a number on a street ("14 Skipton Road")
+ADDRESS = re.compile(rf"{_POSTCODE}|\b\d+[a-z]? (?:[A-Z][a-z]+ )+"
                      r"(?:Road|Street|Lane|Avenue|Way|Close|Drive|Place|Row|Square|Terrace|Gate|Parade)\b")
 HOLDS = {
     # a time of day: "5pm", "18:30", "midnight" (what "what time do you close?" asks, not "closed on 25 December")
@@ -54,8 +55,7 @@ HOLDS = {
                         r"via|plaza|floor|station|next to|behind|opposite|in front of|located|corner|above|below|"
                         r"beside)\b|\b\d+[a-z]? (?-i:[A-Z])[a-z]+ (?-i:[A-Z])[a-z]+|"
                         # an address: a unit, an estate, a postcode ("Unit 4, Hawksworth Trading Estate, SN2 1DZ")
-                        r"\b(?:unit \d|trading estate|industrial estate|business park|retail park)|"
-                        r"(?-i:\b[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}\b)|"
+                        rf"\b(?:unit \d|trading estate|industrial estate|business park|retail park)|{_POSTCODE}|"
                         # ("you work night shifts at the hospital"; not "at the weekend")
                         r"\bat the (?!(?:time|end|start|moment|weekend|same|latest|earliest|least|most|beginning)\b)"
                         r"[a-z]+", re.I),

@@ -9,7 +9,7 @@ import re
 from avatar_service.adapters.dialogue.answer_types import HOLDS, NUMBER_WORD, wanted
 
 _COUNTED = re.compile(rf"\b(\d+|{NUMBER_WORD})(?:\s+|-)([a-z]{{3,}})\b", re.I)  # ("a two-hour lesson")
-_COUNT_WORDS = {w: i for i, w in enumerate(("zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
+COUNT_WORDS = {w: i for i, w in enumerate(("zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
                                             "nine", "ten", "eleven", "twelve"))}
 _BOUNDED = re.compile(r"(?:within|up to|under|less than|fewer than|no more than|over|more than|above|at least|"
                       r"at most|maximum(?: of)?|minimum(?: of)?|from)\s+$", re.I)
@@ -20,7 +20,7 @@ def _counts(text: str, bounded_too: bool = True) -> dict[str, set[int]]:
     out: dict[str, set[int]] = {}
     for m in _COUNTED.finditer(text):
         number = m.group(1).lower()
-        value = int(number) if number.isdigit() else _COUNT_WORDS.get(number)
+        value = int(number) if number.isdigit() else COUNT_WORDS.get(number)
         if value is None or (not bounded_too and _BOUNDED.search(text[:m.start()])):
             continue
         out.setdefault(m.group(2).lower().removesuffix("s"), set()).add(value)

@@ -160,6 +160,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
     # "can I pay in instalments?" asks whether, so the kind its words suggest (a price) matters less
     fit_weight = FIT_WEIGHT / 2 if query.yes_no else FIT_WEIGHT
     contact = list(query.kinds) == ["contact"]  # a phone number or an address to write to, and nothing else
+    where_are_you = _WHERE_ARE_YOU.search(query.text) is not None  # (asked nothing but where the place is)
     scored, own_main = [], []  # (and how many of the question's own main words each holds)
     main = [t for t, w in weights.items() if w >= 1.0 and t in reachable]
     topic = {t for t in main if not _kin(t)}  # what is asked of the child, if one is named
@@ -215,8 +216,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
             # "where are you?": the sentence naming the place, not its car park (and its name more than its town)
             score += NAMES_THE_PLACE * min(2, len(query.place_names & set(_CAPITALISED.findall(candidate.text)))) / 2
             # (asked nothing but where: "where are you based?" / "Our base is 14 Skipton Road, Harrogate")
-            score += NAMES_THE_PLACE * bool(_WHERE_ARE_YOU.search(query.text) and
-                                            answer_types.ADDRESS.search(candidate.text))
+            score += NAMES_THE_PLACE * bool(where_are_you and answer_types.ADDRESS.search(candidate.text))
         if query.child and _ADULT.search(candidate.text) and not answer_types.mentions_child(candidate.text) and \
                 not answer_types.for_minors(candidate.text):  # ("under-3s go free with a paying adult" is for one)
             score -= 0.15  # "an adult ticket costs 22.50 euros" is not the price for a child

@@ -8,11 +8,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from avatar_service.adapters.dialogue.counted import COUNT_WORDS
 from avatar_service.adapters.dialogue.terms import stem, terms
 
-_NUMBERS = {"both": 2, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-            "ten": 10}
-_SAID = {n: w for w, n in _NUMBERS.items() if w != "both"}
+_NUMBERS = {**{w: n for w, n in COUNT_WORDS.items() if n >= 2}, "both": 2}  # (several: "one" counts nothing up)
+_SAID = {n: w for w, n in COUNT_WORDS.items()}
 # "both my mattresses", "two old chairs", "3 nights", "all four tyres"
 _COUNTED = re.compile(rf"\b({'|'.join(_NUMBERS)}|\d{{1,2}})\s+(?:of\s+)?(?:(?:my|our|the|your|his|her|their|these|"
                       r"those)\s+)?(?:([a-z]{3,})\s+)?([a-z]{3,})\b", re.I)
@@ -24,7 +24,8 @@ def total_for(question: str, answer: str, kinds: Sequence[str]) -> str | None:
     """"That's £50 for two mattresses." when the question asks the price of a counted thing the answer prices each."""
     if "price" not in kinds:
         return None
-    counted = [(m, _NUMBERS.get(m.group(1).lower()) or int(m.group(1))) for m in _COUNTED.finditer(question)]
+    counted = [(m, _NUMBERS[m.group(1).lower()] if m.group(1).isalpha() else int(m.group(1)))
+               for m in _COUNTED.finditer(question)]
     counted = [(m, n) for m, n in counted if n >= 2]
     priced = list(_EACH.finditer(answer))
     if len(counted) != 1 or len(priced) != 1:
