@@ -108,6 +108,8 @@ HOLDS = {
                        r"\binclude[sd]? (?:an? |the |your )?[\w-]+(?: [\w-]+)? and\b", re.I),
 }
 
+# (a battery's charge is no price: "it isn't holding its charge", "how long does a full charge last?")
+_CHARGE = r"(?<!\bits )(?<!\bhold a )(?<!\bholding a )(?<!\bholds a )(?<!\bfull )charges?"
 _PRICE_NOUNS = r"(?:money|cash|more|extra|altogether|overall|in total|each|per|for|it|that|this|they|these|those)"
 _WANTS = [
     # (not "what phone have I got?", "which phone do you fix?": the device)
@@ -121,7 +123,7 @@ _WANTS = [
     # "how much notice/clay/time" asks for an amount of something else ("how much to do..." a price); "per month"
     # asks what it costs a month
     ("price", re.compile(rf"\bhow much\b(?!\s+(?!{_PRICE_NOUNS}\b|to\b)[a-z]+\s+(?:do|does|did|is|are|will|would|can|"
-                         r"should|must|have|has|of|in|to)\b)|\b(?:cost|costs|price|prices|fee|fees|charge|charges|"
+                         rf"should|must|have|has|of|in|to)\b)|\b(?:cost|costs|price|prices|fee|fees|{_CHARGE}|"
                          rf"pay|cheaper|cheapest|pricier|dearer|dearest|expensive|discounts?)\b|{COST_IDIOMS}|"
                          r"\b(?:what|which) (?:sort|kind) of money\b|"
                          r"\b(?:is there|do (?:you|i|we) (?:take|need|have to pay|pay|ask for)) an? (?:\w+ )?deposit\b|"
@@ -153,7 +155,7 @@ _WANTS = [
     ("occupation", re.compile(r"\bfor a living\b|\bmy (?:job|occupation|profession|line of work)\b|"
                               r"\bwhat (?:(?:do|did) )?i do (?:for work|for my job)\b|\bwhat do i work as\b", re.I)),
     ("list", re.compile(r"\b(?:what|which) (?:kinds?|sorts?|types?) of\b(?! (?:money|price|cost)\b)|"  # (a price)
-                        r"\bwhat (?:does|do|is) (?:.{1,40}? )?"
+                        r"\bwhat(?:'s| does| do| is) (?:.{1,40}? )?"
                         r"(?:include|included|cover)\b|"
                         r"\bwhat (?:\w+ )?(?:do|can) you (?:offer|sell|teach|rent|serve|treat|stock)\b|"
                         r"\bwhat (?:do|does|would|will) (?:i|we|you|they|he|she|it) get (?:for|with)\b", re.I)),
@@ -162,7 +164,7 @@ _PER_UNIT = re.compile(r"\bper (?:month|week|day|night|hour|year|person|head|ses
 _PAY_HOW = re.compile(r"\bpay(?:ing)? (?:(?:for \w+(?: \w+){0,3}? )?(?:by|with|in|using|via|through|over|online|"
                       r"monthly|upfront|up front|later|cash|card|contactless))\b|"
                       r"\bhow (?:do|can|could|should|would|will) (?:i|we) pay\b", re.I)  # "how do I pay you?": by what
-_PRICE_ASKED = re.compile(r"\bhow much\b|\bcosts?\b|\bprices?\b|\bfees?\b|\bcharges?\b", re.I)
+_PRICE_ASKED = re.compile(rf"\bhow much\b|\bcosts?\b|\bprices?\b|\bfees?\b|\b{_CHARGE}\b", re.I)
 _HOW_MANY = re.compile(r"\bhow (?:many|far|big|tall|often)\b", re.I)
 _YES_NO = re.compile(r"^\s*(?:and\s+)?(?:is|are|am|was|were|do|does|did|can|could|may|will|would|should|have|has)\b",
                      re.I)
@@ -250,15 +252,16 @@ def ages_meant(text: str) -> list[int]:
     return ages(text) or ([TODDLER_AGE] if _TODDLER.search(text) else [TEEN_AGE] if _TEEN.search(text) else [])
 
 
-# an age range: "children aged 4 to 15", "ages 8 to 14", "for 5-11 year olds"
-_RANGE = re.compile(r"\b(?:aged?s?|for|between)\s+(\d{1,2})\s?(?:-|–|to|and)\s?(\d{1,2})\b(?![.:]?\d|\s?(?:am|pm|"
-                    r"euros?|pounds?|minutes|hours|km|kg|%))", re.I)
+# an age range: "children aged 4 to 15", "ages 8 to 14", "for 5-11 year olds", "from age 5 up to 11"
+_RANGE = re.compile(r"\b(?:aged?s?|for|between|from (?:the )?age(?: of)?)\s+(\d{1,2})\s?(?:-|–|to|and|up to)\s?"
+                    r"(\d{1,2})\b(?![.:]?\d|\s?(?:am|pm|euros?|pounds?|minutes|hours|km|kg|%))", re.I)
 
 
 # "16- and 17-year-olds"; a youngest age: "riders can start at 4", "from the age of 7"
 _YEAR_OLDS = re.compile(r"\b(\d{1,2})-?\s?(?:and|to|or|-|–)\s?(\d{1,2})[ -]years?[ -]olds\b", re.I)
 _YOUNGEST = re.compile(r"\b(?:(?:start|begin|join)s?|starting) (?:at|from) (?:the age of )?(\d{1,2})\b"
-                       r"(?![.:]?\d|\s?(?:am|pm|o'clock))|\bfrom (?:the )?age (?:of )?(\d{1,2})\b", re.I)
+                       r"(?![.:]?\d|\s?(?:am|pm|o'clock))|"
+                       r"\bfrom (?:the )?age (?:of )?(\d{1,2})\b(?!\s?(?:-|–|to|up to) ?\d)", re.I)  # (not a range's)
 
 
 def age_fit(sentence: str, asked: Sequence[int]) -> float:
@@ -270,10 +273,13 @@ def age_fit(sentence: str, asked: Sequence[int]) -> float:
     if any(youngest):
         return 1.0
     fit = _limits_fit(sentence, asked)
-    return LOOSE_FIT if fit > 0 else -1.0 if youngest else fit
+    return _FITS.get(fit, fit) if fit > 0 else -1.0 if youngest else fit
 
 
-LOOSE_FIT = 0.9  # a range or a limit that includes the age asked, though it names another
+# how well what includes the age says it: "children aged 3 and 4" names those ages (3.0), "Juniors, aged 6 to 9" is
+# their group (2.0), "our under-12 team" only bars older ones (1.0)
+_FITS = {3.0: 1.0, 2.0: 0.95, 1.0: 0.9}
+_NARROW = 2  # years apart at most, a range names its ages
 
 
 def _limits_fit(sentence: str, asked: Sequence[int]) -> float:
@@ -282,7 +288,7 @@ def _limits_fit(sentence: str, asked: Sequence[int]) -> float:
         low, high = int(m.group(1)), int(m.group(2))
         if low < high:
             if all(low <= age <= high for age in asked):
-                return 1.0
+                return 3.0 if high - low <= _NARROW else 2.0
             verdict = -1.0
     for m in _LIMIT.finditer(sentence):
         if m.group(1):

@@ -18,6 +18,8 @@ def known_candidates(request: DialogueRequest, user_name: str) -> list[Candidate
         relevance = request.knowledge_relevance[ci] if ci < len(request.knowledge_relevance) else 0.0
         title = frozenset(terms(request.knowledge_titles[ci] if ci < len(request.knowledge_titles) else ""))
         for si, sentence in enumerate(answer_sentences(chunk)):
+            if sentence.rstrip().endswith("?"):
+                continue  # the text asking its reader ("Fancy something slower?") answers nothing
             own = request.sentence_relevance.get(sentence)  # "For emergencies outside these hours, ..."
             score = relevance if own is None else max(own, 0.5 * (own + relevance))  # means more with its chunk
             out.append(Candidate(sentence, "knowledge", ci, si, score, own is not None, title))

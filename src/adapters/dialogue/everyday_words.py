@@ -168,6 +168,9 @@ club clubs team teams squad squads
 dry drying dryer dryers tumble
 clothes clothing laundry washing
 amp amps amplifier amplifiers
+food catering caterer caterers cater
+balance remainder remaining outstanding
+temperature temperatures degrees heated
 """
 
 # what an amount costs, said the everyday way (a price asked, answer_types.wanted, and the word "cost")
@@ -296,7 +299,9 @@ PHRASES = [
     # Shrewsbury and Wem")
     # (not "do you still come out if it rains?", "would you charge to travel out to me?")
     (r"\b(?:come|go|travel)(?:s|ing)? out (?:that far|this far|there|as far as)\b|\b(?:that|this|so) far out\b|"
-     r"\bgo(?:ing)? over there\b", "cover area"),
+     r"\bgo(?:ing)? over there\b|"
+     r"\b(?:come|go|travel)(?:s|ing)? (?:out )?to (?:my|our) (?:area|way|neck of the woods)\b",
+     "cover area"),
     (r"\b(?:log|wood)[- ]?burners?\b", "wood-burning stove"),
     (r"\bsafety (?:specs|glasses|spectacles|goggles)\b", "eye protection"),
     # eating in is the restaurant's ("is it dearer if we eat in?" / "restaurant meals cost £2 more")
@@ -345,4 +350,16 @@ PHRASES = [
      "viewing"),
     (r"\bget(?:s|ting)? (?:around|about)\b", "mobility"),  # "what I told you about getting around" / "a wheelchair"
     (r"\blet(?:s|ting)? (?:you|us|them|me) know\b", "tell"),  # "the deadline for letting you know" / "tell us by 6pm"
+    # when something told happened is no topic ("oscar was sick last night, can he still come today?")
+    (r"\b(?:last|the other) (?:night|evening)\b|\byesterday\b|\bthis morning\b|\bearlier today\b", "recently"),
+    # not loud is quiet ("anything that isn't so loud?" / "a quiet session with the music off")
+    (r"\b(?:isn't|is not|aren't|are not|not|less|never) (?:so |too |as |very |that )?(?:loud|noisy)\b", "quiet"),
+    # how warm a pool or a room is, is its temperature ("how warm is the pool?" / "kept at 31 degrees")
+    (r"\bhow (?:warm|hot|cold|chilly)\b", "how temperature"),
+    # what is left to pay after a deposit is the balance ("when do we pay the rest?" / "the balance is due ...")
+    (r"\b(?:pay|paying|settle|settling|owe) (?:off )?the rest\b|\bthe rest of the (?:money|payment|cost|bill|fee)\b",
+     "pay balance"),
+    # coming to see the customer's site or home is a visit ("do you come and look at the site first?" / "a free site
+    # visit")
+    (r"\b(?:come|comes|coming|pop|call) (?:out |round |over )?(?:and|to) (?:look|see|check)(?: at| over)?\b", "visit"),
 ]

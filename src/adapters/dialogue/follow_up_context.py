@@ -149,6 +149,24 @@ def borrowed_terms(text: str, more: bool, weights: dict[str, float], topic: Sequ
     return out, from_reply, echoed
 
 
+CONNECTIVE = re.compile(r"^\s*(?:and|also|or|but|so|then|what about|how about)\b", re.I)
+_BORROWS_KIND = 10  # words at most of a follow-up that asks the kind of answer the turn before asked
+
+
+def kinds_borrowed(text: str, context: str, new_words: set[str], ages_asked: bool) -> list[str]:
+    """The kinds of answer a follow-up with none of its own asks of the turn before (`context`): "and for kids?", "can
+    I park there?" ask what it asked; "will my insurance cover it?" (two words of its own, `new_words`), "can my 8
+    year old come on his own?" or "is there a class for that?" ask another thing, as "and can you work on his bike?"
+    does after a price: whether, of a thing of its own. "does that include a wooden floor?" after "what's included?"
+    asks whether, not for a list."""
+    yes_no = answer_types.is_yes_no(CONNECTIVE.sub("", text))
+    if (yes_no and len(new_words) >= 2) or not (CONNECTIVE.match(text) or (
+            len(new_words) <= 1 and not ages_asked and not asks_whether_there_is(text) and
+            len(text.split()) <= _BORROWS_KIND)):  # (not "what do i need to bring with me when i drop ...?")
+        return []
+    return [k for k in answer_types.wanted(context) if not (yes_no and k == "list")]
+
+
 def asks_whether_there_is(text: str) -> bool:
     """"Is there a class for that?", "do you have anything for kids?": whether the place has something."""
     return bool(_EXISTS.match(text))

@@ -76,7 +76,10 @@ _SUPERVISED = terms("supervise")[0]
 _AGE_RULED = re.compile(r"\balone\b|\bby (?:him|her)self\b|"
                         r"\b(?:able|allowed|old enough) to (?:go|come|join|take part|do it|ride)\b|\bhave a go\b|"
                         r"\bneed (?:a|an|her own|his own) ticket\b|\bgo(?:es)? free\b|"
-                        r"^\W*(?:can|could|may) \w+ (?:come|go|join)\b", re.I)  # ("can mia come to an evening show?")
+                        r"^\W*(?:can|could|may) \w+ (?:come|go|join)\b|"  # ("can mia come to an evening show?")
+                        # ("which class would oscar go in?")
+                        r"\b(?:which|what) (?:class|group|level|stage|course|session|team|lesson)e?s? (?:would|should|"
+                        r"could|will|can|does|do) \w+ (?:go|be|join|start|do)\b", re.I)
 _MY_AGE = re.compile(r"\b(?:my age|someone like me|people like me|at my age|a (?:pensioner|senior) like me)\b", re.I)
 _OWN_AGE = re.compile(r"^User is (?:\d{1,3}|aged \d{1,3})\b", re.I)
 
@@ -99,7 +102,7 @@ def named_ages(memory: str) -> list[tuple[str, int]]:
 
 
 def _named_ages(text: str, memories: Sequence[str]) -> list[tuple[str, int]]:
-    asked = {w.lower() for w in words(text)}
+    asked = {w.split("'")[0] for w in words(text)}  # ("ella's bike": Ella)
     return [(name, age) for memory in memories for name, age in named_ages(memory) if name.lower() in asked]
 
 
@@ -161,3 +164,10 @@ def weigh_for_the_limit(weights: dict[str, float], text: str, said: str, again: 
 
 
 _AGE_WORDS = frozenset(terms("age old young"))
+
+
+def weigh_the_aged(weights: dict[str, float], text: str, memories: Sequence[str]) -> None:
+    """"which class would oscar go in?": asked for the age a memory gives him, his name weighs as a case (the class
+    for a 4-year-old is asked, not what the user told of Oscar)."""
+    for t in set(terms(" ".join(named_in(text, memories)))) & weights.keys():
+        weights[t] = min(weights[t], 0.3)

@@ -30,10 +30,11 @@ from avatar_service.adapters.dialogue.case_asked import the_case_asked, with_ant
 from avatar_service.adapters.dialogue.each_child import each_child_may
 from avatar_service.adapters.dialogue.feelings import Emotion, detect_emotion
 from avatar_service.adapters.dialogue.follow_up_context import (
+    CONNECTIVE,
     answered_someone,
-    asks_whether_there_is,
     borrowed_terms,
     kind_only,
+    kinds_borrowed,
     new_attribute,
     pointing_nouns,
     points_back,
@@ -50,6 +51,7 @@ from avatar_service.adapters.dialogue.my_people import (
     named_for,
     people_asked_of,
     weigh_for_the_limit,
+    weigh_the_aged,
 )
 from avatar_service.adapters.dialogue.narrowing import one_clause
 from avatar_service.adapters.dialogue.question_cases import asks_age_limit, put_beside
@@ -94,8 +96,6 @@ from avatar_service.ports.dialogue import DialogueRequest, Turn
 
 _MORE = re.compile(r"\b(tell me more|go on(?! for\b)|more about (that|it|this)|what else|keep going|say more)\b")
 _VISITING = frozenset(terms("arrive come turn get here"))
-_BORROWS_KIND = 10  # words at most of a follow-up that asks the kind of answer the turn before asked
-_CONNECTIVE = re.compile(r"^\s*(?:and|also|or|but|so|then|what about|how about)\b", re.I)
 _POINTS_BACK = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their)\b", re.I)
 # "do I need to book, or can we just turn up?": the other way is said for contrast, and needs no answer of its own
 _ALTERNATIVE = re.compile(r",?\s+or\s+(?:can|could|do|does|should|shall|will|would|is|are|may|must)\b.*$", re.I)
@@ -299,16 +299,12 @@ class _Reply(SmallTalk):
                 for name in NAME.findall(self.previous_reply):
                     for t in terms(name):
                         weights.setdefault(t, 0.5)
-            # "and for kids?", "can I park there?" ask what the turn before asked; "will my insurance cover it?" (two
-            # words of its own), "can my 8 year old come on his own?" or "is there a class for that?" ask another thing
             # a yes-or-no question with a word of its own after one the user asked about themselves asks the place,
             # not the kind asked before, nor about the user ("can she get up to the café?" after "who did I say uses a
             # wheelchair?")
             recalled = bool(new_words) and answer_types.is_yes_no(text) and about_user(context) >= 1.0
-            if not kinds and not recalled and (_CONNECTIVE.match(text) or (
-                    len(new_words) <= 1 and not asked_ages and not asks_whether_there_is(text) and
-                    len(text.split()) <= _BORROWS_KIND)):  # (not "what do i need to bring with me when i drop ...?")
-                kinds = borrowed_kinds = answer_types.wanted(context)
+            if not kinds and not recalled:
+                kinds = borrowed_kinds = kinds_borrowed(text, context, new_words, bool(asked_ages))
                 if kinds and new_words:
                     listed = reply_terms(self.previous_reply, [c.text for c in self.known])[1]
         if self.pronoun_resolved and not context:  # "what is she frightened of?" after "...called Nala"
@@ -324,7 +320,7 @@ class _Reply(SmallTalk):
         # "how much does that cost?" asks about what the last reply said ("how much is it to get a plumber out?" not),
         # as "from what time?" does; "do the kids cost extra on top?" after a price asks more than that price
         said = said_sentences(self.previous_reply) if (context and not more and (pointing or alone) and
-                                                       not _CONNECTIVE.match(text)) or (
+                                                       not CONNECTIVE.match(text)) or (
             "price" in kinds and _EXTRA.search(text) and answer_types.HOLDS["price"].search(self.previous_reply)) \
             else frozenset()
         asked = asked_part(text)  # routing reads the question asked, the ranking every word said
@@ -344,6 +340,8 @@ class _Reply(SmallTalk):
         if mine < 0.6 and answer_types.is_yes_no(asked):  # ("would biscuit need to be neutered?": for Biscuit)
             for t in named_for(weights, self.request.memories, self.known_terms):
                 weights[t] = min(weights[t], 0.3)
+        elif mine < 0.6 and asked_ages and not answer_types.ages(text):
+            weigh_the_aged(weights, text, self.request.memories)
         to_place = addresses_the_place(asked) or asks_who_here(asked)
         names = place_names(self.request.persona.description)
         self.cases, told_of = the_cases(text, asked, self.request.memories, self.known_terms,

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from avatar_service.adapters.dialogue import amounts, answer_types
 from avatar_service.adapters.dialogue.terms import RELATED, WEEKDAY_TERMS, related_in, said_together, terms
 
-AGE_COVERAGE = 0.5
+AGE_COVERAGE, CHILDRENS = 0.5, 0.5  # (CHILDRENS: a sentence for children, asked for a child of an age it does not name)
 _K1, _B = 1.2, 0.25  # BM25: sentences are short, so length matters less than for documents
 _RELATED_MATCH, _TITLE_MATCH, _CASE_RELATED = 0.6, 0.4, 0.6
 LEXICAL_WEIGHT, SENTENCE_WEIGHT, CHUNK_WEIGHT, FIT_WEIGHT, UNFIT_LEXICAL = 0.45, 0.6, 0.25, 0.25, 0.6
@@ -125,7 +125,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
     df = {t: sum(1 for s in term_sets if t in s) for t in weights}
     idf = {t: math.log(1.0 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in weights}
     average = sum(len(s) for s in term_sets) / n if n else 1.0
-    ages = [_age(query, c.text) for c in candidates]
+    ages = [_age(query, c.text, c.kind == "knowledge") for c in candidates]
     # an age limit answers whether someone's age gets a discount only where it states a price (read once a candidate,
     # and only when a discount is asked)
     discount = bool(weights.keys() & _DISCOUNT_TERMS)
@@ -312,11 +312,13 @@ def _antecedents(candidates: Sequence[Candidate], term_sets: Sequence[set[str]])
     return out
 
 
-def _age(query: Query, text: str) -> float:
+def _age(query: Query, text: str, known: bool) -> float:
     if query.ages:
         fit = answer_types.age_fit(text, query.ages)
         # "can my 14 year old use the gym?" is answered by "gym users must be 16 or over" as much as by a yes
         # (a limit that includes them says more: "children under 4 travel free" for "does my 2 year old pay?")
+        if fit == 0 and known and query.child and answer_types.mentions_child(text) and not _ADULT.search(text):
+            return CHILDRENS  # "what would it cost to service ella's bike?" (7): "children's bikes ... kids' service"
         return (fit if fit > 0 else 0.7 * abs(fit)) if query.yes_no else fit
     # "and for kids?": a limit only minors meet, or children of some ages ("7 euros for children aged 4 to 15")
     return 1.0 if query.child and (answer_types.for_minors(text) or answer_types.child_range(text)) else 0.0

@@ -198,7 +198,11 @@ GENERIC_TERMS = frozenset(stem(w) for w in GENERIC | words_of(
     # (how sure, or how far along, the asker is: "roughly how much?", "i'm thinking about getting a charger")
     "roughly approximately approx thinking wondering considering "
     # (asking advice: "which class would you recommend?" asks which class)
-    "recommend recommends recommended recommendation recommendations suggest suggestion"))
+    "recommend recommends recommended recommendation recommendations suggest suggestion "
+    # (comparing: "what's the difference with the full one?" asks about the full one)
+    "difference differences "
+    # (when what the user tells happened: everyday_words reads "last night", "yesterday" as "recently")
+    "recently"))
 
 
 def same_family(a: str, b: str) -> bool:

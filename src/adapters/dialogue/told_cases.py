@@ -24,7 +24,7 @@ _POSSESSED = re.compile(r"\b(?:my|our)\s+(?:(?:little|old|new|own|youngest|eldes
                         r"\b(mum|mam|mom|dad|nan|nana|nanna|gran|granny|grandma|grandad|grandpa|wife|husband|hubby)"
                         r"'s\s+([a-z]+)", re.I)
 # the words one person is told by ("my nan" is the memory's grandmother), and the user's home ("from mine")
-_SAME = {**SAME_PERSON, **dict.fromkeys(("home", "house", "flat", "place", "lives", "live", "mine"), "home")}
+_SAME = {**SAME_PERSON, **dict.fromkeys(("home", "house", "flat", "place", "lives", "live", "mine", "area"), "home")}
 TOLD_WEIGHT = 0.3  # (a generic word's: answering.question_weights)
 _FEELING = frozenset(terms("obsessed mad crazy keen love loves hate hates fond afraid scared frightened nervous"))
 _TOPIC_WORDS = 6
@@ -43,7 +43,7 @@ def the_cases(text: str, asked: str, memories: Sequence[str], known: frozenset[s
     them that it does not say; the words naming them weigh as a case in `weights`. `known`: the terms of the place's
     own sentences; `place`: those of the place's own name, which tell nothing of the user's ("a self-employed
     electrician" at "Keepsafe Self Storage"); `aged`: the question is asked at an age a memory gives."""
-    if not asks_the_place_for(asked):
+    if not (asks_the_place_for(asked) or _ABOUT_MINE.match(text)):
         return [], frozenset()
     # (named where the user tells of them before asking: "my mum does pickup sometimes, will she be ok getting up?")
     cases, naming = memories_named(text, memories, known)
@@ -60,7 +60,7 @@ def memories_named(text: str, memories: Sequence[str], known: frozenset[str]) ->
     ("Bramble") or as "my X" when a memory speaks of one ("my sofa", "my brother", "my nan's chair"); and the terms
     of the question that name them. A name the place's own sentences hold (`known`: their terms) is not one of the
     user's ("Sunday", "Chester")."""
-    asked = set(words(text))
+    asked = {w.split("'")[0] for w in words(text)}  # ("hannah's bike": Hannah)
     owned = {w.lower(): _SAME.get(w.lower(), w.lower())
              for m in (*_POSSESSED.finditer(text), *_MINE.finditer(text)) for w in m.groups() if w}
     owned = {w: o for w, o in owned.items() if o not in _GENERIC and (o in _KIN or len(o) >= 3)}
@@ -119,6 +119,10 @@ def asks_the_place_for(text: str) -> bool:
     return bool(_FOR_THEM.search(text))
 
 
+# "what about my dad's place, would that cost extra?": the question before, asked for them
+_ABOUT_MINE = re.compile(r"^\W*(?:and\s+)?(?:what|how) about (?:my|our)\b", re.I)
+
+
 def asks_you_to(text: str) -> bool:
     """A request of the place ("could you collect my son's BMX?"): what the user told of it is never the answer."""
     return bool(_YOU_TO.search(text))
@@ -126,6 +130,8 @@ def asks_you_to(text: str) -> bool:
 
 _YOU_TO = re.compile(r"\b(?:can|could|will|would|do) you\b(?! (?:tell|remind|remember|recall|say|know)\b)", re.I)
 _FOR_THEM = re.compile(_YOU_TO.pattern + "|"
+                       # ("what would it cost to service ella's bike?", "how much to fix my sofa?")
+                       r"^\W*(?:what|how much)\b.*\bto\s+\w+\s+(?:my|our|[a-z]+'s)\b|"
                        r"^\W*(?:is|are|does|do|will|would)\b.*\b(?:for|to|with|on|at)\s+(?:my|our|mine)\b|"
                        r"^\W*(?:and\s+)?(?:can|could|may|is|are|would|will)\s+(?:\w+|(?:my|our|the)(?:\s+\w+){1,3}?)\s+"
                        r"(?:come|go|join|bring|get|have|use|stay|fish|ride|swim|play|visit|do|try|"

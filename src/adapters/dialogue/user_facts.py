@@ -103,8 +103,10 @@ _AGAIN = re.compile(r"\b(?:again|remind)\b", re.I)
 
 
 # "My son is 3, is there something for him?": what the user says of themselves, then the question they ask
-# ("a mate of mine wants to bring his jet ski, is that ok?")
-_THEN_ASKS = re.compile(r"^(?P<said>.*?\b(?:i|i'm|my|we|our|mine|us)\b.*?)[,.;!?]\s+(?P<asked>(?:and\s+)?(?:is|are|can|"
+# ("a mate of mine wants to bring his jet ski, is that ok?"), or of someone named before ("her battery isn't holding
+# its charge, can you sort that?")
+_THEN_ASKS = re.compile(r"^(?P<said>.*?\b(?:i|i'm|my|we|our|mine|us)\b.*?|(?:he|he's|his|she|she's|her)\b[^?]*?)"
+                        r"[,.;!?]\s+(?P<asked>(?:and\s+)?(?:is|are|can|"
                         r"could|do|does|will|would|should|what|where|when|how|who|which|have|has)\b[^,.;]*\??)\s*$",
                         re.I)
 # "thinking of joining, what would it cost for just me?": what the user has in mind, then the question
@@ -125,8 +127,13 @@ def asked_part(turn: str) -> str:
     m = _THEN_ASKS.match(turn.strip())
     if m and not _MYSELF.search(m.group("asked")) and not _JUST_RECALL.match(m.group("asked")):
         return m.group("asked")
-    m = _HAVING_IN_MIND.match(turn.strip()) or _ASKS_THEN.match(turn.strip())
+    m = _HAVING_IN_MIND.match(turn.strip()) or _ASKS_THEN.match(turn.strip()) or _OF_THEM.match(turn.strip())
     return m.group("asked") if m else turn
+
+
+# "oscar was sick last night, can he still come today?": told of someone, then asked of "he" or "she"
+_OF_THEM = re.compile(r"^(?P<said>[^?]+?)[,.;!]\s+(?P<asked>(?:and\s+)?(?:is|are|can|could|do|does|will|would|should|"
+                      r"has|have)\s+(?:he|she|they)\b[^,.;?]*\??)\s*$", re.I)
 
 
 # the question's object, said last, is a pronoun: what the user told ("..., can you get rid of it for me?", "if i
