@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from wordfreq import zipf_frequency
+
 from avatar_service.adapters.dialogue import answer_types, counted
 from avatar_service.adapters.dialogue.answering import NEGATIVE, PARTS, as_sentence
 from avatar_service.adapters.dialogue.ranking import NEED, Ranking, Scored
@@ -206,6 +208,15 @@ def lower_first(sentence: str, known: str = "") -> str:
     "Ray does ..." keeps its capital)."""
     first = sentence.split(" ", 1)[0].removesuffix("'s")  # ("Children's bowling parties ...")
     common = first in _LOWER_STARTERS or re.split("['’]", first)[0] in ("You", "Your", "We", "It") or (
-        first.isalpha() and first[1:].islower() and re.search(rf"\b{first.lower()}\b", known) is not None) or (
-        "-" in first and first.replace("-", "").isalpha() and first[1:].islower())  # ("Well-behaved dogs ...")
+        first.isalpha() and first[1:].islower() and re.search(rf"\b{first.lower()}(?:e?s)?\b", known) is not None) or (
+        "-" in first and first.replace("-", "").isalpha() and first[1:].islower()) or (  # ("Well-behaved dogs ...")
+        # a plural of a word of English ("Villages up to 10 miles out ..."; not "James", "Charles"), or a doing
+        # ("Smoking isn't allowed ..."), that is no name where the text writes it (not "King Street", "Reading" of
+        # "... near Reading")
+        first.isalpha() and first[1:].islower() and first.endswith(("s", "ing")) and
+        zipf_frequency(first.lower().removesuffix("s"), "en", wordlist="small") >= _A_WORD and
+        not re.match(rf"{first} [A-Z]", sentence) and not re.search(rf"(?<=[a-z0-9,;:] ){first}\b", known))
     return sentence[:1].lower() + sentence[1:] if common else sentence
+
+
+_A_WORD = 3.0  # Zipf frequency: a word of everyday English

@@ -9,6 +9,7 @@ from __future__ import annotations
 from avatar_service.adapters.dialogue.answer_types import age_fit, wanted
 from avatar_service.adapters.dialogue.told_cases import memories_named
 from avatar_service.adapters.dialogue.user_facts import asked_part
+from avatar_service.adapters.dialogue.yes_or_no import lower_first
 
 from .test_round24 import ask
 
@@ -129,3 +130,15 @@ def test_a_sentence_for_children_answers_for_a_child_whose_age_a_memory_gives() 
     reply = ask("The owner of a bike repair van.", BIKES, [0.3, 0.3], "what would it cost to service ella's bike?",
                 memories=(["User's daughter Ella is 7 and rides a bike with 16-inch wheels"], [0.2]))
     assert "£35" in reply, reply
+
+
+def test_after_yes_or_no_a_plural_or_a_doing_is_no_name() -> None:
+    assert lower_first("Villages up to 10 miles out carry a £12 call-out fee.") == \
+        "villages up to 10 miles out carry a £12 call-out fee."
+    assert lower_first("Smoking isn't allowed anywhere on site.").startswith("smoking")
+    assert lower_first("Chair covers only fit the folding chairs.", "We hire chairs.").startswith("chair")
+    assert lower_first("James runs the workshop.").startswith("James")
+    assert lower_first("King Street is a short walk away.").startswith("King")
+    assert lower_first("Reading is 10 miles away.", "We cover Reading and Woking.").startswith("Reading")
+    reply = ask_the_mower_man("where do you cover?", "what about my dad's place, would that cost extra?")
+    assert reply.startswith("Yes, villages"), reply
