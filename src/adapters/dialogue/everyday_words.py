@@ -169,6 +169,7 @@ dry drying dryer dryers tumble
 clothes clothing laundry washing
 amp amps amplifier amplifiers
 food catering caterer caterers cater
+part parts saddle saddles pedal pedals handlebar handlebars grips mudguard mudguards rack racks
 balance remainder remaining outstanding
 temperature temperatures degrees heated
 """
@@ -352,6 +353,10 @@ PHRASES = [
     (r"\blet(?:s|ting)? (?:you|us|them|me) know\b", "tell"),  # "the deadline for letting you know" / "tell us by 6pm"
     # when something told happened is no topic ("oscar was sick last night, can he still come today?")
     (r"\b(?:last|the other) (?:night|evening)\b|\byesterday\b|\bthis morning\b|\bearlier today\b", "recently"),
+    # standing in the water is touching the bottom ("will he be able to stand up in it?" / "most children under 8
+    # can't touch the bottom")
+    (r"\bstand(?:ing)? (?:up )?in (?:it|the water|the pool|the shallow end)\b|\bout of (?:his|her|their|my|your) "
+     r"depth\b", "touch the bottom"),
     # not loud is quiet ("anything that isn't so loud?" / "a quiet session with the music off")
     (r"\b(?:isn't|is not|aren't|are not|not|less|never) (?:so |too |as |very |that )?(?:loud|noisy)\b", "quiet"),
     # how warm a pool or a room is, is its temperature ("how warm is the pool?" / "kept at 31 degrees")

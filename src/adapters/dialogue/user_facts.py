@@ -49,6 +49,9 @@ _PERMISSION = re.compile(r"^\s*(?:and\s+)?(?:can|could|may|must|should)\s+(?:i|w
                          r"\bwhat (?:should|do|can) (?:i|we) do\b|"
                          r"^\s*(?:when|where|what time|how (?:late|early))\s+(?:can|could|may)\s+(?:i|we)\b|"
                          r"\b(?:do|will)\s+i\s+(?:actually\s+|really\s+|still\s+)?(?:have|need)\s+to\b|"
+                         # ("is the septic tank going to be a problem?": for the place to say, not the user)
+                         r"\b(?:be|cause|pose) (?:a |an |any )?(?:problem|issue)s?\b|"
+                         r"\b(?:will|would) (?:that|it) matter\b|"
                          r"\bhow (?:do|can|should) (?:i|we) (?:get|book|find|reach|pay|contact|order|reserve|go)\b",
                          re.I)
 

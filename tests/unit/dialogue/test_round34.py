@@ -142,3 +142,19 @@ def test_after_yes_or_no_a_plural_or_a_doing_is_no_name() -> None:
     assert lower_first("Reading is 10 miles away.", "We cover Reading and Woking.").startswith("Reading")
     reply = ask_the_mower_man("where do you cover?", "what about my dad's place, would that cost extra?")
     assert reply.startswith("Yes, villages"), reply
+
+
+def test_a_part_standing_in_the_water_and_a_problem() -> None:
+    reply = ask("The owner of a bike repair van.", [*BIKES, "Fitting parts you've bought yourself is charged at £40 an "
+                                                            "hour."], [0.3, 0.3, 0.3],
+                "i bought a new saddle online, can you fit it for me?")
+    assert "£40" in reply, reply
+    assert "can't touch the bottom" in ask("The owner of a swimming school.", [
+        "The pool is 1.2 metres deep all the way along, so most children under 8 can't touch the bottom.",
+        "Lessons run on Saturdays."], [0.3, 0.3], "will oscar be able to stand up in it?",
+        memories=(["User's son Oscar is 4"], [0.2]))
+    reply = ask("The owner of a marquee hire firm.", [
+        "Please tell us about any septic tanks, because our stakes go nearly a metre into the ground.",
+        "We need a flat, level lawn."], [0.3, 0.3], "is the septic tank going to be a problem?",
+        memories=(["User's parents' farm has a septic tank under the main lawn"], [0.4]))
+    assert "stakes" in reply, reply
