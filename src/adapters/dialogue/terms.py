@@ -11,6 +11,7 @@ import snowballstemmer
 from wordfreq import zipf_frequency  # (0.2 s to import: when the answerer is built, not on its first turn)
 
 from avatar_service.adapters.dialogue.everyday_words import EVERYDAY_GROUPS, PHRASES
+from avatar_service.adapters.dialogue.phrase_gates import Phrases
 from avatar_service.core.text.lexicon import GENERIC, QUESTION_OPENERS, RELATED_GROUPS, STOPWORDS, words_of
 
 # numbers keep their dots and colons ("22.50", "8:30"); words their apostrophes ("can't")
@@ -94,8 +95,7 @@ DISCOURSE = words_of(
 
 
 _CONTRACTED = re.compile(r"^[a-z]+'(?:ll|d|ve|re|m)$")
-_PHRASES = [(re.compile(pattern, re.I), replacement) for pattern, replacement in PHRASES]
-_ANY_PHRASE = re.compile("|".join(f"(?:{pattern})" for pattern, _ in PHRASES), re.I)  # most text holds none
+_PHRASES = Phrases(PHRASES)
 
 
 def terms(text: str) -> list[str]:
@@ -106,10 +106,7 @@ def terms(text: str) -> list[str]:
 @functools.lru_cache(maxsize=16384)  # the same knowledge sentences are read on every turn
 def _terms(text: str) -> tuple[str, ...]:
     seen: dict[str, None] = {}
-    if _ANY_PHRASE.search(text):
-        for pattern, replacement in _PHRASES:
-            text = pattern.sub(replacement, text)
-    for w in words(text):
+    for w in words(_PHRASES.apply(text)):
         if _CONTRACTED.match(w) and w.split("'")[0] in STOPWORDS:
             continue  # "who'll", "where'd": a stopword for all its ending
         if w not in STOPWORDS and w not in DISCOURSE and (len(w) > 1 or w.isdigit()):
@@ -121,9 +118,7 @@ def _terms(text: str) -> tuple[str, ...]:
 def said_together(text: str) -> tuple[frozenset[str], ...]:
     """The terms each everyday phrase of the text is said as, when several ("come out as far as": cover, area): one
     meaning, of which any word known will do."""
-    if not _ANY_PHRASE.search(text):
-        return ()
-    return tuple(group for pattern, replacement in _PHRASES for m in pattern.finditer(text)
+    return tuple(group for pattern, replacement in _PHRASES.candidates(text) for m in pattern.finditer(text)
                  if len(group := frozenset(terms(m.expand(replacement)))) > 1)
 
 

@@ -9,6 +9,7 @@ Main St."). Numbers such as 22.50 never split: their dot is not followed by whit
 
 from __future__ import annotations
 
+import functools
 import re
 
 from avatar_service.core.text.lexicon import ABBREVIATIONS
@@ -44,12 +45,17 @@ def answer_sentences(chunk: str) -> list[str]:
     """The sentences of a knowledge chunk that can answer a question: list bullets and numbers taken off,
     headings and other pieces of fewer than three words left out. The offline answerer ranks these, and the
     per-process cache of sentence embeddings (core.services.sentence_vectors) is keyed by them."""
+    return list(_answer_sentences(chunk))
+
+
+@functools.lru_cache(maxsize=4096)  # a turn reads its chunks' sentences twice, and the next turns the same chunks
+def _answer_sentences(chunk: str) -> tuple[str, ...]:
     out = []
     for sentence in split_sentences(chunk):
         sentence = _BULLET.sub("", sentence).strip()
         if len(_WORD.findall(sentence)) >= 3:
             out.append(sentence)
-    return out
+    return tuple(out)
 
 
 def _goes_on(text: str, start: int, stop: int, after: int) -> bool:
