@@ -5,6 +5,7 @@ under 18 enter free" answers it and "seniors over 65 pay 12 euros" does not."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -276,10 +277,9 @@ def age_fit(sentence: str, asked: Sequence[int]) -> float:
     return _FITS.get(fit, fit) if fit > 0 else -1.0 if youngest else fit
 
 
-# how well what includes the age says it: "children aged 3 and 4" names those ages (3.0), "Juniors, aged 6 to 9" is
-# their group (2.0), "our under-12 team" only bars older ones (1.0)
-_FITS = {3.0: 1.0, 2.0: 0.95, 1.0: 0.9}
-_NARROW = 2  # years apart at most, a range names its ages
+# how well what includes the age says it: "children aged 3 and 4" names those ages (3.0: two years apart at most),
+# "Juniors, aged 6 to 9" is their group (2.0), "our under-12 team" only bars older ones (1.0)
+_FITS, _NARROW = {3.0: 1.0, 2.0: 0.95, 1.0: 0.9}, 2
 
 
 def _limits_fit(sentence: str, asked: Sequence[int]) -> float:
@@ -320,6 +320,7 @@ def mentions_child(text: str) -> bool:
 _GROUP = re.compile(r"\b(?:children|child|kids|students|seniors|visitors under|under[- ]\d+|over[- ]\d+)s?\b", re.I)
 
 
+@functools.lru_cache(maxsize=16384)  # (read of every candidate in every ranking)
 def limits_group(sentence: str) -> bool:
     """A sentence about one group of people ("children under 6 eat breakfast free"), not a price list that names
     adults' price too ("Tickets cost £22 for adults, £15 for under-18s and £18 for over-65s")."""
@@ -376,8 +377,7 @@ def on_the_day(question: str, sentence: str) -> bool | None:
 
 _ONLY = re.compile(r"\bonly\b", re.I)
 _MONTH_NAME = re.compile(rf"\b({_MONTH})\b", re.I)
-# ("may" is a month only beside another: "from May to September", not "you may bring")
-# (with the days or not: "from 15 March to 2 November")
+# ("may" is a month only beside another: "from May to September", not "you may bring"; with the days or not)
 _DATE = r"(?:(\d{1,2})(?:st|nd|rd|th)? )?"
 _MONTH_RANGE = re.compile(rf"\b(?:from |between )?{_DATE}({_MONTH}) (?:to|till|until|through|and|-|–) (?:the end of )?"
                           rf"{_DATE}({_MONTH})\b", re.I)
