@@ -274,12 +274,12 @@ def age_fit(sentence: str, asked: Sequence[int]) -> float:
     if any(youngest):
         return 1.0
     fit = _limits_fit(sentence, asked)
-    return _FITS.get(fit, fit) if fit > 0 else -1.0 if youngest else fit
+    return fit if fit > 0 else -1.0 if youngest else fit
 
 
-# how well what includes the age says it: "children aged 3 and 4" names those ages (3.0: two years apart at most),
-# "Juniors, aged 6 to 9" is their group (2.0), "our under-12 team" only bars older ones (1.0)
-_FITS, _NARROW = {3.0: 1.0, 2.0: 0.95, 1.0: 0.9}, 2
+# how well what includes the age says it: "children aged 3 and 4" names those ages (two years apart at most),
+# "Juniors, aged 6 to 9" is their group, "our under-12 team" only bars older ones
+_NAMED_RANGE, _RANGE_FIT, _LIMIT_FIT, _NARROW = 1.0, 0.95, 0.9, 2
 
 
 def _limits_fit(sentence: str, asked: Sequence[int]) -> float:
@@ -288,7 +288,7 @@ def _limits_fit(sentence: str, asked: Sequence[int]) -> float:
         low, high = int(m.group(1)), int(m.group(2))
         if low < high:
             if all(low <= age <= high for age in asked):
-                return 3.0 if high - low <= _NARROW else 2.0
+                return _NAMED_RANGE if high - low <= _NARROW else _RANGE_FIT
             verdict = -1.0
     for m in _LIMIT.finditer(sentence):
         if m.group(1):
@@ -297,9 +297,9 @@ def _limits_fit(sentence: str, asked: Sequence[int]) -> float:
             word, limit = m.group(4).lower(), int(m.group(3))
         below = word in ("under", "below", "younger than", "younger")
         inside = all(age < limit for age in asked) if below else all(age >= limit for age in asked)
-        verdict = 1.0 if inside else min(verdict, -1.0)
         if inside:
-            return 1.0
+            return _LIMIT_FIT
+        verdict = -1.0
     return verdict
 
 

@@ -11,7 +11,7 @@ from avatar_service.adapters.dialogue.answer_types import KIN_WORDS, ages, ages_
 from avatar_service.adapters.dialogue.answering import question_weights
 from avatar_service.adapters.dialogue.question_cases import asks_age_limit
 from avatar_service.adapters.dialogue.ranking import Ranking, Scored
-from avatar_service.adapters.dialogue.terms import terms, words
+from avatar_service.adapters.dialogue.terms import owners, terms
 from avatar_service.core.text.lexicon import words_of
 
 # "my kids", "our two boys", "both my kids", "all of the children", and "my two" alone (which means the children as
@@ -27,11 +27,11 @@ _AT_MOST = 4
 def ages_of_relatives(text: str, memories: Sequence[str]) -> list[int]:
     """"a ticket for my son", "can my niece come?": their age, when a memory gives it ("... a son named Tom who is
     12", "User's niece Ruby is 16")."""
-    said = [w.split("'")[0] for w in words(text)]
+    said = owners(text)
     # (a plural on its own is anyone's: "do you do anything just for girls?" asks of girls, not of my daughter)
     relatives = {SAME_PERSON.get(w, w) for i, w in enumerate(said) if (mentions_child(w) or w in _KIN) and
                  not (_ANYONES.match(w) and (i == 0 or said[i - 1] not in _WHOSE))}
-    return [age for m in memories if relatives & {SAME_PERSON.get(w, w) for w in (w.split("'")[0] for w in words(m))}
+    return [age for m in memories if relatives & {SAME_PERSON.get(w, w) for w in owners(m)}
             for age in ages(m)]
 
 
@@ -102,7 +102,7 @@ def named_ages(memory: str) -> list[tuple[str, int]]:
 
 
 def _named_ages(text: str, memories: Sequence[str]) -> list[tuple[str, int]]:
-    asked = {w.split("'")[0] for w in words(text)}  # ("ella's bike": Ella)
+    asked = set(owners(text))  # ("ella's bike": Ella)
     return [(name, age) for memory in memories for name, age in named_ages(memory) if name.lower() in asked]
 
 
@@ -114,7 +114,7 @@ _NAMED_AGE = re.compile(r"(?<!^)\b((?-i:[A-Z][a-z]{2,}))(?:,\s*|\s+)(?:who(?:'s|
 
 def mentions_kin(text: str) -> bool:
     """Names one of the user's people whose age may matter to a rule: a child, or a niece, a sister..."""
-    return mentions_child(text) or bool(_KIN.intersection(w.split("'")[0] for w in words(text)))
+    return mentions_child(text) or bool(_KIN.intersection(owners(text)))
 
 
 _KIN = frozenset(KIN_WORDS)

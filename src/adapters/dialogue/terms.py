@@ -30,6 +30,11 @@ def words(text: str) -> list[str]:
     return _TOKEN.findall(_LETTER_COMPOUND.sub(r"\1", text.lower().translate(_PLAIN_LETTERS)))
 
 
+def owners(text: str) -> list[str]:
+    """The words without what follows an apostrophe: "hannah's bike" is Hannah's, "my son's" the son's."""
+    return [w.split("'")[0] for w in words(text)]
+
+
 # How people text: "r u open on mondays", "did i tell u?", "black n white", "b&w"
 _TEXTING = [(re.compile(pattern, re.I), replacement) for pattern, replacement in (
     (r"\bu\b(?!-)", "you"), (r"\bur\b", "your"), (r"\br\b(?= (?:you|u|we|they|there|the|your|ur)\b)", "are"),

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from avatar_service.adapters.dialogue.answer_types import KIN_WORDS
 from avatar_service.adapters.dialogue.my_people import NAME, SAME_PERSON
-from avatar_service.adapters.dialogue.terms import NUMBER_WORDS, common_terms, stem, terms, words
+from avatar_service.adapters.dialogue.terms import NUMBER_WORDS, common_terms, owners, stem, terms
 from avatar_service.adapters.dialogue.user_facts import asks_about_the_told, has_in_mind
 
 # "my sofa", "our dog", "my nan's chair", "my little boy": the word after the possessive, and its possessor's own noun
@@ -60,7 +60,7 @@ def memories_named(text: str, memories: Sequence[str], known: frozenset[str]) ->
     ("Bramble") or as "my X" when a memory speaks of one ("my sofa", "my brother", "my nan's chair"); and the terms
     of the question that name them. A name the place's own sentences hold (`known`: their terms) is not one of the
     user's ("Sunday", "Chester")."""
-    asked = {w.split("'")[0] for w in words(text)}  # ("hannah's bike": Hannah)
+    asked = set(owners(text))  # ("hannah's bike": Hannah)
     owned = {w.lower(): _SAME.get(w.lower(), w.lower())
              for m in (*_POSSESSED.finditer(text), *_MINE.finditer(text)) for w in m.groups() if w}
     owned = {w: o for w, o in owned.items() if o not in _GENERIC and (o in _KIN or len(o) >= 3)}
@@ -75,7 +75,7 @@ def memories_named(text: str, memories: Sequence[str], known: frozenset[str]) ->
         # (whom or what a memory is about comes early in it: "User has a leather sofa with ...", not "Neil would rather
         # wait at the garage than leave his car"; "User's son Oscar is ...", "... a spaniel called Bramble", not "...
         # booked for Tuesday 10 June at 2pm to talk about Oscar starting")
-        opening = [w.split("'")[0] for w in words(memory)[:_TOPIC_WORDS + 2]]
+        opening = owners(memory)[:_TOPIC_WORDS + 2]
         names = {n for n in (n.lower() for n in NAME.findall(memory))
                  if n in asked and n in opening and stem(n) not in known}
         said = {_SAME.get(w, w) for w in opening[:_TOPIC_WORDS]}
