@@ -13,7 +13,7 @@ from avatar_service.adapters.dialogue.terms import GENERIC_TERMS, is_common, ter
 NEGATIVE = re.compile(r"\b(not|no|never|closed|cannot|can't|don't|doesn't|isn't|aren't|won't|non-refundable)\b",
                        re.I)
 # the parts of a sentence that may say yes or no each ("coffee is free; lunch is not included")
-PARTS = re.compile(r"\s*;\s*|,\s*(?:but|while|whereas|and)\s+|\s+but\s+", re.I)
+PARTS = re.compile(r"\s*;\s*|:\s+(?=(?-i:[a-z]))|,\s*(?:but|while|whereas|and)\s+|\s+but\s+", re.I)
 _PHRASES = [(re.compile(r"\bfor a living\b", re.I), "for work"), (re.compile(r"\b(?:is|are) called\b", re.I), "name"),
             (re.compile(r"\b(do|did) (i|we) (?:like|love|enjoy)\b", re.I), r"\1 \2 love"),
             # "how does settling in work?" asks how the thing goes: "work" is how it is asked, not what about
@@ -45,6 +45,9 @@ _KIND_WORDS = {"name": set(terms("name names called call")),
 _SINGLE_VISIT = re.compile(r"\b(?:single|one[- ]off) (?:class|session|lesson|visit|swim|game|ticket)\b", re.I)
 _DROP_IN = terms("drop-in")[0]  # (the everyday phrases read "drop-in" as a visit)
 _KIND_HINTS = {"duration": terms("lasts")}
+# words that say which end of a time is asked ("what time does it finish?"), which a time range holds in its figures
+# ("from 8am to 1pm"): they count as little as generic ones
+_KIND_LIGHT = {"clock": set(terms("start starts begin begins finish finishes end ends"))}
 
 
 def question_weights(text: str, kinds: Sequence[str], ages: Sequence[int]) -> dict[str, float]:
@@ -56,6 +59,8 @@ def question_weights(text: str, kinds: Sequence[str], ages: Sequence[int]) -> di
     for kind in kinds:
         skip |= _KIND_WORDS.get(kind, set())
     light = HINT_TERMS | {t for w in _COMPARING.findall(text) for t in terms(w)}
+    for kind in kinds:
+        light |= _KIND_LIGHT.get(kind, set())
     category = {t for m in _CATEGORY.finditer(text) for t in terms(m.group(1))} | _SOFT_TERMS
     weights = {t: (0.3 if t in GENERIC_TERMS or t in light else CATEGORY_WEIGHT if t in category or t[:1].isdigit()
                    else 1.0) for t in terms(text) if t not in skip}
@@ -138,9 +143,12 @@ def best_answer(ranking: Ranking, more: bool, asking: bool, about_user: float, t
     # day care the turn before was about); but not instead of one that holds what the user told of whom it is asked
     # for ("will my dad be alright getting up to the studio?" / "There's no lift, ... one flight of stairs")
     if ranking.yes_no and ranking.main and best.main_held == 0.0 and not ranking.ages and not best.case_held:
-        best = next((s for s in ranked[1:1 + RUNNERS_UP] if s.main_held >= 1.0 and s.coverage > best.coverage and
-                     s.candidate.kind == best.candidate.kind and best.score - s.score <= LEVEL_SCORE and
-                     s.candidate.relevance >= best.candidate.relevance - LEVEL_SCORE), best)
+        best = next((s for s in ranked[1:1 + RUNNERS_UP] if s.main_held >= 1.0 and s.coverage > best.coverage and (
+            (s.candidate.kind == best.candidate.kind and best.score - s.score <= LEVEL_SCORE and
+             s.candidate.relevance >= best.candidate.relevance - LEVEL_SCORE) or
+            # (or any that does, where the best is a memory of what the turns before were about: "could you post it to
+            # me instead?" / "you painted a mug for your mum ...", not "we can post finished pieces ...")
+            (best.candidate.kind == "memory" and s.candidate.kind == "knowledge" and not about_user))), best)
     # what the user told is short and said in their words: asked about themselves, a lower similarity will do
     sure = SURE_SIMILARITY - (0.2 * about_user if best.candidate.kind == "memory" else 0.0)
     # the share of what is known of the question's words that the best holds: a sentence holding one word of
@@ -178,8 +186,11 @@ def best_answer(ranking: Ranking, more: bool, asking: bool, about_user: float, t
     # "for emergencies outside these hours..." came just behind "bring your pet's vaccination booklet")
     if _holds_the_answer(best, ranking, asking) or _alone_of_its_kind(best, ranking):
         return best
-    if best.case_held > 0 and ranking.unmatched < UNKNOWN_HALF:
-        return best  # the place's rule for what the user told of whom it is asked ("... one flight of stairs")
+    # the place's rule for what the user told of whom it is asked ("... one flight of stairs"); and one that holds all
+    # of it and every main word known, whatever else nothing holds ("do you come out as far as where i live?" /
+    # "... covering Kendal, Oxenholme, Burneside and Staveley")
+    if best.case_held > 0 and (ranking.unmatched < UNKNOWN_HALF or (best.case_held >= 1.0 and best.main_held >= 1.0)):
+        return best
     # asked about themselves, the one thing the user told that holds a word asked, well ahead of the rest ("which part
     # of the site do I like to be in?" / "you prefer pitches close to the river")
     runner_up = ranked[1].score if len(ranked) > 1 else 0.0

@@ -289,6 +289,13 @@ PHRASES = [
     # "can he come on his own?" asks whether he must be supervised
     (r"\bon (?:my|his|her|their|our|your) own\b|\bunaccompanied\b|\bunsupervised\b|"
      r"\bwithout (?:me|us|an adult|a parent|(?:his|her|their) (?:mum|dad|parents?))\b", "supervise"),
+    # leaving a child somewhere and going is leaving them unsupervised ("could i drop leo at his taster and head
+    # off?", "can i leave poppy painting while i nip to the shops?")
+    # (where they go meanwhile is not asked)
+    (r"\bdrop(?:ping)? (\w+) (?:off )?(?:at ([\w' ]{0,30}?) )?and (?:then )?(?:go|head|leave|nip|pop|come back)\b"
+     r"(?: (?:off|out|back|away))?(?: (?:to|into) (?:work|the \w+))?", r"drop \1 \2 supervise"),
+    (r"\bleave (\w+) (?:\w+ing )?(?:there |here )?while (?:i|we) \w+(?: (?:off|out|back|away))?"
+     r"(?: (?:to|into|round|over) (?:work|the \w+))?", r"leave \1 supervise"),
     (r"\bsells? out\b|\bsold out\b|\bselling out\b", "full"),
     (r"\bspare time\b|\bfree time\b|\bfor fun\b", "hobby"),
     (r"\b(?:do|does|did|doing) for (?:a|her|his|their|my|your) living\b", "job"),  # "what do I do for a living?"
@@ -305,6 +312,14 @@ PHRASES = [
      "cover area"),
     (r"\b(?:log|wood)[- ]?burners?\b", "wood-burning stove"),
     (r"\bsafety (?:specs|glasses|spectacles|goggles)\b", "eye protection"),
+    (r"\blife ?(?:jackets?|vests?)\b", "buoyancy aid"),
+    (r"\blittle ones\b|\blittle (?:kids|children|'uns)\b|\btots\b", "toddlers"),
+    # a place friendly to a thing lets it in ("is it wheelchair friendly?" / "step-free access"; "dog-friendly")
+    (r"\bwheelchair[- ]friendly\b", "wheelchair accessible"), (r"\b(?:dog|pet)[- ]friendly\b", "dogs allowed"),
+    (r"\b(?:child|kid|family|baby)[- ]friendly\b", "children welcome"),
+    # being in when someone comes ("do i need to be home when you come?" / "you don't have to be in")
+    (r"\b(?:(?:need|needs|have|has|got) to|must|should) be (?:in|home|at home|around|present)"
+     r"(?=\s*(?:[,.;:?!]|$|when|while|for (?:it|that|the \w+|an? \w+)|as long|to (?!the\b)\w+))", "need present"),
     # eating in is the restaurant's ("is it dearer if we eat in?" / "restaurant meals cost £2 more")
     (r"\beat(?:s|ing)? in\b(?! (?:the|a|an|your|our|my)\b)|\bsit[- ]in\b", "eat restaurant"),
     (r"\bwho (?:actually |really )?owns\b", "who runs"),  # ("Sparkwell is run by Dean Fairweather")
@@ -335,6 +350,8 @@ PHRASES = [
     (r"\b(?:a )?(?:certain|set|minimum) number(?: of)?\b|\bat least how many\b", "minimum"),
     (r"\b(?:newbies?|first[- ]timers?|new starters?|newcomers?)\b", "first class"),  # ("your first class is free")
     (r"\bmoney off\b", "discount"),  # ("money" alone would be a main word nothing holds)
+    # not paying is a deal ("any deals for little ones?" / "under-5s pay no studio fee")
+    (r"\bpays? no (?:\w+ )?(?:fee|charge)\b|\b(?:go|goes|get in|gets in) free\b", r"\g<0> discount"),
     (r"\bhalf[- ]price for\b", r"\g<0> discount"),  # "any deals for teenagers?" / "half price for under 18s"
     (r"(?:[£$€] ?\d+(?:[.,]\d\d)?|\b\d+%|\b\d+(?:[.,]\d\d)? (?:pounds?|euros?|dollars?)|\bhalf|\banything|"
      r"\bsomething) off\b",

@@ -160,7 +160,8 @@ def kinds_borrowed(text: str, context: str, new_words: set[str], ages_asked: boo
     does after a price: whether, of a thing of its own. "does that include a wooden floor?" after "what's included?"
     asks whether, not for a list."""
     yes_no = answer_types.is_yes_no(CONNECTIVE.sub("", text))
-    if (yes_no and len(new_words) >= 2) or not (CONNECTIVE.match(text) or (
+    # ("could you post it to me instead?" after "when can I collect it?": another way, asked whether)
+    if (yes_no and (len(new_words) >= 2 or _INSTEAD.search(text))) or not (CONNECTIVE.match(text) or (
             len(new_words) <= 1 and not ages_asked and not asks_whether_there_is(text) and
             len(text.split()) <= _BORROWS_KIND)):  # (not "what do i need to bring with me when i drop ...?")
         return []
@@ -172,6 +173,7 @@ def asks_whether_there_is(text: str) -> bool:
     return bool(_EXISTS.match(text))
 
 
+_INSTEAD = re.compile(r"\binstead\b", re.I)
 _EXISTS = re.compile(r"^\s*(?:is|are) there\b|^\s*(?:do|does) (?:you|they|it) (?:have|do|offer|run)\b", re.I)
 _FOR_THAT = re.compile(r"\bfor (?:that|this|it)\s*\??\s*$", re.I)
 

@@ -76,7 +76,7 @@ _SUPERVISED = terms("supervise")[0]
 _AGE_RULED = re.compile(r"\balone\b|\bby (?:him|her)self\b|"
                         r"\b(?:able|allowed|old enough) to (?:go|come|join|take part|do it|ride)\b|\bhave a go\b|"
                         r"\bneed (?:a|an|her own|his own) ticket\b|\bgo(?:es)? free\b|"
-                        r"^\W*(?:can|could|may) \w+ (?:come|go|join)\b|"  # ("can mia come to an evening show?")
+                        r"^\W*(?:can|could|may) \w+ (?:come|go|join|do|try)\b|"  # ("can mia come to an evening show?")
                         # ("which class would oscar go in?")
                         r"\b(?:which|what) (?:class|group|level|stage|course|session|team|lesson)e?s? (?:would|should|"
                         r"could|will|can|does|do) \w+ (?:go|be|join|start|do)\b", re.I)

@@ -20,7 +20,7 @@ _THERE_IN = re.compile(r"\b(?:is|are) there (?:a |an |any |some )?\w+(?: \w+)? (
 _WHEN_WORDS = WEEKDAY_TERMS | frozenset(terms("morning mornings afternoon evening evenings night weekend weekends week "
                                               "day days summer winter spring autumn holidays"))
 _OLD_ENOUGH = re.compile(r"\b(?:old enough|too (?:young|old)|what age|how old do (?:you|they|kids|children) have to|"
-                         r"(?:at|for) (?:that|this|his|her|their|our|my) age)\b",
+                         r"(?:at|for) (?:that|this|his|her|their|our|my) age|(?:the )?right age)\b",
                          re.I)
 
 

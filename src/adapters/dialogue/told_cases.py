@@ -34,7 +34,8 @@ _USERS_HOME = re.compile(r"^User (?:lives|has (?:a|an) (?:\w+ )?(?:house|flat|ho
 _THE_THING = re.compile(r"\b(?:the|that|this|those|these|both) (?:(?:old|new|two|three)\s+)?([a-z]+)(?:\s+([a-z]+))?",
                         re.I)
 _USERS_THING = re.compile(r"^User (?:has|owns|bought|has bought|inherited)\b")
-_MINE = re.compile(r"\b(?:at|from|to|for|round|outside|near) (mine)\b", re.I)  # "from mine": from the user's home
+# "from mine", "where I live": the user's home
+_MINE = re.compile(r"\b(?:at|from|to|for|round|outside|near) (mine)\b|\bwhere (?:i|we) (live)\b", re.I)
 
 
 def the_cases(text: str, asked: str, memories: Sequence[str], known: frozenset[str], place: frozenset[str],

@@ -100,7 +100,8 @@ _WHAT_I_DID = re.compile(r"^\W*(?:what|which|when|where|how much|how many)\b[^?]
 _HOW_OLD_THEY = re.compile(r"\bhow old (?:is|are|was|'s) (?:he|she|they|him|her)\b(?! (?:have|need|got) to)", re.I)
 _AGAIN_MINE = re.compile(r"^\W*(?:when|what time|what day|which day|where)(?:'s|\s+is|\s+was|\s+are)\s+(?:my|our)\b"
                          r"[^?]*\bagain\W*$", re.I)  # (not "how much is a day pass for my friend again?")
-_THERE_IS = re.compile(r"^\s*(?:and\s+)?(?:is|are) there\b", re.I)
+# (and "is it wheelchair friendly?": the place itself, what the user says of theirs is told after it)
+_THERE_IS = re.compile(r"^\s*(?:and\s+)?(?:is|are) there\b|^\s*(?:and\s+)?is it\b", re.I)
 _WHO = re.compile(r"^\W*(?:(?:and|so|but)\s+)?who\b", re.I)
 _AGAIN = re.compile(r"\b(?:again|remind)\b", re.I)
 

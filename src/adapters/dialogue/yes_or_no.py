@@ -100,8 +100,11 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
     if ranking.ages and len(bars := answer_types.age_bars(text)) == 1:
         # "is gethin (13) old enough to go in a canoe?" / "children under 12 aren't allowed in the canoes"
         return _answered(all(age >= bars[0] for age in ranking.ages), text, ranking)
-    if ranking.ages and _AGE_RULE.search(text) and (fit := answer_types.age_fit(text, ranking.ages)):
-        return _answered(fit > 0, text, ranking)  # "can my granddaughter come?" (17) / "you must be 18 or over"
+    # "can my granddaughter come?" (17) / "you must be 18 or over"; of the part that says it ("can rory (6) do it?" /
+    # "children can start from the age of 8, and under-12s must have an adult with them")
+    if ranking.ages and (ruled := next((p for p in PARTS.split(text) if _AGE_RULE.search(p)), "")) and \
+            (fit := answer_types.age_fit(ruled, ranking.ages)):
+        return _answered(fit > 0, text, ranking)
     if ranking.ages and answer_types.child_range(text) and (fit := answer_types.age_fit(text, ranking.ages)):
         return _answered(fit > 0, text, ranking)  # "can bea (1) go?" / "Little Racquets is for children aged 4 to 7"
     if (same_unit := counted.by_the_unit(question, text)) is not None:

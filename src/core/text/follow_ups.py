@@ -19,6 +19,11 @@ _CONNECTIVE = re.compile(r"^\s*(and|also|or|but|so|then|what about|how about|sam
 _BACK = frozenset(["he", "she", "him", "his", "her", "hers", "they", "them", "their", "those", "that", "then",
                    "instead", "otherwise"])
 _WEAK_BACK = frozenset(["it", "its"])
+# "one" standing for a thing named before: "is she the right age for one?", "the family one" (not "can one person
+# come?")
+_ONE_BACK = re.compile(r"\b(?:for|of) one\s*\??\s*$|\bthe \w+ one\b", re.I)
+# words that ask to be told again, not about what ("sorry, what time did you say it finishes?")
+_ASKING_AGAIN = frozenset(["sorry", "say", "said", "again", "remind"])
 
 
 def content_words(text: str) -> list[str]:
@@ -30,8 +35,9 @@ def is_follow_up(text: str) -> bool:
     if _CONNECTIVE.match(text):
         return True
     said = {w.split("'")[0] for w in _WORD.findall(text.lower().replace("’", "'"))}  # "she's": she
-    content = len(content_words(text))
-    return bool(said & _BACK and content <= 3) or bool(said & _WEAK_BACK and content <= 2)
+    content = len([w for w in content_words(text) if w not in _ASKING_AGAIN])
+    back = bool(said & _BACK) or bool(_ONE_BACK.search(text))
+    return bool(back and content <= 3) or bool(said & _WEAK_BACK and content <= 2)
 
 
 def with_context(text: str, previous_user_turn: str) -> str:

@@ -1,0 +1,85 @@
+"""Round 35 of the offline answerer: what a blind split (heldout36: a canal paddle club, a mobile sharpening service, a
+pottery-painting café) found wrong, tested here on businesses of their own: a no said after a colon, leaving a child
+somewhere as a question of supervision, "the right age for one", being in when someone comes, asking again what was
+said, the user's home as "where I live", and everyday words of the round (a life jacket, little ones, wheelchair
+friendly)."""
+
+from __future__ import annotations
+
+from avatar_service.adapters.dialogue.question_cases import asks_age_limit
+from avatar_service.adapters.dialogue.terms import terms
+from avatar_service.core.text.follow_ups import is_follow_up
+
+from .test_round24 import ask
+
+GLASS = [
+    "We only do glass painting: we don't run glass-blowing or stained-glass classes.",
+    "Children can start glass painting from the age of 8, and under-12s must have an adult staying with them.",
+    "Children under 10 must be supervised by an adult at the table at all times.",
+    "We're all on the ground floor with step-free access from the street.",
+    "Once painted, pieces are fired and ready to collect 5 days later. We can post finished pieces for £7 a parcel.",
+    "We're open Thursday to Sunday from 10am to 6pm.",
+    "You don't have to be in for a delivery, as long as you tell us a safe place to leave it.",
+    "On Toddler Tuesdays, under-4s pay no studio fee.",
+]
+GLASS_MEMORIES = ["User's son Rory is 6", "User's dad Len uses a wheelchair", "User lives in Didsbury",
+                  "User painted a vase at the studio on Friday 3 May"]
+
+
+def ask_the_studio(*questions: str) -> str:
+    return ask("The owner of a glass-painting studio.", GLASS, [0.3] * 8, *questions,
+               memories=(GLASS_MEMORIES, [0.2, 0.2, 0.2, 0.2]))
+
+
+def test_a_no_said_after_a_colon_answers_for_its_own_part() -> None:
+    reply = ask_the_studio("do you do glass blowing classes?")
+    assert reply.startswith("No") and "glass-blowing" in reply, reply
+
+
+def test_whether_a_named_child_can_do_a_thing_is_asked_at_their_age() -> None:
+    reply = ask_the_studio("can rory do glass painting with you?")
+    assert reply.startswith("No") and "8" in reply, reply
+
+
+def test_leaving_a_child_somewhere_and_going_asks_about_supervision() -> None:
+    assert "supervis" in terms("can i leave rory painting while i nip to the shops?")
+    assert "supervis" in terms("could i drop rory at his class and head off to work?")
+    assert "shop" not in terms("can i leave rory painting while i nip to the shops?")
+    reply = ask_the_studio("can i leave rory painting while i nip to the shops?")
+    assert "supervised" in reply, reply
+
+
+def test_the_right_age_for_one_asks_the_limit_of_the_thing_before() -> None:
+    assert asks_age_limit("is rory the right age for it?")
+    assert is_follow_up("is rory the right age for one?") and is_follow_up("what does the family one include?")
+    assert not is_follow_up("can one person come?")
+
+
+def test_being_in_when_someone_comes() -> None:
+    assert "present" in terms("do i need to be home when you come?")
+    assert "present" in terms("somebody needs to be in to sign for them")
+    reply = ask_the_studio("do i need to be home for the delivery?")
+    assert reply.startswith("No"), reply
+
+
+def test_asking_again_what_was_said_leans_on_the_turns_before() -> None:
+    assert is_follow_up("sorry, what time did you say it finishes?")
+    reply = ask_the_studio("when are you open?", "do you sell frames?", "sorry, what time did you say it finishes?")
+    assert "6pm" in reply, reply
+
+
+def test_a_question_of_the_place_itself_is_not_answered_by_what_the_user_told() -> None:
+    assert terms("is it wheelchair friendly?") == terms("is it wheelchair accessible?")
+    reply = ask_the_studio("is it wheelchair friendly? my dad's coming with us")
+    assert "step-free" in reply, reply
+
+
+def test_another_way_asked_instead_is_the_place_s_not_the_memory_s() -> None:
+    reply = ask_the_studio("when can i collect the vase i did?", "could you post it to me instead?")
+    assert "£7" in reply, reply
+
+
+def test_everyday_words_of_the_round() -> None:
+    assert terms("does he need a life jacket?") == terms("does he need a buoyancy aid?")
+    assert "toddler" in terms("any deals for little ones?") and "toddler" not in terms("and a little one?")
+    assert "Toddler Tuesdays" in ask_the_studio("any deals for little ones?")
