@@ -16,6 +16,7 @@ _DAY = rf"(?:{'|'.join(_WEEKDAYS)})days?"
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
            "november", "december")
 _MONTH = rf"(?:{'|'.join(_MONTHS)})"
+_HOLIDAY = r"(?:New Year|Christmas|Easter|Boxing Day|Good Friday)\b"  # (no place: "to New Year's Day")
 NUMBER_WORD = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred)"
 
 # the second word of a place's name, which no person's has ("Eaton Park", "Hewett Academy")
@@ -51,7 +52,7 @@ HOLDS = {
                         rf"\b(?:\d+|{NUMBER_WORD}|an?) (?:week|month|night|day|year)s?['’]s? (?:rent|fee|pay|wages?)\b|"
                         r"\b\d+ times the (?:\w+ )?(?:rent|fee|price)\b", re.I),
     # a preposition and a name that is not a day or a month ("at Birch Lane", not "to Friday"), or a place word
-    "place": re.compile(rf"(?<!^)\b(?:at|on|in|to|near) (?!{_DAY}\b|{_MONTH}\b)(?-i:[A-Z])\w+|"
+    "place": re.compile(rf"(?<!^)\b(?:at|on|in|to|near) (?!{_DAY}\b|{_MONTH}\b|{_HOLIDAY})(?-i:[A-Z])\w+|"
                         r"\b(?:street|road|lane|avenue|square|piazza|row|yard|quay|"
                         r"via|plaza|floor|station|next to|behind|opposite|in front of|located|corner|above|below|"
                         r"beside)\b|\b\d+[a-z]? (?-i:[A-Z])[a-z]+ (?-i:[A-Z])[a-z]+|"
@@ -176,10 +177,9 @@ def wanted(question: str) -> list[str]:
     kinds = [kind for kind, pattern in _WANTS if pattern.search(question)]
     if _PER_UNIT.search(question) and not kinds:  # "what's the membership per month?"
         kinds.append("price")
-    if "day" in kinds and "time" in kinds:
-        kinds.remove("time")  # "which day does it run?" asks for a day, not "on Thai and Indian evenings"
-    if "clock" in kinds and "time" in kinds:
-        kinds.remove("time")  # "what time do you close?" asks for a time of day, not "closed on 25 December"
+    # a day ("which day does it run?"), a time of day ("what time do you close?"), not "closed on 25 December"
+    if "time" in kinds and ("day" in kinds or "clock" in kinds):
+        kinds.remove("time")
     if "price" in kinds and (_PAY_HOW.search(question) or "duration" in kinds) and not _PRICE_ASKED.search(question):
         kinds.remove("price")  # "can I pay by card?", "how long have I got to pay?" ask how or when one pays
     if "number" in kinds and ("contact" in kinds or ("price" in kinds and not _HOW_MANY.search(question))):

@@ -267,7 +267,7 @@ PHRASES = [
     (r"\bsign(?:ing|ed)?[ -]up\b|\benrol+(?:ing|ed)?\b", "join"),
     (r"\bfind(?:ing)? out\b|\bhear(?:ing)? about\b", "know"),
     (r"\bcall(?:ing|ed)? off\b|\b(?:rain|snow)(?:ed|s)? off\b|\bcan(?:'|no)?t make it\b|"
-     r"\bcan(?:'|no)?t (?:come|attend|go)\b|"
+     r"\bcan(?:'|no)?t (?:come|attend|go|make it)\b|\bcan(?:'|no)?t make(?= (?:the|our|my|his|her|\w+'s) )|"
      r"\b(?:pull|pulls|pulling|pulled|drop|drops|dropping|"
      r"dropped) out\b", "cancel"),
     (r"\b(?:get|getting|have|having) (?:my|our|the|your) money back\b|\bmoney back\b|"
@@ -283,6 +283,7 @@ PHRASES = [
     (r"\bgrown[- ]?ups?\b", "adult"),
     (r"\btry(?:ing)? (?:it |us |things )?out\b|\bhave a go\b|\bgive it a (?:go|try)\b", "trial"),
     (r"\bstay(?:ing)? with\b", "supervise"),
+    (r"\b(?:stay|stays|staying|remain|remains) on (?:site|the premises)\b", r"\g<0> supervise"),
     # "must be with an adult", "must have a skating adult with them"
     (r"\b(?:be|come) with an? (?:adult|parent|grown-up)\b|\bwith an? (?:paying|responsible) (?:adult|parent)\b|"
      r"\bhave an? (?:\w+ )?(?:adult|parent|grown-up) with (?:them|him|her|you)\b", r"\g<0> supervise"),
@@ -293,7 +294,7 @@ PHRASES = [
     # off?", "can i leave poppy painting while i nip to the shops?")
     # (where they go meanwhile is not asked)
     (r"\bdrop(?:ping)? (\w+) (?:off )?(?:at ([\w' ]{0,30}?) )?and (?:then )?(?:go|head|leave|nip|pop|come back)\b"
-     r"(?: (?:off|out|back|away))?(?: (?:to|into) (?:work|the \w+))?", r"drop \1 \2 supervise"),
+     r"(?: (?:off|out|back|away))?(?: (?:to|into) (?:work|the \w+))?", r"\1 \2 supervise"),
     (r"\bleave (\w+) (?:\w+ing )?(?:there |here )?while (?:i|we) \w+(?: (?:off|out|back|away))?"
      r"(?: (?:to|into|round|over) (?:work|the \w+))?", r"leave \1 supervise"),
     (r"\bsells? out\b|\bsold out\b|\bselling out\b", "full"),

@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 
 from avatar_service.adapters.dialogue.amounts import amount_fit, amounts, bounds_amount
-from avatar_service.adapters.dialogue.answer_types import HOLDS, age_fit
+from avatar_service.adapters.dialogue.answer_types import ADDRESS, HOLDS, age_fit
 from avatar_service.adapters.dialogue.counted import counts_the_same
 from avatar_service.adapters.dialogue.narrowing import (
     DAY_WORD,
@@ -30,6 +30,7 @@ from avatar_service.adapters.dialogue.terms import terms
 # in hybrid cars, and Jordan Hughes"); each names itself before its figure (a figure that opens a piece is
 # one_clause's "£18 for jeans").
 _PREPOSITION = re.compile(r"(?:between|within|for|from|over|up to|at|on|in|under)\s", re.I)
+_AND_OR = re.compile(r"\s(?:and|or)\s", re.I)
 _SEPARATOR = re.compile(r",\s+(?:and\s+|or\s+)?|\s+(?:and|or)\s+", re.I)
 # "for just me", "on my own": the one-person kind
 _SEVERAL = re.compile(r"\b(?:kids|children|sons|daughters|grandchildren|grandkids|cats|dogs|pets|horses|names|"
@@ -66,6 +67,11 @@ def one_kind(sentence: str, own: set[str], question: str, kinds: Sequence[str], 
     if (kinds[:1] == ["name"] and _SEVERAL.search(question)) or kinds[:1] == ["list"]:
         return sentence  # "what are my kids called?": every name (and a list is what is asked, not one of its cases)
     body = sentence.rstrip(".!?")
+    # one address (its street and postcode), however many place words lead to it ("... beside Mill Lock on the Leeds and
+    # Liverpool Canal, at 4 Wharf Street, Skipton BD23 1LE"), not two ("at 4 King Street and at 10 Mill Lane")
+    if kinds[:1] == ["place"] and (found := list(ADDRESS.finditer(body))) and \
+            not _AND_OR.search(body, found[0].start(), found[-1].end()):
+        return sentence
     values = [m for kind in kinds[:1] for m in HOLDS[kind].finditer(body)]
     if len(values) < 2 or not kinds:
         return sentence
@@ -75,9 +81,12 @@ def one_kind(sentence: str, own: set[str], question: str, kinds: Sequence[str], 
         # own ("Ravi Patel, who specialises in hybrid and electric cars, and Jordan Hughes"; "£8 for tea and
         # cake, and £12 for lunch"; but "family membership £380 and junior membership, for under-18s, £60")
         # (but "5pm on weekdays and Saturdays and 3:30pm on Sundays": days listed together are one kind's)
+        # (nor is an "and" between capitals one: "the Kennet and Avon Canal")
         separators = [s for s in _SEPARATOR.finditer(body, before.end(), after.start())
                       if not (DAY_WORD.fullmatch(body[:s.start()].rsplit(None, 1)[-1]) and
-                              DAY_WORD.match(body, s.end()))]
+                              DAY_WORD.match(body, s.end())) and not (
+                          s.group(0).strip() in ("and", "or") and body[:s.start()].rsplit(None, 1)[-1][:1].isupper()
+                          and body[s.end():s.end() + 1].isupper())]
         listing = [s for s in separators if s.group(0).startswith(",") and s.group(0).rstrip() != ","]
         cut = listing[-1] if listing else next(iter(separators), None)
         if cut is None:

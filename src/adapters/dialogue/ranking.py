@@ -5,9 +5,8 @@ Each candidate is one sentence of a knowledge chunk, or one memory (in the secon
 - lexical evidence: BM25 over the candidate sentences (Snowball stems, idf over this set, sentence-length
   normalisation), where a related word ("pictures" for "photography"), a word of the same family ("members" for
   "membership") or a word of the sentence an "It ..." sentence points back to counts 0.6 of the word itself;
-- embedding similarity: the MiniLM cosine of the candidate's chunk (knowledge) or of the memory itself to
-  the turn, as retrieval measured it (sentences are not embedded one by one: at about 4 ms a sentence on
-  this CPU that would cost more than the whole turn may take);
+- embedding similarity: the MiniLM cosine to the turn of the candidate itself (a memory, a knowledge sentence
+  the embedder's cache holds) or else of its chunk, as retrieval measured it;
 - answer type: a time for "when", a price for "how much", a place for "where", a person for "who"...; a name,
   an age or a contact asked for weighs down sentences without one twice;
 - who the question is about: memories gain when it asks about the user ("where do I live"), knowledge when it
@@ -202,7 +201,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
         # number is one whatever the sentence says around it: "you can book on 023 8049 6115")
         fits = bool(query.kinds) and (not weights or coverage > 0 or candidate.relevance >= 0.2 or (
             candidate.kind == "memory" and query.about_user >= 1.0) or (candidate.kind == "knowledge" and contact)) \
-            and _holds(candidate.text, query)
+            and _holds(candidate.text, query) and not (list(query.kinds) == ["list"] and main and not main_held)
         if query.kinds and not fits:  # about the topic, but not holding what is asked for (no age for "how old")
             lexical *= UNFIT_LEXICAL if not query.yes_no else (1 + UNFIT_LEXICAL) / 2
             if not query.yes_no and _LITERAL.issuperset(query.kinds):
@@ -215,8 +214,9 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
         if query.to_place and fits and _PLACE_KINDS & set(query.kinds):
             # "where are you?": the sentence naming the place, not its car park (and its name more than its town)
             score += NAMES_THE_PLACE * min(2, len(query.place_names & set(_CAPITALISED.findall(candidate.text)))) / 2
-            # (asked nothing but where: "where are you based?" / "Our base is 14 Skipton Road, Harrogate")
-            score += NAMES_THE_PLACE * bool(where_are_you and answer_types.ADDRESS.search(candidate.text))
+        # (asked nothing but where: "where are you based?", "where's the boathouse?" / "... Frome Road, ... BA15 1LE")
+        if fits and where_are_you and (query.to_place or main_held) and answer_types.ADDRESS.search(candidate.text):
+            score += NAMES_THE_PLACE
         if query.child and _ADULT.search(candidate.text) and not answer_types.mentions_child(candidate.text) and \
                 not answer_types.for_minors(candidate.text):  # ("under-3s go free with a paying adult" is for one)
             score -= 0.15  # "an adult ticket costs 22.50 euros" is not the price for a child
@@ -325,7 +325,7 @@ def _age(query: Query, text: str, known: bool) -> float:
 
 
 NAMES_THE_PLACE, _PLACE_KINDS = 0.08, frozenset(("place", "time", "day"))
-_WHERE_ARE_YOU = re.compile(r"\bwhere(?:abouts)? (?:are|r|is) (?:you|u|it|the \w+|your \w+)\b|\baddress\b", re.I)
+_WHERE_ARE_YOU = re.compile(r"\bwhere(?:abouts)?(?:'s| (?:are|r|is)) (?:you|u|it|the \w+|your \w+)\b|\baddress\b", re.I)
 # kinds of answer that an answer always states in so many words (a time may be "closed", a price "included")
 _LITERAL = frozenset(("name", "age", "contact"))
 _HOW_MUCH = re.compile(r"\bhow much (?:is|are|does|do|would|will|for)\b", re.I)  # (a price, said when given)

@@ -121,6 +121,11 @@ _HAVING_IN_MIND = re.compile(r"^(?:just\s+)?(?:thinking|planning|looking|hoping|
 _ASKS_THEN = re.compile(r"^(?P<asked>[^?]+\?)\s+(?P<said>[^?]+[.!]?)$")
 
 
+# "if we can't make leo's taster can we get our money back?": the case, then the question, said without a comma
+_IF_THEN = re.compile(r"^\W*if (?P<said>[^,?]+?)\s+(?P<asked>(?:can|could|do|does|will|would|should|is|are)\s+"
+                      r"(?:i|we|you|they)\b[^,.;]*\??)\s*$", re.I)
+
+
 # "what car have I got, do you remember?": the question is what comes before
 _JUST_RECALL = re.compile(r"^(?:and\s+)?(?:do|can|could|would) you (?:remember|recall|know)\s*\??$", re.I)
 
@@ -131,7 +136,8 @@ def asked_part(turn: str) -> str:
     m = _THEN_ASKS.match(turn.strip())
     if m and not _MYSELF.search(m.group("asked")) and not _JUST_RECALL.match(m.group("asked")):
         return m.group("asked")
-    m = _HAVING_IN_MIND.match(turn.strip()) or _ASKS_THEN.match(turn.strip()) or _OF_THEM.match(turn.strip())
+    m = _HAVING_IN_MIND.match(turn.strip()) or _ASKS_THEN.match(turn.strip()) or _OF_THEM.match(turn.strip()) or \
+        _IF_THEN.match(turn.strip())
     return m.group("asked") if m else turn
 
 

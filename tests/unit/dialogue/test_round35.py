@@ -83,3 +83,43 @@ def test_everyday_words_of_the_round() -> None:
     assert terms("does he need a life jacket?") == terms("does he need a buoyancy aid?")
     assert "toddler" in terms("any deals for little ones?") and "toddler" not in terms("and a little one?")
     assert "Toddler Tuesdays" in ask_the_studio("any deals for little ones?")
+
+
+CLUB = [
+    "The boathouse is closed from Christmas Eve to New Year's Day.",
+    "Riverside Rowing Club is based in the old boathouse beside Mill Lock on the Leeds and Liverpool Canal, at "
+    "4 Wharf Street, Skipton BD23 1LE.",
+    "Adult membership is £180 a year, and family membership is £340 a year for two adults and up to three children.",
+    "Our fleet is 12 sit-in kayaks, 6 Canadian canoes and 4 single sculls.",
+    "Under-14s must have a parent or guardian staying on site for the whole session.",
+    "If we cancel a taster, you get a full refund; if you cancel, we refund you in full as long as you tell us at "
+    "least 48 hours ahead.",
+]
+
+
+def ask_the_club(*questions: str) -> str:
+    return ask("The secretary of a rowing club.", CLUB, [0.3] * 6, *questions,
+               memories=(["User's son Alfie is 11", "User has booked Alfie onto a taster on Saturday 3 May"],
+                         [0.2, 0.2]))
+
+
+def test_where_a_thing_is_asked_is_answered_by_its_address() -> None:
+    reply = ask_the_club("where's the boathouse?")
+    assert "4 Wharf Street" in reply and "Leeds and Liverpool Canal" in reply, reply
+
+
+def test_what_a_kind_includes_is_said_by_a_sentence_about_that_kind() -> None:
+    reply = ask_the_club("how much is membership?", "what does the family one include?")
+    assert "two adults" in reply, reply
+
+
+def test_dropping_a_child_off_asks_whether_someone_must_stay() -> None:
+    assert "supervis" in terms("a parent staying on site")
+    reply = ask_the_club("could i drop alfie at his taster and head off to work?")
+    assert "Under-14s" in reply, reply
+
+
+def test_the_case_said_with_if_and_no_comma_is_not_the_question() -> None:
+    assert "cancel" in terms("if we can't make alfie's taster")
+    reply = ask_the_club("if we can't make alfie's taster can we get our money back?")
+    assert "48 hours" in reply, reply
