@@ -149,6 +149,12 @@ def best_answer(ranking: Ranking, more: bool, asking: bool, about_user: float, t
             # (or any that does, where the best is a memory of what the turns before were about: "could you post it to
             # me instead?" / "you painted a mug for your mum ...", not "we can post finished pieces ...")
             (best.candidate.kind == "memory" and s.candidate.kind == "knowledge" and not about_user))), best)
+    # asked about the user's wedding, a memory about their wedding, not of their wedding consultation, the word asked
+    # naming only the kind of another thing
+    if about_user >= 1.0 and best.candidate.kind == "memory" and _names_a_kind_of(best.candidate.text, ranking.focus):
+        best = next((s for s in ranked[1:1 + RUNNERS_UP] if s.candidate.kind == "memory" and s.fits == best.fits and
+                     s.main_held >= best.main_held and best.score - s.score <= KIND_OF_MARGIN and
+                     not _names_a_kind_of(s.candidate.text, ranking.focus)), best)
     # what the user told is short and said in their words: asked about themselves, a lower similarity will do
     sure = SURE_SIMILARITY - (0.2 * about_user if best.candidate.kind == "memory" else 0.0)
     # the share of what is known of the question's words that the best holds: a sentence holding one word of
@@ -218,6 +224,17 @@ def _alone_of_its_kind(best: Scored, ranking: Ranking) -> bool:
     runner_up = ranking.ranked[1].score if len(ranking.ranked) > 1 else 0.0
     return ranking.wants_kind and best.fits and best.main_held >= 1.0 and best.coverage > 0 and \
         best.score - runner_up >= ALONE_MARGIN
+
+
+KIND_OF_MARGIN = 0.2
+
+
+def _names_a_kind_of(text: str, focus: str) -> bool:
+    """Whether `text` says the word `focus` stands for only before another noun ("your wedding consultation", "your
+    wedding dress fitting" for "wedding"), never on its own."""
+    words = re.findall(r"[A-Za-z][\w'-]*", text)
+    at = [i for i, w in enumerate(words) if focus and next(iter(terms(w)), "") == focus]
+    return bool(at) and all(i + 1 < len(words) and words[i + 1].islower() and terms(words[i + 1]) for i in at)
 
 
 def _refuses(best: Scored, ranking: Ranking) -> bool:

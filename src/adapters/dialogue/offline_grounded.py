@@ -46,6 +46,7 @@ from avatar_service.adapters.dialogue.listed_kinds import JUST_ME, ONE_PERSON
 from avatar_service.adapters.dialogue.my_people import (
     CHILD_TERMS,
     NAME,
+    asked_again_of,
     asks_of_several,
     each_of_them,
     named_for,
@@ -214,10 +215,12 @@ class _Reply(SmallTalk):
     # --- grounded answers -----------------------------------------------------------------------------
 
     def answer(self, text: str) -> None:
-        said = text
+        # "what about mia?" after "can alfie have the kids meal?": that question, of her (whose "her" is its own)
+        again = asked_again_of(text, self.previous_user, self.request.memories)
+        said = text = again or text
         # "can he come on board?" after "what's my dog called?"; but "which days is she in?" after "who does the
         # fittings?" asks about the person the answer named
-        if not answered_someone(self.previous_user, self.previous_reply, text):
+        if not again and not answered_someone(self.previous_user, self.previous_reply, text):
             text = resolved(text, " ".join(reversed(self.topic)))
         self.pronoun_resolved, self.said_text = text != said, said
         more = bool(_MORE.search(self.lowered))

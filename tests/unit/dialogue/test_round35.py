@@ -6,6 +6,7 @@ friendly)."""
 
 from __future__ import annotations
 
+from avatar_service.adapters.dialogue.my_people import asked_again_of
 from avatar_service.adapters.dialogue.question_cases import asks_age_limit
 from avatar_service.adapters.dialogue.terms import terms
 from avatar_service.core.text.follow_ups import is_follow_up
@@ -123,3 +124,24 @@ def test_the_case_said_with_if_and_no_comma_is_not_the_question() -> None:
     assert "cancel" in terms("if we can't make alfie's taster")
     reply = ask_the_club("if we can't make alfie's taster can we get our money back?")
     assert "48 hours" in reply, reply
+
+
+CHIPPY = ["Our kids' meal, for children under 12, is £6.50 and comes with a small fish, chips and a juice.",
+          "A large cod and chips is £11."]
+
+
+def test_what_about_someone_else_asks_the_question_before_of_them() -> None:
+    assert asked_again_of("what about mia?", "can alfie have the kids meal?",
+                          ["User's son Alfie is 8", "User's daughter Mia is 13"]) == "can mia have the kids meal?"
+    assert asked_again_of("what about mia?", "how much is cod?", ["User's daughter Mia is 13"]) == ""
+    reply = ask("The owner of a chip shop.", CHIPPY, [0.3, 0.3], "can alfie have the kids meal?", "what about mia?",
+                memories=(["User's son Alfie is 8", "User's daughter Mia is 13"], [0.2, 0.2]))
+    assert "under 12" in reply, reply
+
+
+def test_asked_about_their_wedding_a_memory_of_the_wedding_not_of_a_consultation_for_it() -> None:
+    reply = ask("The owner of a wedding florist.", ["We do no more than two weddings on any Saturday."], [0.2],
+                "remind me what date the wedding is",
+                memories=(["User has a wedding consultation on Thursday 5 March at 11am",
+                           "User is getting married on Saturday 12 September at Hopton Barn"], [0.5, 0.45]))
+    assert "12 September" in reply, reply
