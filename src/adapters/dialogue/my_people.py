@@ -77,6 +77,9 @@ _AGE_RULED = re.compile(r"\balone\b|\bby (?:him|her)self\b|"
                         r"\b(?:able|allowed|old enough) to (?:go|come|join|take part|do it|ride)\b|\bhave a go\b|"
                         r"\bneed (?:a|an|her own|his own) ticket\b|\bgo(?:es)? free\b|"
                         r"^\W*(?:can|could|may) \w+ (?:come|go|join|do|try)\b|"  # ("can mia come to an evening show?")
+                        # ("is there anything i could bring finn to?")
+                        r"\b(?:anything|something) (?:\w+ )?(?:could|can|might) "
+                        r"(?:bring \w+ to|take \w+ to|join|do)\b|"
                         # ("which class would oscar go in?")
                         r"\b(?:which|what) (?:class|group|level|stage|course|session|team|lesson)e?s? (?:would|should|"
                         r"could|will|can|does|do) \w+ (?:go|be|join|start|do)\b", re.I)
@@ -163,13 +166,16 @@ def weigh_for_the_limit(weights: dict[str, float], text: str, said: str, again: 
         weights[t] = min(weights[t], 0.3)
 
 
-_AGE_WORDS = frozenset(terms("age old young"))
+# (and taking part, which any of the place's limits is for: "is maisie old enough to join?")
+TAKING_PART = frozenset(terms("join joining come go start take part bring"))
+_AGE_WORDS = frozenset(terms("age old young enough")) | TAKING_PART
 
 
 def weigh_the_aged(weights: dict[str, float], text: str, memories: Sequence[str]) -> None:
-    """"which class would oscar go in?": asked for the age a memory gives him, his name weighs as a case (the class
-    for a 4-year-old is asked, not what the user told of Oscar)."""
-    for t in set(terms(" ".join(named_in(text, memories)))) & weights.keys():
+    """"which class would oscar go in?", "anything i could bring finn to?": asked for the age a memory gives him, his
+    name weighs as a case (the class for a 4-year-old is asked, not what the user told of Oscar), and so does taking
+    part ("is there anything my grandson could join?")."""
+    for t in (set(terms(" ".join(named_in(text, memories)))) | TAKING_PART) & weights.keys():
         weights[t] = min(weights[t], 0.3)
 
 

@@ -343,7 +343,7 @@ class _Reply(SmallTalk):
         if mine < 0.6 and answer_types.is_yes_no(asked):  # ("would biscuit need to be neutered?": for Biscuit)
             for t in named_for(weights, self.request.memories, self.known_terms):
                 weights[t] = min(weights[t], 0.3)
-        elif mine < 0.6 and asked_ages and not answer_types.ages(text):
+        if mine < 0.6 and asked_ages and not answer_types.ages(text):  # ("which class would oscar go in?")
             weigh_the_aged(weights, text, self.request.memories)
         to_place = addresses_the_place(asked) or asks_who_here(asked)
         names = place_names(self.request.persona.description)

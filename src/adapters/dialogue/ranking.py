@@ -235,7 +235,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
             score -= SOMEONE_ELSE  # "what car do I drive?" is not answered by "your wife drives an electric car"
         if candidate.kind == "memory" and query.ages and not query.ages_said and query.about_user < 1.0 and \
                 not _ASKS_WHO_THEY_ARE & set(query.kinds) and answer_types.ages(candidate.text) and \
-                all(_kin(t) for t in have & weights.keys()):
+                all(_kin(t) or weights[t] < 1.0 for t in have & weights.keys()):
             score -= SOMEONE_ELSE  # "which room would my son be in?": his age is what the question is asked with
         case_held = min(1.0, sum(1.0 if t in have else _CASE_RELATED if related[t] & have else 0.0
                                  for t in query.case_terms)) if candidate.kind == "knowledge" else 0.0

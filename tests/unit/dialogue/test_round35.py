@@ -145,3 +145,27 @@ def test_asked_about_their_wedding_a_memory_of_the_wedding_not_of_a_consultation
                 memories=(["User has a wedding consultation on Thursday 5 March at 11am",
                            "User is getting married on Saturday 12 September at Hopton Barn"], [0.5, 0.45]))
     assert "12 September" in reply, reply
+
+
+FOOTBALL = [
+    "Older players can also try out for our under-12 and under-13 teams, which play on Sunday mornings.",
+    "Mini Kickers is for ages 3 to 5 and runs on Saturdays from 9am to 9:45am at Eaton Park.",
+    "Junior squads for ages 7 to 10 train on Tuesday evenings, and it's £5 a session.",
+]
+
+
+def ask_the_football_club(*questions: str, memories: list[str]) -> str:
+    return ask("The coach of a children's football club.", FOOTBALL, [0.2, 0.2, 0.2], *questions,
+               memories=(memories, [0.5] * len(memories)))
+
+
+def test_old_enough_to_join_is_answered_by_the_range_naming_the_age() -> None:
+    reply = ask_the_football_club("is maisie old enough to join?", memories=["User's daughter Maisie is 4"])
+    assert "Mini Kickers" in reply, reply
+
+
+def test_anything_for_someone_a_memory_gives_an_age_is_what_is_for_that_age() -> None:
+    reply = ask_the_football_club("is there anything i could bring finn to?", memories=["User's grandson Finn is 8"])
+    assert "Junior squads" in reply, reply
+    reply = ask_the_football_club("is there anything my grandson could join?", memories=["User's grandson Finn is 4"])
+    assert "Mini Kickers" in reply, reply
