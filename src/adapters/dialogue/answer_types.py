@@ -279,7 +279,7 @@ def age_fit(sentence: str, asked: Sequence[int]) -> float:
 
 # how well what includes the age says it: "children aged 3 and 4" names those ages (two years apart at most),
 # "Juniors, aged 6 to 9" is their group, "under 4s" only bars older ones, "our under-12 team" them and a 4-year-old's
-_NAMED_RANGE, _RANGE_FIT, _LIMIT_FIT, _FAR_LIMIT_FIT, _NARROW = 1.0, 0.95, 0.9, 0.75, 2
+_NAMED_RANGE, _RANGE_FIT, _LIMIT_FIT, _FAR_LIMIT_FIT, _FAR_LIMIT_BAR, _NARROW = 1.0, 0.95, 0.9, 0.75, -0.5, 2
 
 
 def _limits_fit(sentence: str, asked: Sequence[int]) -> float:
@@ -297,9 +297,10 @@ def _limits_fit(sentence: str, asked: Sequence[int]) -> float:
             word, limit = m.group(4).lower(), int(m.group(3))
         below = word in ("under", "below", "younger than", "younger")
         inside = all(age < limit for age in asked) if below else all(age >= limit for age in asked)
+        near = all(abs(limit - age) <= _NARROW + 1 for age in asked)
         if inside:
-            return _LIMIT_FIT if all(abs(limit - age) <= _NARROW + 1 for age in asked) else _FAR_LIMIT_FIT
-        verdict = -1.0
+            return _LIMIT_FIT if near else _FAR_LIMIT_FIT
+        verdict = min(verdict, -1.0 if near else _FAR_LIMIT_BAR)  # ("over-65s pay £11" bars a toddler by the way)
     return verdict
 
 

@@ -76,7 +76,8 @@ _SUPERVISED = terms("supervise")[0]
 _AGE_RULED = re.compile(r"\balone\b|\bby (?:him|her)self\b|"
                         r"\b(?:able|allowed|old enough) to (?:go|come|join|take part|do it|ride)\b|\bhave a go\b|"
                         r"\bneed (?:a|an|her own|his own) ticket\b|\bgo(?:es)? free\b|"
-                        r"^\W*(?:can|could|may) \w+ (?:come|go|join|do|try)\b|"  # ("can mia come to an evening show?")
+                        # ("can mia come to an evening show?", "anika's desperate to help, can she come in the van?")
+                        r"(?:^|[,.;!?]\s)\W*(?:can|could|may) \w+ (?:come|go|join|do|try)\b|"
                         # ("is there anything i could bring finn to?")
                         r"\b(?:anything|something) (?:\w+ )?(?:could|can|might) "
                         r"(?:bring \w+ to|take \w+ to|join|do)\b|"

@@ -135,7 +135,7 @@ _FOR_THEM = re.compile(_YOU_TO.pattern + "|"
                        r"^\W*(?:what|how much)\b.*\bto\s+\w+\s+(?:my|our|[a-z]+'s)\b|"
                        r"^\W*(?:is|are|does|do|will|would)\b.*\b(?:for|to|with|on|at)\s+(?:my|our|mine)\b|"
                        r"^\W*(?:and\s+)?(?:can|could|may|is|are|would|will)\s+(?:\w+|(?:my|our|the)(?:\s+\w+){1,3}?)\s+"
-                       r"(?:come|go|join|bring|get|have|use|stay|fish|ride|swim|play|visit|do|try|"
+                       r"(?:come|go|join|bring|get|have|use|stay|board|fish|ride|swim|play|visit|do|try|"
                        r"be (?:ok|okay|allowed|able|welcome|alright|fine))\b", re.I)
 
 

@@ -75,6 +75,7 @@ _CHARGE_ASKED = re.compile(r"\b(?:is|are) there (?:a |an |any )?(?:extra )?(?:ch
 _PAY_ASKED = re.compile(r"\b(?:have|need) to pay\b|\bpay (?:for|extra for) (?:it|that|this|them|those)\b", re.I)
 _AMOUNT = re.compile(r"[£$€]\s?\d|\b\d+(?:[.,]\d\d)? (?:pounds?|euros?|dollars?)\b", re.I)
 _PAYING = frozenset(terms("pay charge cost fee extra"))
+_TICKET_ASKED = re.compile(r"\bneeds? (?:a|an|her own|his own|their own) (?:ticket|pass|place)\b", re.I)
 _OPEN_ASKED = re.compile(r"\bopen\b", re.I)
 _CLOSED = re.compile(r"\b(?:close|closed|shut)\b", re.I)
 _COST_ASKED = re.compile(r"\b(?:cost|costs|charge|charged|charges|pay|paid|price|extra|fee|fees)\b|(?<!-)\bfree\b",
@@ -106,7 +107,11 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
             (fit := answer_types.age_fit(ruled, ranking.ages)):
         return _answered(fit > 0, text, ranking)
     if ranking.ages and answer_types.child_range(text) and (fit := answer_types.age_fit(text, ranking.ages)):
-        return _answered(fit > 0, text, ranking)  # "can bea (1) go?" / "Little Racquets is for children aged 4 to 7"
+        # "can bea (1) go?" / "Little Racquets is for children aged 4 to 7"; but "does maisie (1) need a ticket?" /
+        # "..., and under-2s come in free": her group pays nothing
+        free = (_PAY_ASKED.search(question) or _TICKET_ASKED.search(question)) and any(
+            answer_types.age_fit(p, ranking.ages) > 0 and _NO_CHARGE.search(p) for p in PARTS.split(text))
+        return _answered(fit > 0 and not free, text, ranking)
     if (same_unit := counted.by_the_unit(question, text)) is not None:
         return _answered(same_unit, text, ranking)  # "pay per session?" / "paid by the term, not per session"
     on_the_day = answer_types.on_the_day(question, text)

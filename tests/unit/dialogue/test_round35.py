@@ -169,3 +169,23 @@ def test_anything_for_someone_a_memory_gives_an_age_is_what_is_for_that_age() ->
     assert "Junior squads" in reply, reply
     reply = ask_the_football_club("is there anything my grandson could join?", memories=["User's grandson Finn is 4"])
     assert "Mini Kickers" in reply, reply
+
+
+FARM = [
+    "Over-65s pay £11, and a family ticket for two adults and two children is £45.",
+    "Entry is £13.50 for adults and £11.50 for children aged 2 to 15, and under-2s come in free.",
+    "We take dogs from six months old, and we don't board dogs in season.",
+]
+
+
+def test_a_child_in_the_group_that_goes_free_needs_no_ticket() -> None:
+    reply = ask("The owner of a farm park.", FARM, [0.28, 0.21, 0.1], "does maisie need a ticket?",
+                memories=(["User's daughter Maisie is 1"], [0.3]))
+    assert reply.startswith("No") and "under-2s" in reply, reply
+
+
+def test_whether_a_pet_the_user_told_of_may_board_is_the_place_s_rule_for_it() -> None:
+    reply = ask("The owner of a farm park and kennels.", FARM, [0.1, 0.1, 0.3],
+                "could our new puppy board with you yet?",
+                memories=(["User has a new cockapoo puppy called Pip who is 4 months old"], [0.5]))
+    assert "six months" in reply, reply
