@@ -266,14 +266,13 @@ _YOUNGEST = re.compile(r"\b(?:(?:start|begin|join)s?|starting) (?:at|from) (?:th
 
 
 def age_fit(sentence: str, asked: Sequence[int]) -> float:
-    """+1 when an age limit or range in the sentence includes an asked age, -1 when it excludes it, 0 otherwise."""
+    """Above 0 when an age limit or range in the sentence includes an asked age (the more it says of it, the more),
+    below 0 when it excludes it, 0 otherwise."""
     if not asked:
         return 0.0
     # "can start at 4" says more of a 4-year-old than "under 14" does
     youngest = [all(age >= int(m.group(1) or m.group(2)) for age in asked) for m in _YOUNGEST.finditer(sentence)]
-    if any(youngest):
-        return 1.0
-    fit = _limits_fit(sentence, asked)
+    fit = 1.0 if any(youngest) else _limits_fit(sentence, asked)
     return fit if fit > 0 else -1.0 if youngest else fit
 
 

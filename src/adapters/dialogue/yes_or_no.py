@@ -109,9 +109,9 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
     if ranking.ages and answer_types.child_range(text) and (fit := answer_types.age_fit(text, ranking.ages)):
         # "can bea (1) go?" / "Little Racquets is for children aged 4 to 7"; but "does maisie (1) need a ticket?" /
         # "..., and under-2s come in free": her group pays nothing
-        free = (_PAY_ASKED.search(question) or _TICKET_ASKED.search(question)) and any(
+        goes_free = bool(_PAY_ASKED.search(question) or _TICKET_ASKED.search(question)) and any(
             answer_types.age_fit(p, ranking.ages) > 0 and _NO_CHARGE.search(p) for p in PARTS.split(text))
-        return _answered(fit > 0 and not free, text, ranking)
+        return _answered(fit > 0 and not goes_free, text, ranking)
     if (same_unit := counted.by_the_unit(question, text)) is not None:
         return _answered(same_unit, text, ranking)  # "pay per session?" / "paid by the term, not per session"
     on_the_day = answer_types.on_the_day(question, text)
