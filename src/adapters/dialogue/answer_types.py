@@ -85,8 +85,7 @@ HOLDS = {
                       r"\b(?:start|begin|join)s? (?:at|from) \d{1,2}\b(?![.:]?\d|\s?(?:am|pm|o'clock))|"
                       r"\d-year-olds\b|"
                       r"\b(?-i:[A-Z])[a-z]+, \d{1,2}(?=,| and\b|\.?$)", re.I),  # "Ellie, 9, and Oscar, 14"
-    # (or a length: "how long is the pool?" / "25 metres long")
-    # ("two and a half hours", "an hour and a quarter")
+    # (or a length: "how long is the pool?" / "25 metres long"; "two and a half hours", "an hour and a quarter")
     "duration": re.compile(rf"\b(?:\d+|{NUMBER_WORD}|a|an|half an?)(?: and an? (?:half|quarter))?[ -]"
                            r"(?:(?:working|business|school|full|clear) )?(?:minutes?|"
                            r"hours?|days?|weeks?|months?|"
@@ -153,7 +152,10 @@ _WANTS = [
     ("frequency", re.compile(r"\bhow (?:often|regularly)\b|\bhow many times\b", re.I)),
     ("size", re.compile(r"\b(?:what|which) sizes?\b", re.I)),
     ("number", re.compile(r"\bhow (?:many|far|big|tall|much)\b", re.I)),
-    ("name", re.compile(r"\bname\b|\bcalled\b", re.I)),
+    # (and which one of its kind a thing of the user's is: "what car have I got?" / "you drive a Vauxhall Astra")
+    ("name", re.compile(r"\bname\b|\bcalled\b|\b(?:what|which) (?:make of |model of |kind of |breed of )?"
+                        r"(?:car|van|bike|phone|laptop|boat|caravan|dog|cat|horse) (?:have|do|did) i "
+                        r"(?:got|have|drive|own|ride)\b", re.I)),
     ("occupation", re.compile(r"\bfor a living\b|\bmy (?:job|occupation|profession|line of work)\b|"
                               r"\bwhat (?:(?:do|did) )?i do (?:for work|for my job)\b|\bwhat do i work as\b", re.I)),
     ("list", re.compile(r"\b(?:what|which) (?:kinds?|sorts?|types?) of\b(?! (?:money|price|cost)\b)|"  # (a price)
@@ -177,9 +179,8 @@ def wanted(question: str) -> list[str]:
     kinds = [kind for kind, pattern in _WANTS if pattern.search(question)]
     if _PER_UNIT.search(question) and not kinds:  # "what's the membership per month?"
         kinds.append("price")
-    # a day ("which day does it run?"), a time of day ("what time do you close?"), not "closed on 25 December"
     if "time" in kinds and ("day" in kinds or "clock" in kinds):
-        kinds.remove("time")
+        kinds.remove("time")  # "which day?", "what time do you close?": a day, an hour, not "closed on 25 December"
     if "price" in kinds and (_PAY_HOW.search(question) or "duration" in kinds) and not _PRICE_ASKED.search(question):
         kinds.remove("price")  # "can I pay by card?", "how long have I got to pay?" ask how or when one pays
     if "number" in kinds and ("contact" in kinds or ("price" in kinds and not _HOW_MANY.search(question))):
@@ -205,11 +206,10 @@ _AGE = re.compile(rf"\b(\d{{1,3}}|{_AGE_WORD})[ -]years?[ -]old\b|\b(?:aged?|age
                   rf"\b(?:is|turning) (\d{{1,2}})\b(?![ -]months?\b)|"
                   rf"\bis ({_AGE_WORD})(?= and an? half\b|\s*(?:[.,;!?]|$))|"
                   rf"\b(\d{{1,2}}|{_AGE_WORD})[ -]months?[ -]old\b", re.I)
-# an age limit: a number that is not a time, a price or a count of something else
-# ("under 18", "under-18s")
+# an age limit: a number that is not a time, a price or a count of something else ("under 18", "under-18s")
 _LIMIT = re.compile(r"\b(under|below|younger than|over|above|older than)[\s-](\d{1,3})s?\b(?![.:]?\d|\s?(?:am|pm|"
                     r"euros?|guests|people|persons|minutes|hours|weeks|months|km|kg|%))|\b(\d{1,3})\s(?:and|or)\s(over|under|older|"
-                    r"younger)\b", re.I)
+                    r"younger|up)\b", re.I)  # (... "for ages 16 and up")
 _CHILD = re.compile(r"\b(?:sons?|daughters?|kids?|child|children|bab(?:y|ies)|toddlers?|boys?|girls?|lads?|lass|"
                     r"teen\w*|twins|grandsons?|granddaughters?|grandchild|grandchildren|grandkids?)\b", re.I)
 

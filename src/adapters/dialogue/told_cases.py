@@ -136,7 +136,9 @@ _FOR_THEM = re.compile(_YOU_TO.pattern + "|"
                        r"^\W*(?:is|are|does|do|will|would)\b.*\b(?:for|to|with|on|at)\s+(?:my|our|mine)\b|"
                        r"^\W*(?:and\s+)?(?:can|could|may|is|are|would|will)\s+(?:\w+|(?:my|our|the)(?:\s+\w+){1,3}?)\s+"
                        r"(?:come|go|join|bring|get|have|use|stay|board|fish|ride|swim|play|visit|do|try|"
-                       r"be (?:ok|okay|allowed|able|welcome|alright|fine))\b", re.I)
+                       r"be (?:ok|okay|allowed|able|welcome|alright|fine))\b|"
+                       r"\b(?:anything|something) (?:my|our) (?:\w+ ){1,2}(?:can|could) (?:eat|drink|have|use|wear)\b",
+                       re.I)  # ("is there anything my husband can eat?")
 
 
 def weigh_the_told(weights: dict[str, float], text: str, asked: str, leans_back: bool) -> frozenset[str]:

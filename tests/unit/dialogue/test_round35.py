@@ -6,9 +6,11 @@ friendly)."""
 
 from __future__ import annotations
 
+from avatar_service.adapters.dialogue.answer_types import age_fit, wanted
 from avatar_service.adapters.dialogue.my_people import asked_again_of
 from avatar_service.adapters.dialogue.question_cases import asks_age_limit
 from avatar_service.adapters.dialogue.terms import terms
+from avatar_service.adapters.dialogue.told_cases import asks_the_place_for
 from avatar_service.core.text.follow_ups import is_follow_up
 
 from .test_round24 import ask
@@ -189,3 +191,24 @@ def test_whether_a_pet_the_user_told_of_may_board_is_the_place_s_rule_for_it() -
                 "could our new puppy board with you yet?",
                 memories=(["User has a new cockapoo puppy called Pip who is 4 months old"], [0.5]))
     assert "six months" in reply, reply
+
+
+def test_a_limit_for_ages_and_up_bars_the_younger() -> None:
+    limit = "The workshop is for ages 16 and up."
+    assert age_fit(limit, [14]) < 0 < age_fit(limit, [40])
+    reply = ask("The owner of an upholstery workshop.", ["Our workshop costs £95 and is for ages 16 and up.",
+                                                         "Rosie looks after customers."], [0.05, 0.1],
+                "could my daughter come with me?", memories=(["User's daughter Isla is 14"], [0.2]))
+    assert "16 and up" in reply, reply
+
+
+def test_which_thing_of_its_kind_the_user_has_is_its_name() -> None:
+    assert wanted("what car have i got, do you remember?") == ["name"]
+    reply = ask("The owner of a garage.", ["An MOT costs £54.85."], [0.1], "what car have i got, do you remember?",
+                memories=(["User would rather wait at the garage than leave their car",
+                           "User drives a 2017 Vauxhall Astra"], [0.3, 0.2]))
+    assert "Vauxhall Astra" in reply, reply
+
+
+def test_anything_a_person_of_the_users_can_eat_is_asked_for_them() -> None:
+    assert asks_the_place_for("is there anything my husband can eat?")
