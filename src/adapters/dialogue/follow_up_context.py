@@ -219,3 +219,17 @@ def answered_someone(previous_user: str, previous_reply: str, text: str = "") ->
     if _RECALLING.search(text) or "name" in answer_types.wanted(text):
         return False
     return "person" in answer_types.wanted(previous_user) and bool(answer_types.HOLDS["person"].search(previous_reply))
+
+
+# "why?", "how come?": the reason for what the last reply said
+_WHY = re.compile(r"^\W*(?:(?:but|and|so|oh)\s+)?(?:why(?:\s+not|\s+is\s+that|'s\s+that|\s+so)?|how\s+come|how\s+so)"
+                  r"\W*$", re.I)
+_BECAUSE = re.compile(r"\b(?:because|due to)\s+([^.;!?]+)|,\s*(?:as|since)\s+([^.;!?]+)", re.I)
+
+
+def reason_given(text: str, previous_reply: str) -> str:
+    """"how come?" after "... we don't sharpen cylinder mowers, because they need a specialist grinding machine":
+    "Because they need a specialist grinding machine."; "" when the turn asks no reason or the reply gave none."""
+    if not _WHY.match(text) or not (m := _BECAUSE.search(previous_reply)):
+        return ""
+    return f"Because {(m.group(1) or m.group(2)).strip()}."

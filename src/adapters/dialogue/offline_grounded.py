@@ -38,6 +38,7 @@ from avatar_service.adapters.dialogue.follow_up_context import (
     new_attribute,
     pointing_nouns,
     points_back,
+    reason_given,
     reply_terms,
     role_terms,
     topic_turns,
@@ -215,8 +216,9 @@ class _Reply(SmallTalk):
     # --- grounded answers -----------------------------------------------------------------------------
 
     def answer(self, text: str) -> None:
-        # "what about mia?" after "can alfie have the kids meal?": that question, of her (whose "her" is its own)
-        again = asked_again_of(text, self.previous_user, self.request.memories)
+        if because := reason_given(text, self.previous_reply):  # "how come?"
+            return self.parts.append(because)
+        again = asked_again_of(text, self.previous_user, self.request.memories)  # ("what about mia?": its "her" too)
         said = text = again or text
         # "can he come on board?" after "what's my dog called?"; but "which days is she in?" after "who does the
         # fittings?" asks about the person the answer named
@@ -248,8 +250,7 @@ class _Reply(SmallTalk):
                              self.previous_user)
         first = dataclasses.replace(first, candidate=dataclasses.replace(first.candidate, text=cut))
         lead = with_answer_word(first, text, ranking)
-        # ("and comb binding?" borrows the kind asked and names its clause; "how much to post them back?" asks a price
-        # of its own, said in the one clause that states one)
+        # ("and comb binding?" borrows the kind and names its clause; "how much to post them?" asks a price of its own)
         if len(chosen) == 1 and not query.yes_no:  # "a sourdough loaf": not the rye's price beside it
             lead = one_clause(lead, said, query.kinds, bool(self.context_terms) and query.kind_borrowed,
                               self.previous_reply if self.pointing else "")

@@ -7,6 +7,7 @@ friendly)."""
 from __future__ import annotations
 
 from avatar_service.adapters.dialogue.answer_types import age_fit, wanted
+from avatar_service.adapters.dialogue.follow_up_context import reason_given
 from avatar_service.adapters.dialogue.my_people import asked_again_of
 from avatar_service.adapters.dialogue.question_cases import asks_age_limit
 from avatar_service.adapters.dialogue.terms import terms
@@ -212,3 +213,10 @@ def test_which_thing_of_its_kind_the_user_has_is_its_name() -> None:
 
 def test_anything_a_person_of_the_users_can_eat_is_asked_for_them() -> None:
     assert asks_the_place_for("is there anything my husband can eat?")
+
+
+def test_how_come_is_answered_by_the_reason_the_last_reply_gave() -> None:
+    assert reason_given("how come?", "No, we don't sharpen cylinder mowers, because they need a grinding machine.") == \
+        "Because they need a grinding machine."
+    assert reason_given("how come?", "We're open until 5pm.") == ""
+    assert reason_given("how much is it?", "No, because they need a grinding machine.") == ""
