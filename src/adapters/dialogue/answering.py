@@ -14,6 +14,16 @@ NEGATIVE = re.compile(r"\b(not|no|never|closed|cannot|can't|don't|doesn't|isn't|
                        re.I)
 # the parts of a sentence that may say yes or no each ("coffee is free; lunch is not included")
 PARTS = re.compile(r"\s*;\s*|:\s+(?=(?-i:[a-z]))|,\s*(?:but|while|whereas|and)\s+|\s+but\s+", re.I)
+_PRONOUN_OPENS, _SUBJECT_WORDS = re.compile(r"^\W*(?:it|they|he|she)\b", re.I), 3
+
+
+def clause_terms(clauses: Sequence[str]) -> list[set[str]]:
+    """The terms of each clause of a sentence; one that opens with "they" or "it" also holds what the first opens with
+    ("Club boats may only be paddled ..., and they must never be taken through a lock": the boats)."""
+    subject = set(terms(" ".join(clauses[0].split()[:_SUBJECT_WORDS]))) if clauses else set()
+    return [set(terms(c)) | (subject if i and _PRONOUN_OPENS.match(c) else set()) for i, c in enumerate(clauses)]
+
+
 _PHRASES = [(re.compile(r"\bfor a living\b", re.I), "for work"), (re.compile(r"\b(?:is|are) called\b", re.I), "name"),
             (re.compile(r"\b(do|did) (i|we) (?:like|love|enjoy)\b", re.I), r"\1 \2 love"),
             # "how does settling in work?" asks how the thing goes: "work" is how it is asked, not what about

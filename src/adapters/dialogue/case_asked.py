@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from avatar_service.adapters.dialogue.answering import CATEGORY_WEIGHT, HINT_TERMS, as_sentence
+from avatar_service.adapters.dialogue.answering import CATEGORY_WEIGHT, HINT_TERMS, as_sentence, clause_terms
 from avatar_service.adapters.dialogue.listed_kinds import one_kind
 from avatar_service.adapters.dialogue.narrowing import narrowed, one_case
 from avatar_service.adapters.dialogue.ranking import PRONOUN_START, Query, Ranking, Scored
@@ -50,7 +50,7 @@ def _the_clause_asked(sentence: str, query: Query) -> str:
     clauses = _AND.split(sentence.rstrip(".!?"))
     if len(clauses) < 2 or not main:
         return sentence
-    holding = [c for c in clauses if main <= set(terms(c))]
+    holding = [c for c, have in zip(clauses, clause_terms(clauses), strict=True) if main <= have]
     if len(holding) != 1 or (holding[0] is clauses[0] and _FRAME.match(holding[0])):
         return sentence  # ("On Friday and Saturday nights, and every night in August, the minimum stay is ...": when)
     return holding[0][:1].upper() + holding[0][1:] + "."

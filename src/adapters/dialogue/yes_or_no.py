@@ -8,7 +8,7 @@ import re
 from wordfreq import zipf_frequency
 
 from avatar_service.adapters.dialogue import answer_types, counted
-from avatar_service.adapters.dialogue.answering import NEGATIVE, PARTS, as_sentence
+from avatar_service.adapters.dialogue.answering import NEGATIVE, PARTS, as_sentence, clause_terms
 from avatar_service.adapters.dialogue.ranking import NEED, Ranking, Scored
 from avatar_service.adapters.dialogue.terms import OPENING_TERMS, RELATED, terms
 from avatar_service.core.text.lexicon import words_of
@@ -162,7 +162,8 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
 
     # "Coffee and tea are free; lunch is not included": the part that holds what is asked says yes or no
     parts = [p for p in PARTS.split(text) if p.strip()]
-    concerned = [p for p in parts if asked & _with_related(set(terms(p)))] if len(parts) > 1 else []
+    part_terms = dict(zip(parts, clause_terms(parts), strict=True))  # ("..., and they must never ...": the boats)
+    concerned = [p for p in parts if asked & _with_related(part_terms[p])] if len(parts) > 1 else []
     if concerned:
         # ("glass that stops the sun fading it?" / "so pictures don't fade": the "not" is what was asked for)
         verdicts = {bool(said_no(p)) and not _PREVENTS.search(question) for p in concerned}
@@ -173,14 +174,14 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
             # (level on those, every word asked decides, light ones too: "can I use my own generator?" / "if you have
             # no power, we can hire you one; you can't use your own generator")
             every = set(terms(question))
-            held = [(len(asked & set(terms(p))), len(every & set(terms(p)))) for p in concerned]  # (in so many words)
+            held = [(len(asked & part_terms[p]), len(every & part_terms[p])) for p in concerned]  # (in so many words)
             if held.count(max(held)) > 1:
                 return text
             concerned = [concerned[held.index(max(held))]]
             verdicts = {bool(said_no(concerned[0])) and not _PREVENTS.search(question)}
         if verdicts == {True}:
             return _answered(False, text, ranking)
-        text_terms = set().union(*(terms(p) for p in concerned))
+        text_terms = set().union(*(part_terms[p] for p in concerned))
         if all(t in text_terms or RELATED.get(t, frozenset()) & text_terms for t in asked):
             return _answered(True, text, ranking)
         return text

@@ -7,6 +7,7 @@ friendly)."""
 from __future__ import annotations
 
 from avatar_service.adapters.dialogue.answer_types import age_fit, wanted
+from avatar_service.adapters.dialogue.answering import clause_terms
 from avatar_service.adapters.dialogue.follow_up_context import reason_given
 from avatar_service.adapters.dialogue.my_people import asked_again_of
 from avatar_service.adapters.dialogue.question_cases import asks_age_limit
@@ -220,3 +221,11 @@ def test_how_come_is_answered_by_the_reason_the_last_reply_gave() -> None:
         "Because they need a grinding machine."
     assert reason_given("how come?", "We're open until 5pm.") == ""
     assert reason_given("how much is it?", "No, because they need a grinding machine.") == ""
+
+
+def test_a_clause_opening_with_they_is_about_what_the_first_opens_with() -> None:
+    assert "boat" in clause_terms(["Club boats may only go to the weir", "they must never go through a lock"])[1]
+    reply = ask("The secretary of a rowing club.", ["Club boats may only be paddled between Mill Lock and the weir, "
+                                                    "and they must never be taken through a lock."], [0.4],
+                "can we take the boats through the locks?")
+    assert reply.startswith("No") and "never" in reply, reply
