@@ -168,15 +168,15 @@ def weigh_for_the_limit(weights: dict[str, float], text: str, said: str, again: 
 
 
 # (and taking part, which any of the place's limits is for: "is maisie old enough to join?")
-TAKING_PART = frozenset(terms("join joining come go start take part bring"))
-_AGE_WORDS = frozenset(terms("age old young enough")) | TAKING_PART
+_TAKING_PART = frozenset(terms("join joining come go start take part bring"))
+_AGE_WORDS = frozenset(terms("age old young enough")) | _TAKING_PART
 
 
 def weigh_the_aged(weights: dict[str, float], text: str, memories: Sequence[str]) -> None:
     """"which class would oscar go in?", "anything i could bring finn to?": asked for the age a memory gives him, his
     name weighs as a case (the class for a 4-year-old is asked, not what the user told of Oscar), and so does taking
     part ("is there anything my grandson could join?")."""
-    for t in (set(terms(" ".join(named_in(text, memories)))) | TAKING_PART) & weights.keys():
+    for t in (set(terms(" ".join(named_in(text, memories)))) | _TAKING_PART) & weights.keys():
         weights[t] = min(weights[t], 0.3)
 
 
