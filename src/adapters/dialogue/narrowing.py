@@ -26,6 +26,7 @@ from avatar_service.adapters.dialogue.answer_types import (
 )
 from avatar_service.adapters.dialogue.comparisons import at_the_extreme_hour, sized
 from avatar_service.adapters.dialogue.terms import OPENING_TERMS, RELATED, WEEKDAY_TERMS, terms
+from avatar_service.adapters.dialogue.yes_or_no import lower_first
 from avatar_service.core.text.lexicon import STOPWORDS
 
 _ITEM = r"(?:[£$€]\s?)?\d+(?:[.:]\d+)?%?"
@@ -103,6 +104,10 @@ def one_clause(sentence: str, question: str, kinds: Sequence[str], follow_up: bo
     if _MORE_THAN_ONE.search(question) and _EACH_EXTRA.search(sentence):
         return sentence  # "and if there's two of them?": one's price and each extra one's ("..., and each extra nest")
     cut = LINKING.sub("", _one_clause(sentence, question, kinds, follow_up, pointed))
+    # a later clause keeps the when its sentence opens with ("From November to Easter we close on Mondays, and the
+    # takeaway shuts at 7pm": "From November to Easter, the takeaway shuts at 7pm.")
+    if (frame := _FRAMED.match(sentence)) and cut != sentence and not sentence.startswith(cut.rstrip(".")):
+        cut = f"{frame.group(1)}, {lower_first(cut, sentence)}"
     cut = cut[:1].upper() + cut[1:]  # ("With last admission at 4pm" cut from "..., with last admission at 4pm")
     if {"time", "clock", "day"} & set(kinds):
         cut = _one_timed(cut, set(terms(question)))
@@ -114,6 +119,10 @@ def one_clause(sentence: str, question: str, kinds: Sequence[str], follow_up: bo
     if len(people) < 2 or any(len(p.split()) < 4 for p in people):  # "The manager, Ms. Vos, ...": one person
         return cut
     return _most_shared(people, set(terms(question)), set()) or cut
+
+
+_FRAMED = re.compile(r"^((?:from|in|during|between|throughout|outside|over) [^,;]{3,40}?),?\s+(?=(?:we|the|our|you|it|"
+                     r"they|all|every)\b)", re.I)
 
 
 # the word that linked a clause or a listed piece to what went before ("..., with last admission at 4pm", "...,

@@ -229,3 +229,10 @@ def test_a_clause_opening_with_they_is_about_what_the_first_opens_with() -> None
                                                     "and they must never be taken through a lock."], [0.4],
                 "can we take the boats through the locks?")
     assert reply.startswith("No") and "never" in reply, reply
+
+
+def test_a_clause_cut_from_its_sentence_keeps_the_when_the_sentence_opens_with() -> None:
+    chippy = ["From Easter to October we're open every day from 11:30am to 8:30pm.",
+              "From November to Easter we close on Mondays and Tuesdays, and the takeaway shuts at 7pm."]
+    reply = ask("The owner of a chip shop.", chippy, [0.2, 0.5], "what time does the takeaway shut?")
+    assert reply.startswith("From November to Easter, the takeaway shuts at 7pm"), reply
