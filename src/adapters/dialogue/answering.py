@@ -66,10 +66,9 @@ def question_weights(text: str, kinds: Sequence[str], ages: Sequence[int]) -> di
     for pattern, replacement in _PHRASES:
         text = pattern.sub(replacement, text)
     skip = {str(age) for age in ages} | (set(terms("year years old")) if ages else set())
-    for kind in kinds:
-        skip |= _KIND_WORDS.get(kind, set())
     light = HINT_TERMS | {t for w in _COMPARING.findall(text) for t in terms(w)}
     for kind in kinds:
+        skip |= _KIND_WORDS.get(kind, set())
         light |= _KIND_LIGHT.get(kind, set())
     category = {t for m in _CATEGORY.finditer(text) for t in terms(m.group(1))} | _SOFT_TERMS
     weights = {t: (0.3 if t in GENERIC_TERMS or t in light else CATEGORY_WEIGHT if t in category or t[:1].isdigit()

@@ -187,9 +187,10 @@ _ABOUT_ANOTHER = re.compile(r"^\W*(?:and|what about|how about)\s+([a-z]+)\W*$", 
 def asked_again_of(text: str, previous_user: str, memories: Sequence[str]) -> str:
     """"what about mia?" after "can alfie have the kids meal?" is "can mia have the kids meal?" when a memory names
     both (whose age, say, then decides); "" when the turn is no such question."""
-    m = _ABOUT_ANOTHER.match(text)
+    if not (m := _ABOUT_ANOTHER.match(text)):
+        return ""  # (most turns: no memory is read)
     names = {n.lower() for memory in memories for n in NAME.findall(memory)}
-    if not m or (new := m.group(1).lower()) not in names:
+    if (new := m.group(1).lower()) not in names:
         return ""
     before = {w for w in re.findall(r"[a-z]+", previous_user.lower()) if w in names and w != new}
     return re.sub(rf"\b{before.pop()}\b", new, previous_user, flags=re.I) if len(before) == 1 else ""
