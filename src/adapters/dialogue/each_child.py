@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from avatar_service.adapters.dialogue.answer_types import HOLDS, age_bars, age_fit, mentions_child
+from avatar_service.adapters.dialogue.age_limits import age_bars, age_fit, mentions_child
+from avatar_service.adapters.dialogue.answer_types import HOLDS
 from avatar_service.adapters.dialogue.answering import as_sentence
 from avatar_service.adapters.dialogue.my_people import SEVERAL, named_ages
 from avatar_service.adapters.dialogue.ranking import Ranking

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 
-from avatar_service.adapters.dialogue import answer_types
+from avatar_service.adapters.dialogue import age_limits, answer_types
 from avatar_service.adapters.dialogue.answering import question_weights
 from avatar_service.adapters.dialogue.terms import terms, words
 from avatar_service.adapters.dialogue.user_facts import addresses_the_place, asks_visit_time
@@ -60,7 +60,7 @@ def topic_turns(user_turns: Sequence[str]) -> list[str]:
 def leans_back(turn: str) -> bool:
     """A turn that only makes sense with the one before it: a follow-up, or one that names only a kind."""
     kinds = answer_types.wanted(turn)
-    return is_follow_up(turn) or kind_only(turn, question_weights(turn, kinds, answer_types.ages(turn)), kinds)
+    return is_follow_up(turn) or kind_only(turn, question_weights(turn, kinds, age_limits.ages(turn)), kinds)
 
 
 def kind_only(text: str, own: dict[str, float], kinds: Sequence[str]) -> bool:
@@ -128,11 +128,11 @@ def borrowed_terms(text: str, more: bool, weights: dict[str, float], topic: Sequ
     only the reply gave and the known sentences it said when the turn asks for another ("later than that?"):
     those sentences gain nothing from their own words."""
     previous, *earlier = topic
-    out = question_weights(previous, answer_types.wanted(previous), answer_types.ages(previous))
+    out = question_weights(previous, answer_types.wanted(previous), age_limits.ages(previous))
     # the turns before the previous one only when this one has no main word of its own: "how much is it to get a
     # plumber out?" names its subject, "how long does it take?" does not
     for turn in earlier if all(w < 1.0 for w in weights.values()) else ():
-        for t, w in question_weights(turn, answer_types.wanted(turn), answer_types.ages(turn)).items():
+        for t, w in question_weights(turn, answer_types.wanted(turn), age_limits.ages(turn)).items():
             out.setdefault(t, w * EARLIER_WEIGHT)
     from_reply: frozenset[str] = frozenset()
     echoed: frozenset[str] = frozenset()

@@ -10,8 +10,9 @@ import itertools
 import re
 from collections.abc import Sequence
 
+from avatar_service.adapters.dialogue.age_limits import age_fit
 from avatar_service.adapters.dialogue.amounts import amount_fit, amounts, bounds_amount
-from avatar_service.adapters.dialogue.answer_types import ADDRESS, HOLDS, age_fit
+from avatar_service.adapters.dialogue.answer_types import ADDRESS, HOLDS
 from avatar_service.adapters.dialogue.counted import counts_the_same
 from avatar_service.adapters.dialogue.narrowing import (
     DAY_WORD,

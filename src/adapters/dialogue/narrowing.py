@@ -17,13 +17,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from avatar_service.adapters.dialogue.answer_types import (
-    HOLDS,
-    age_fit,
-    ages_meant,
-    holds,
-    on_the_day,
-)
+from avatar_service.adapters.dialogue.age_limits import age_fit, ages_meant
+from avatar_service.adapters.dialogue.answer_types import HOLDS, holds, on_the_day
 from avatar_service.adapters.dialogue.comparisons import at_the_extreme_hour, sized
 from avatar_service.adapters.dialogue.terms import OPENING_TERMS, RELATED, WEEKDAY_TERMS, terms
 from avatar_service.adapters.dialogue.yes_or_no import lower_first

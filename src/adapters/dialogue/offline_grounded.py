@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator
 
 from anyio.lowlevel import checkpoint
 
-from avatar_service.adapters.dialogue import answer_types
+from avatar_service.adapters.dialogue import age_limits, answer_types
 from avatar_service.adapters.dialogue import phrases as P
 from avatar_service.adapters.dialogue import small_talk as talk
 from avatar_service.adapters.dialogue.answering import (
@@ -261,7 +261,7 @@ class _Reply(SmallTalk):
         self.quip("answer")
 
     def query(self, text: str, more: bool) -> Query:
-        asked_ages = answer_types.ages(text) or answer_types.group_asked(text)
+        asked_ages = age_limits.ages(text) or age_limits.group_asked(text)
         kinds, borrowed_kinds = answer_types.wanted(text), []
         weights = question_weights(text, kinds, asked_ages)
         if asks_visit_time(text):  # "what time will you turn up?": when the visit booked is, a time and nothing else
@@ -317,7 +317,7 @@ class _Reply(SmallTalk):
                     weights.setdefault(t, 0.5)
         asked_ages, old_enough, limit_again = people_asked_of(
             text, context, self.request.memories, kinds, asked_ages,
-            answer_types.ages(self.previous_reply) if _POINTS_BACK.search(self.said_text) else [])
+            age_limits.ages(self.previous_reply) if _POINTS_BACK.search(self.said_text) else [])
         if JUST_ME.search(text) and "price" in kinds:  # "what would it cost for just me?": the one-person kind
             for t in ONE_PERSON:
                 weights.setdefault(t, 0.5)
@@ -344,7 +344,7 @@ class _Reply(SmallTalk):
         if mine < 0.6 and answer_types.is_yes_no(asked):  # ("would biscuit need to be neutered?": for Biscuit)
             for t in named_for(weights, self.request.memories, self.known_terms):
                 weights[t] = min(weights[t], 0.3)
-        if mine < 0.6 and asked_ages and not answer_types.ages(text):  # ("which class would oscar go in?")
+        if mine < 0.6 and asked_ages and not age_limits.ages(text):  # ("which class would oscar go in?")
             weigh_the_aged(weights, text, self.request.memories)
         to_place = addresses_the_place(asked) or asks_who_here(asked)
         names = place_names(self.request.persona.description)
@@ -362,10 +362,10 @@ class _Reply(SmallTalk):
         return Query(text=text, weights=weights, kinds=kinds, yes_no=answer_types.is_yes_no(asked) or limit_again,
                      about_user=mine,
                      permission=asks_permission(asked) or old_enough, to_place=to_place, ages=asked_ages,
-                     ages_said=bool(answer_types.ages(text)), place_names=names,
+                     ages_said=bool(age_limits.ages(text)), place_names=names,
                      own=own_terms,
                      mentions_user=mentions_user(asked) or (bool(context) and mentions_user(context)),
-                     child=answer_types.mentions_child(text) or any(age < ADULT_AGE for age in asked_ages), said=said,
+                     child=age_limits.mentions_child(text) or any(age < ADULT_AGE for age in asked_ages), said=said,
                      case=case, aside_named=aside_named, from_reply=self.from_reply, echoed=self.echoed,
                      incidental=common | of_the_family(weights.keys(), self.itself), told=told,
                      last_reply=said_sentences(self.previous_reply), kind_borrowed=bool(borrowed_kinds),

@@ -22,7 +22,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from avatar_service.adapters.dialogue import amounts, answer_types
+from avatar_service.adapters.dialogue import age_limits, amounts, answer_types
 from avatar_service.adapters.dialogue.terms import RELATED, WEEKDAY_TERMS, related_in, said_together, terms
 
 AGE_COVERAGE, CHILDRENS = 0.5, 0.5  # (CHILDRENS: a sentence for children, asked for a child of an age it does not name)
@@ -192,7 +192,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
             age = 0.0  # (nor does a limit that states no price answer "does my mum get a discount?")
         length = min(1.1, (1 + _K1) / (1 + _K1 * (1 - _B + _B * len(have) / max(average, 1.0))))
         lexical = min(1.0, coverage * length)
-        if query.ages and age > 0 and answer_types.age_fit(candidate.text, query.ages) > 0:
+        if query.ages and age > 0 and age_limits.age_fit(candidate.text, query.ages) > 0:
             # a limit that includes the asked age holds what "does my 2 year old need a ticket?" asks about
             lexical = max(lexical, min(1.0, AGE_COVERAGE * length))
         # a time, a price... counts where the sentence is about the question at all ("Belem Tower" is no
@@ -217,8 +217,8 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
         # (asked nothing but where: "where are you based?", "where's the boathouse?" / "... Frome Road, ... BA15 1LE")
         if fits and where_are_you and (query.to_place or main_held) and answer_types.ADDRESS.search(candidate.text):
             score += NAMES_THE_PLACE
-        if query.child and _ADULT.search(candidate.text) and not answer_types.mentions_child(candidate.text) and \
-                not answer_types.for_minors(candidate.text):  # ("under-3s go free with a paying adult" is for one)
+        if query.child and _ADULT.search(candidate.text) and not age_limits.mentions_child(candidate.text) and \
+                not age_limits.for_minors(candidate.text):  # ("under-3s go free with a paying adult" is for one)
             score -= 0.15  # "an adult ticket costs 22.50 euros" is not the price for a child
         if need_asked and NEED.search(candidate.text):
             score += NEED_SAID  # "do I need to book?": "you don't need an appointment", not "Bea takes the bookings"
@@ -226,7 +226,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
             score += AMOUNT_FITS  # "600 pages, is it any cheaper?": "for orders of more than 500 sides"
         if query.one_person and _FOR_SEVERAL.search(candidate.text):
             score -= 0.15  # "a family swim for two adults and two juniors" is not the price for a grown-up
-        if not query.child and answer_types.limits_group(candidate.text):
+        if not query.child and age_limits.limits_group(candidate.text):
             score -= 0.1  # "children under 6 eat free" does not answer "how much is breakfast?"
         if (case := _CASE.match(candidate.text)) and not _asked(case.group(1), weights):
             score -= 0.08  # "On Fridays it stays open until 10pm" answers "when do you open?" only on Fridays
@@ -234,7 +234,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
                 and not set(terms(other.group(1))) & query.own:
             score -= SOMEONE_ELSE  # "what car do I drive?" is not answered by "your wife drives an electric car"
         if candidate.kind == "memory" and query.ages and not query.ages_said and query.about_user < 1.0 and \
-                not _ASKS_WHO_THEY_ARE & set(query.kinds) and answer_types.ages(candidate.text) and \
+                not _ASKS_WHO_THEY_ARE & set(query.kinds) and age_limits.ages(candidate.text) and \
                 all(_kin(t) or weights[t] < 1.0 for t in have & weights.keys()):
             score -= SOMEONE_ELSE  # "which room would my son be in?": his age is what the question is asked with
         case_held = min(1.0, sum(1.0 if t in have else _CASE_RELATED if related[t] & have else 0.0
@@ -314,14 +314,14 @@ def _antecedents(candidates: Sequence[Candidate], term_sets: Sequence[set[str]])
 
 def _age(query: Query, text: str, known: bool) -> float:
     if query.ages:
-        fit = answer_types.age_fit(text, query.ages)
+        fit = age_limits.age_fit(text, query.ages)
         # "can my 14 year old use the gym?" is answered by "gym users must be 16 or over" as much as by a yes
         # (a limit that includes them says more: "children under 4 travel free" for "does my 2 year old pay?")
-        if fit == 0 and known and query.child and answer_types.mentions_child(text) and not _ADULT.search(text):
+        if fit == 0 and known and query.child and age_limits.mentions_child(text) and not _ADULT.search(text):
             return CHILDRENS  # "what would it cost to service ella's bike?" (7): "children's bikes ... kids' service"
         return (fit if fit > 0 else 0.7 * abs(fit)) if query.yes_no else fit
     # "and for kids?": a limit only minors meet, or children of some ages ("7 euros for children aged 4 to 15")
-    return 1.0 if query.child and (answer_types.for_minors(text) or answer_types.child_range(text)) else 0.0
+    return 1.0 if query.child and (age_limits.for_minors(text) or age_limits.child_range(text)) else 0.0
 
 
 NAMES_THE_PLACE, _PLACE_KINDS = 0.08, frozenset(("place", "time", "day"))
@@ -377,7 +377,7 @@ _ASKS_WHO_THEY_ARE = frozenset(("name", "age", "person"))
 
 def _kin(term: str) -> bool:
     """A question's term for one of the user's people whose age a limit may be about: a child, a niece..."""
-    return answer_types.mentions_child(term) or term in _KIN_TERMS
+    return age_limits.mentions_child(term) or term in _KIN_TERMS
 
 
 def _by_age(term: str, priced: bool) -> bool:
@@ -388,7 +388,7 @@ def _by_age(term: str, priced: bool) -> bool:
 
 
 _DISCOUNT_TERMS = frozenset(terms("discount discounts concession concessions reduction reduced"))
-_KIN_TERMS = frozenset(terms(" ".join(("granddaughter granddaughters grandson grandsons", *answer_types.KIN_WORDS))))
+_KIN_TERMS = frozenset(terms(" ".join(("granddaughter granddaughters grandson grandsons", *age_limits.KIN_WORDS))))
 
 
 def _who(query: Query, kind: str) -> float:

@@ -12,7 +12,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from avatar_service.adapters.dialogue.answer_types import KIN_WORDS
+from avatar_service.adapters.dialogue.age_limits import KIN_WORDS
 from avatar_service.adapters.dialogue.my_people import NAME, SAME_PERSON
 from avatar_service.adapters.dialogue.terms import NUMBER_WORDS, common_terms, owners, stem, terms
 from avatar_service.adapters.dialogue.user_facts import asks_about_the_told, has_in_mind

@@ -7,7 +7,7 @@ import re
 
 from wordfreq import zipf_frequency
 
-from avatar_service.adapters.dialogue import answer_types, counted
+from avatar_service.adapters.dialogue import age_limits, answer_types, counted
 from avatar_service.adapters.dialogue.answering import NEGATIVE, PARTS, as_sentence, clause_terms
 from avatar_service.adapters.dialogue.ranking import NEED, Ranking, Scored
 from avatar_service.adapters.dialogue.terms import OPENING_TERMS, RELATED, terms
@@ -99,19 +99,19 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
         # both boots?" / "£30 per boot"
         return _answered(False, text, ranking)
     parts = [p for p in PARTS.split(text) if p.strip()]  # (the parts that may say yes or no each)
-    if ranking.ages and len(bars := answer_types.age_bars(text)) == 1:
+    if ranking.ages and len(bars := age_limits.age_bars(text)) == 1:
         # "is gethin (13) old enough to go in a canoe?" / "children under 12 aren't allowed in the canoes"
         return _answered(all(age >= bars[0] for age in ranking.ages), text, ranking)
     # "can my granddaughter come?" (17) / "you must be 18 or over"; of the part that says it ("can rory (6) do it?" /
     # "children can start from the age of 8, and under-12s must have an adult with them")
     if ranking.ages and (ruled := next((p for p in parts if _AGE_RULE.search(p)), "")) and \
-            (fit := answer_types.age_fit(ruled, ranking.ages)):
+            (fit := age_limits.age_fit(ruled, ranking.ages)):
         return _answered(fit > 0, text, ranking)
-    if ranking.ages and answer_types.child_range(text) and (fit := answer_types.age_fit(text, ranking.ages)):
+    if ranking.ages and age_limits.child_range(text) and (fit := age_limits.age_fit(text, ranking.ages)):
         # "can bea (1) go?" / "Little Racquets is for children aged 4 to 7"; but "does maisie (1) need a ticket?" /
         # "..., and under-2s come in free": her group pays nothing
         goes_free = bool(_PAY_ASKED.search(question) or _TICKET_ASKED.search(question)) and any(
-            answer_types.age_fit(p, ranking.ages) > 0 and _NO_CHARGE.search(p) for p in parts)
+            age_limits.age_fit(p, ranking.ages) > 0 and _NO_CHARGE.search(p) for p in parts)
         return _answered(fit > 0 and not goes_free, text, ranking)
     if (same_unit := counted.by_the_unit(question, text)) is not None:
         return _answered(same_unit, text, ranking)  # "pay per session?" / "paid by the term, not per session"

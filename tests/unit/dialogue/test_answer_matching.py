@@ -78,7 +78,7 @@ def test_is_there_asks_about_the_place_not_the_user() -> None:
 
 
 def test_an_age_range_includes_or_excludes_an_age() -> None:
-    from avatar_service.adapters.dialogue.answer_types import age_fit
+    from avatar_service.adapters.dialogue.age_limits import age_fit
 
     assert age_fit("Children aged 6 to 15 can join Kids Club.", [9]) > 0
     assert age_fit("Children aged 6 to 15 can join Kids Club.", [4]) == -1.0

@@ -6,7 +6,7 @@ other things."""
 from __future__ import annotations
 
 from avatar_service.adapters.dialogue import OfflineGroundedDialogue
-from avatar_service.adapters.dialogue.answer_types import age_fit, ages_meant
+from avatar_service.adapters.dialogue.age_limits import age_fit, ages_meant
 from avatar_service.adapters.dialogue.listed_kinds import one_kind
 from avatar_service.adapters.dialogue.narrowing import one_case
 from avatar_service.adapters.dialogue.terms import same_family, stem, terms

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from avatar_service.adapters.dialogue import OfflineGroundedDialogue
-from avatar_service.adapters.dialogue.answer_types import age_fit as answer_types_age_fit
+from avatar_service.adapters.dialogue.age_limits import age_fit as answer_types_age_fit
 from avatar_service.adapters.dialogue.answer_types import wanted
 from avatar_service.adapters.dialogue.feelings import detect_emotion
 from avatar_service.adapters.dialogue.terms import terms

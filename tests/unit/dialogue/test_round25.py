@@ -10,7 +10,8 @@ about 15, "half price for" some is a deal, a pro teaches, and "without me" asks 
 
 from __future__ import annotations
 
-from avatar_service.adapters.dialogue.answer_types import age_fit, ages_meant, holds
+from avatar_service.adapters.dialogue.age_limits import age_fit, ages_meant
+from avatar_service.adapters.dialogue.answer_types import holds
 from avatar_service.adapters.dialogue.narrowing import one_clause
 from avatar_service.adapters.dialogue.style import contract
 from avatar_service.adapters.dialogue.terms import spelled_out, terms

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from avatar_service.adapters.dialogue.answer_types import HOLDS, ages, wanted
+from avatar_service.adapters.dialogue.age_limits import ages
+from avatar_service.adapters.dialogue.answer_types import HOLDS, wanted
 from avatar_service.adapters.dialogue.answering import question_weights
 from avatar_service.adapters.dialogue.feelings import detect_emotion
 from avatar_service.adapters.dialogue.narrowing import one_clause

@@ -3,14 +3,8 @@ nursery), each tested here on a business of its own."""
 
 from __future__ import annotations
 
-from avatar_service.adapters.dialogue.answer_types import (
-    HOLDS,
-    age_bars,
-    ages,
-    group_asked,
-    in_the_months,
-    limits_group,
-)
+from avatar_service.adapters.dialogue.age_limits import age_bars, ages, group_asked, limits_group
+from avatar_service.adapters.dialogue.answer_types import HOLDS, in_the_months
 from avatar_service.adapters.dialogue.answering import question_weights
 from avatar_service.adapters.dialogue.my_people import ages_of_relatives, named_ages
 from avatar_service.adapters.dialogue.terms import terms

@@ -6,7 +6,8 @@ someone weighed against ranges ("children aged 3 and 4"), and everyday words of 
 
 from __future__ import annotations
 
-from avatar_service.adapters.dialogue.answer_types import age_fit, wanted
+from avatar_service.adapters.dialogue.age_limits import age_fit
+from avatar_service.adapters.dialogue.answer_types import wanted
 from avatar_service.adapters.dialogue.told_cases import memories_named
 from avatar_service.adapters.dialogue.user_facts import asked_part
 from avatar_service.adapters.dialogue.yes_or_no import lower_first

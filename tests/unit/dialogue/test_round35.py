@@ -6,7 +6,8 @@ friendly)."""
 
 from __future__ import annotations
 
-from avatar_service.adapters.dialogue.answer_types import age_fit, wanted
+from avatar_service.adapters.dialogue.age_limits import age_fit
+from avatar_service.adapters.dialogue.answer_types import wanted
 from avatar_service.adapters.dialogue.answering import clause_terms
 from avatar_service.adapters.dialogue.follow_up_context import reason_given
 from avatar_service.adapters.dialogue.my_people import asked_again_of
