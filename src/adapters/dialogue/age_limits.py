@@ -81,10 +81,15 @@ def age_fit(sentence: str, asked: Sequence[int]) -> float:
     below 0 when it excludes it, 0 otherwise."""
     if not asked:
         return 0.0
+    if ANY_AGE.search(sentence):  # ("adult beginners are welcome at any age")
+        return _NAMED_RANGE
     # "can start at 4" says more of a 4-year-old than "under 14" does
     youngest = [all(age >= int(m.group(1) or m.group(2)) for age in asked) for m in _YOUNGEST.finditer(sentence)]
     fit = 1.0 if any(youngest) else _limits_fit(sentence, asked)
     return fit if fit > 0 else -1.0 if youngest else fit
+
+
+ANY_AGE = re.compile(r"\b(?:at|of) any age\b|\bof all ages\b|\bno (?:upper )?age limit\b", re.I)
 
 
 # how well what includes the age says it: "children aged 3 and 4" names those ages (two years apart at most),

@@ -38,7 +38,7 @@ HOLDS = {
         rf"weekends?|mornings?|evenings?|{_DAY}|{_MONTH}|today|tomorrow)\b|\b\d{{1,2}}(?:st|nd|rd|th)\b|"
         rf"\b(?:\d+|{NUMBER_WORD})\s(?:minutes?|hours?|days?|weeks?)\b|"
         r"\b(?:in|since|from|until|of) (?:1[89]|20)\d\d\b|\b(?:due|payable|paid) (?:when|on|before|after|at)\b|"
-        r"\bon (?:arrival|collection|booking|departure)\b",
+        r"\bon (?:arrival|collection|booking|departure)\b|\bwhen (?:we|you|they) (?!can\b|may\b)[a-z]+\b",
         re.I),
     "price": re.compile(rf"\b(?:\d+(?:[.,]\d\d)?|{NUMBER_WORD})\s?(?:euros?|eur|dollars?|pounds?|usd|gbp|francs?)\b|"
                         r"[€$£]\s?\d|\b\d{1,3}p\b|\bfree\b|\bno charge\b|"  # (and pence: "10p per side")
@@ -90,10 +90,11 @@ HOLDS = {
                            r"hours?|days?|weeks?|months?|"
                            r"years?|metres?|meters?|km|kilometres?|miles?|feet|foot|yards?)\b", re.I),
     # a size: "a 6-yard skip", "a 30-litre bag", "size 10", "king-size", "a large veg box" (not "small groups")
-    "size": re.compile(r"\b\d+(?:[.,]\d+)?[ -]?(?:yards?|yd|metres?|meters?|cm|mm|inch(?:es)?|ft|foot|feet|litres?|"
+    "size": re.compile(r"\b\d+(?:[.,]\d+)?[ -]?(?:yards?|yd|metres?|meters?|m|cm|mm|inch(?:es)?|ft|foot|feet|litres?|"
                        r"liters?|seaters?|berths?|tonnes?|gallons?)\b|\bsize \d|"
                        r"\b(?:king|queen|double|single)[ -]size\b|"
                        r"\b(?:extra[ -])?(?:small|medium|large|regular)\b(?! (?:groups?|numbers?|amounts?)\b)", re.I),
+    "temperature": re.compile(r"\b\d+(?:[.,]\d+)?\s?(?:°\s?[CF]?|degrees?)(?!\w)", re.I),  # ("capped at 40°C")
     "contact": re.compile(r"\+?\d[\d ()-]{6,}\d|\b[\w.+-]+@[\w-]+\.[\w.]+", re.I),
     "name": re.compile(rf"(?<!^)\b(?!{_DAY}\b|{_MONTH}\b)(?-i:[A-Z])[a-z]+", re.I),  # (a day or a month is no name)
     # a job: "works as a nurse", "you are a freelance illustrator", "a teacher at..." (a name is none: "is a Vaillant")
@@ -122,7 +123,8 @@ _WANTS = [
                            re.I)),
     # "how much notice/clay/time" asks for an amount of something else ("how much to do..." a price); "per month"
     # asks what it costs a month
-    ("price", re.compile(rf"\bhow much\b(?!\s+(?!{_PRICE_NOUNS}\b|to\b)[a-z]+\s+(?:do|does|did|is|are|will|would|can|"
+    ("price", re.compile(rf"\bhow much\b(?!\s+(?:room|space)\b)"
+                         rf"(?!\s+(?!{_PRICE_NOUNS}\b|to\b)[a-z]+\s+(?:do|does|did|is|are|will|would|can|"
                          rf"should|must|have|has|of|in|to)\b)|\b(?:cost|costs|price|prices|fee|fees|{_CHARGE}|"
                          rf"pay|cheaper|cheapest|pricier|dearer|dearest|expensive|discounts?)\b|{COST_IDIOMS}|"
                          r"\b(?:what|which) (?:sort|kind) of money\b|"
@@ -149,8 +151,9 @@ _WANTS = [
     ("duration", re.compile(r"\bhow (?:long|quick|quickly|soon|fast)\b|\bfor how many (?:days|weeks|months|hours)\b",
                             re.I)),
     ("frequency", re.compile(r"\bhow (?:often|regularly)\b|\bhow many times\b", re.I)),
-    ("size", re.compile(r"\b(?:what|which) sizes?\b", re.I)),
-    ("number", re.compile(r"\bhow (?:many|far|big|tall|much)\b", re.I)),
+    ("size", re.compile(r"\b(?:what|which) sizes?\b|\bhow much (?:room|space)\b", re.I)),  # ("15ft by 15ft")
+    ("temperature", re.compile(r"\bhow (?:hot|warm|cold)\b|\bwhat temperature\b", re.I)),
+    ("number", re.compile(r"\bhow (?:many|far|big|tall|much)\b|\bthe (?:furthest|farthest)\b", re.I)),
     # (and which one of its kind a thing of the user's is: "what car have I got?" / "you drive a Vauxhall Astra")
     ("name", re.compile(r"\bname\b|\bcalled\b|\b(?:what|which) (?:make of |model of |kind of |breed of )?"
                         r"(?:car|van|bike|phone|laptop|boat|caravan|dog|cat|horse) (?:have|do|did) i "
@@ -169,6 +172,7 @@ _PAY_HOW = re.compile(r"\bpay(?:ing)? (?:(?:for \w+(?: \w+){0,3}? )?(?:by|with|i
                       r"\bhow (?:do|can|could|should|would|will) (?:i|we) pay\b", re.I)  # "how do I pay you?": by what
 _PRICE_ASKED = re.compile(rf"\bhow much\b|\bcosts?\b|\bprices?\b|\bfees?\b|\b{_CHARGE}\b", re.I)
 _HOW_MANY = re.compile(r"\bhow (?:many|far|big|tall|often)\b", re.I)
+_CONTACT_ASKED = re.compile(r"\b(?:number|email|e-mail|address)\b", re.I)
 _YES_NO = re.compile(r"^\s*(?:and\s+)?(?:is|are|am|was|were|do|does|did|can|could|may|will|would|should|have|has)\b",
                      re.I)
 
@@ -180,10 +184,14 @@ def wanted(question: str) -> list[str]:
         kinds.append("price")
     if "time" in kinds and ("day" in kinds or "clock" in kinds):
         kinds.remove("time")  # "which day?", "what time do you close?": a day, an hour, not "closed on 25 December"
-    if "price" in kinds and (_PAY_HOW.search(question) or "duration" in kinds) and not _PRICE_ASKED.search(question):
-        kinds.remove("price")  # "can I pay by card?", "how long have I got to pay?" ask how or when one pays
-    if "number" in kinds and ("contact" in kinds or ("price" in kinds and not _HOW_MANY.search(question))):
-        kinds.remove("number")  # "how much is it?" asks a price, not any number
+    if "price" in kinds and (_PAY_HOW.search(question) or {"duration", "time"} & set(kinds)) and \
+            not _PRICE_ASKED.search(question):
+        kinds.remove("price")  # "can I pay by card?", "how long have I got to pay?", "when do I pay?" ask how or when
+    if "number" in kinds and ({"contact", "size"} & set(kinds) or
+                              ("price" in kinds and not _HOW_MANY.search(question))):
+        kinds.remove("number")  # "how much is it?" asks a price, not any number; "how much room?" a size
+    if "contact" in kinds and ("time" in kinds or "clock" in kinds) and not _CONTACT_ASKED.search(question):
+        kinds.remove("contact")  # "when can I ring you?" asks the hours of the line, not its number
     return kinds
 
 
@@ -192,7 +200,20 @@ def is_yes_no(question: str) -> bool:
 
 
 def holds(sentence: str, kinds: Sequence[str]) -> bool:
-    return any(HOLDS[kind].search(sentence) for kind in kinds)
+    return any(HOLDS[kind].search(counts_only(sentence) if kind == "number" else sentence) for kind in kinds)
+
+
+def counts_only(sentence: str) -> str:
+    """The sentence without the numbers that count no things: times of day, prices, ages, dates ("how many kids are
+    in each class?" is not answered by "our class for 4 to 6 year olds, on Saturdays from 9am")."""
+    return _NO_COUNT.sub(" ", sentence)
+
+
+_NO_COUNT = re.compile(rf"{HOLDS['clock'].pattern}|{HOLDS['price'].pattern}|"
+                       rf"\b\d{{1,2}}\s?(?:-|–|to|and)\s?\d{{1,2}}[ -]years?[ -]olds?\b|"
+                       r"\b\d{1,3}[ -]years?[ -]olds?\b|\baged? \d{1,2}(?:\s?(?:-|–|to|and)\s?\d{1,2})?\b|"
+                       r"\b(?:under|over)[ -]\d{1,2}s?\b(?! (?:[a-z]+s|people|guests)\b)|"
+                       rf"\b\d{{1,2}}(?:st|nd|rd|th)? (?:of )?{_MONTH}\b|\b(?:19|20)\d\d\b", re.I)
 
 
 _WEEKDAY = re.compile(rf"\b({'|'.join(_WEEKDAYS)})days?\b", re.I)

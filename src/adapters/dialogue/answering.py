@@ -7,11 +7,13 @@ import re
 from collections.abc import Sequence
 
 from avatar_service.adapters.dialogue import answer_types
-from avatar_service.adapters.dialogue.ranking import PRONOUN_START, Ranking, Scored
+from avatar_service.adapters.dialogue.age_limits import age_fit
+from avatar_service.adapters.dialogue.ranked import Ranking, Scored
+from avatar_service.adapters.dialogue.ranking import PRONOUN_START
 from avatar_service.adapters.dialogue.terms import GENERIC_TERMS, is_common, terms
 
-NEGATIVE = re.compile(r"\b(not|no|never|closed|cannot|can't|don't|doesn't|isn't|aren't|won't|non-refundable)\b",
-                       re.I)
+NEGATIVE = re.compile(r"\b(not|no|never|closed|cannot|can't|don't|doesn't|isn't|aren't|won't|non-refundable|prohibited|"
+                      r"forbidden|banned|kept (?:off|out of))\b", re.I)
 # the parts of a sentence that may say yes or no each ("coffee is free; lunch is not included")
 PARTS = re.compile(r"\s*;\s*|:\s+(?=(?-i:[a-z]))|,\s*(?:but|while|whereas|and)\s+|\s+but\s+", re.I)
 _PRONOUN_OPENS, _SUBJECT_WORDS = re.compile(r"^\W*(?:it|they|he|she)\b", re.I), 3
@@ -49,6 +51,7 @@ _KIND_WORDS = {"name": set(terms("name names called call")),
                "duration": set(terms("long last lasts")), "list": set(terms("kind kinds sort sorts type types")),
                "occupation": set(terms("job work living occupation profession")),
                "price": set(terms("charge charges")),
+               "temperature": set(terms("hot warm cold temperature")), "size": set(terms("room space")),
                "person": set(terms("person talk speak"))}  # "who's the person to talk to about a party?"
 
 
@@ -135,14 +138,20 @@ def best_answer(ranking: Ranking, more: bool, asking: bool, about_user: float, t
     best = ranked[0]
     if more:
         return best if best.coverage > 0 or best.candidate.kind == "knowledge" else None
+    if ranking.terms == 0 and ranking.yes_no and ranking.ages and age_fit(best.candidate.text, ranking.ages):
+        return best  # "am I too old to start?" (58): "adults are welcome at any age", the age alone chooses
     if ranking.terms == 0 or (not ranking.main and ranking.wants_kind and best.coverage == 0):
         # "where are you?", "what's my job?", "how much is that one?": only the kind of answer can choose
         mine = best.candidate.kind == "memory" and about_user >= 0.6
         return best if best.fits and (best.candidate.relevance >= 0.2 or to_place or mine) else None
     if not ranking.main and ranking.wants_kind and best.fits and best.candidate.relevance >= 0.2:
         return best  # "how long does it take?" after a price: the kind chooses among what the turns before were about
-    if ranking.literal and not best.fits:
-        return None  # "what's your phone number?" is not answered by "the number 17 bus stops at the gate"
+    if ranking.literal and (not best.fits or (best.coverage == 0 and best.main_held == 0 and ranking.main and (
+            best.candidate.kind == "memory" or (ranking.unknown and not ranking.contact)))):
+        # "what's your phone number?" is not answered by "the number 17 bus stops at the gate", nor "how much is it to
+        # enter the championships?" by the gradings' price, nor "what's my daughter's name?" by where the user lives:
+        # they hold no word asked
+        return None
     if about_user >= 1.0 and not ranking.main and best.fits:
         return best  # "when do I normally come in?": no word but the kind asked for, and a memory holds one
     if ranking.contact and best.fits and best.candidate.kind == "knowledge":

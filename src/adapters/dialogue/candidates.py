@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from avatar_service.adapters.dialogue.answering import as_sentence
-from avatar_service.adapters.dialogue.ranking import Candidate
+from avatar_service.adapters.dialogue.ranked import Candidate
 from avatar_service.adapters.dialogue.terms import terms
 from avatar_service.adapters.dialogue.user_facts import second_person
 from avatar_service.core.text.sentences import answer_sentences

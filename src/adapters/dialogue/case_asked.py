@@ -11,7 +11,8 @@ import re
 from avatar_service.adapters.dialogue.answering import CATEGORY_WEIGHT, HINT_TERMS, as_sentence, clause_terms
 from avatar_service.adapters.dialogue.listed_kinds import one_kind
 from avatar_service.adapters.dialogue.narrowing import narrowed, one_case
-from avatar_service.adapters.dialogue.ranking import PRONOUN_START, Query, Ranking, Scored
+from avatar_service.adapters.dialogue.ranked import Query, Ranking, Scored
+from avatar_service.adapters.dialogue.ranking import PRONOUN_START
 from avatar_service.adapters.dialogue.terms import GENERIC_TERMS, RELATED, terms
 
 _ALL_OF = re.compile(r"\b(?:both|all|each|every|together|altogether)\b", re.I)

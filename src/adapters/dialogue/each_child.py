@@ -11,7 +11,7 @@ from avatar_service.adapters.dialogue.age_limits import age_bars, age_fit, menti
 from avatar_service.adapters.dialogue.answer_types import HOLDS
 from avatar_service.adapters.dialogue.answering import as_sentence
 from avatar_service.adapters.dialogue.my_people import SEVERAL, named_ages
-from avatar_service.adapters.dialogue.ranking import Ranking
+from avatar_service.adapters.dialogue.ranked import Ranking
 from avatar_service.adapters.dialogue.yes_or_no import lower_first
 
 # whether they may come or take part (not "is there any discount with both my kids going?")

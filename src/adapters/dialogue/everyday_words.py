@@ -298,6 +298,14 @@ PHRASES = [
     (r"\bleave (\w+) (?:\w+ing )?(?:there |here )?while (?:i|we) \w+(?: (?:off|out|back|away))?"
      r"(?: (?:to|into|round|over) (?:work|the \w+))?", r"leave \1 supervise"),
     (r"\bsells? out\b|\bsold out\b|\bselling out\b", "full"),
+    (r"\bat the moment\b|\b(?:straight|right) away\b", ""),  # ("... at the moment?", "... straight away?": now)
+    # a child's condition is what a place calls additional needs ("is the club ok with arjun's condition?" / "User's
+    # son Arjun has dyspraxia" / "children with additional needs are very welcome")
+    (r"\b(his|her|their|my|\w+'s) condition\b", r"\1 additional needs"),
+    (r"\b(?:dyspraxia|dyslexia|autism|autistic|adhd|asd|cerebral palsy|down'?s syndrome|learning difficult(?:y|ies)|"
+     r"special (?:educational )?needs)\b", r"\g<0> additional needs"),
+    (r"\b(?:damage|damages|breakage|breakages) deposit\b", "security deposit"),  # (the deposit against damage)
+    (r"\btak(?:e|es|ing) (?:it|them|the \w+) (?:away|down)\b", "collect"),  # ("when do you take it away?")
     (r"\bspare time\b|\bfree time\b|\bfor fun\b", "hobby"),
     (r"\b(?:do|does|did|doing) for (?:a|her|his|their|my|your) living\b", "job"),  # "what do I do for a living?"
     # a duration said in words is its minutes ("for half an hour?" / "a 30-minute lesson")

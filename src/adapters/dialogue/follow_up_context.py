@@ -124,7 +124,7 @@ def borrowed_terms(text: str, more: bool, weights: dict[str, float], topic: Sequ
                    known: Callable[[], Iterable[str]]) -> tuple[dict[str, float], frozenset[str], frozenset[str]]:
     """The terms a follow-up borrows and their weights (before the follow-up's scaling): the previous user
     turn's, those of the turns before it in a chain of follow-ups (`topic`, from `topic_turns`), and, when it
-    points back ("who does that?"), those of what the last reply said. With them, for `ranking.Query`, the terms
+    points back ("who does that?"), those of what the last reply said. With them, for `ranked.Query`, the terms
     only the reply gave and the known sentences it said when the turn asks for another ("later than that?"):
     those sentences gain nothing from their own words."""
     previous, *earlier = topic

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from avatar_service.adapters.dialogue.age_limits import KIN_WORDS, ages, ages_meant, mentions_child
 from avatar_service.adapters.dialogue.answering import question_weights
 from avatar_service.adapters.dialogue.question_cases import asks_age_limit
-from avatar_service.adapters.dialogue.ranking import Ranking, Scored
+from avatar_service.adapters.dialogue.ranked import Ranking, Scored
 from avatar_service.adapters.dialogue.terms import owners, terms
 from avatar_service.core.text.lexicon import words_of
 
@@ -84,7 +84,8 @@ _AGE_RULED = re.compile(r"\balone\b|\bby (?:him|her)self\b|"
                         # ("which class would oscar go in?")
                         r"\b(?:which|what) (?:class|group|level|stage|course|session|team|lesson)e?s? (?:would|should|"
                         r"could|will|can|does|do) \w+ (?:go|be|join|start|do)\b", re.I)
-_MY_AGE = re.compile(r"\b(?:my age|someone like me|people like me|at my age|a (?:pensioner|senior) like me)\b", re.I)
+_MY_AGE = re.compile(r"\b(?:my age|someone like me|people like me|at my age|a (?:pensioner|senior) like me|"
+                     r"(?:am i|i'm|im) (?:too (?:old|young)|old enough))\b", re.I)
 _OWN_AGE = re.compile(r"^User is (?:\d{1,3}|aged \d{1,3})\b", re.I)
 
 

@@ -98,7 +98,7 @@ def one_clause(sentence: str, question: str, kinds: Sequence[str], follow_up: bo
     they tie, of `pointed`: the last reply, which "that" in "what's that cost?" points back to)."""
     if _MORE_THAN_ONE.search(question) and _EACH_EXTRA.search(sentence):
         return sentence  # "and if there's two of them?": one's price and each extra one's ("..., and each extra nest")
-    cut = LINKING.sub("", _one_clause(sentence, question, kinds, follow_up, pointed))
+    cut = with_subject(LINKING.sub("", _one_clause(sentence, question, kinds, follow_up, pointed)), sentence)
     # a later clause keeps the when its sentence opens with ("From November to Easter we close on Mondays, and the
     # takeaway shuts at 7pm": "From November to Easter, the takeaway shuts at 7pm.")
     if (frame := _FRAMED.match(sentence)) and cut != sentence and not sentence.startswith(cut.rstrip(".")):
@@ -118,6 +118,20 @@ def one_clause(sentence: str, question: str, kinds: Sequence[str], follow_up: bo
 
 _FRAMED = re.compile(r"^((?:from|in|during|between|throughout|outside|over) [^,;]{3,40}?),?\s+(?=(?:we|the|our|you|it|"
                      r"they|all|every)\b)", re.I)
+
+
+def with_subject(clause: str, sentence: str) -> str:
+    """A clause that shares its sentence's subject given it back ("Gradings are held four times a year, and cost £30
+    each": "Gradings cost £30 each.", not "Cost £30 each.")."""
+    if not _SUBJECTLESS.match(clause) or sentence.startswith(clause) or not (subject := _SUBJECT.match(sentence)):
+        return clause
+    return f"{subject.group(1)} {clause[:1].lower()}{clause[1:]}"
+
+
+# (a verb no order opens with: "Take the 42 bus" is no clause of "... and take the 42 bus")
+_VERB = r"(?:is|are|was|were|has|have|costs?|runs?|takes|must|can|will|opens?|closes?|starts|includes?|lasts?|needs)"
+_SUBJECTLESS = re.compile(rf"^{_VERB}\b", re.I)
+_SUBJECT = re.compile(rf"^(?:if [^,]{{3,60}}, )?([\w'&-]+(?: [\w'&-]+){{0,8}}?) {_VERB}\b", re.I)
 
 
 # the word that linked a clause or a listed piece to what went before ("..., with last admission at 4pm", "...,

@@ -20,8 +20,6 @@ from avatar_service.adapters.dialogue.answering import (
     as_sentence,
     best_answer,
     chosen_sentences,
-    indirect,
-    lower_name,
     question_weights,
     unknown_topic,
 )
@@ -56,14 +54,9 @@ from avatar_service.adapters.dialogue.my_people import (
     weigh_the_aged,
 )
 from avatar_service.adapters.dialogue.narrowing import one_clause
-from avatar_service.adapters.dialogue.question_cases import asks_age_limit, put_beside
-from avatar_service.adapters.dialogue.ranking import (
-    Candidate,
-    Query,
-    Ranking,
-    rank,
-    said_sentences,
-)
+from avatar_service.adapters.dialogue.question_cases import asks_age_limit, put_beside, the_place_named
+from avatar_service.adapters.dialogue.ranked import Candidate, Query
+from avatar_service.adapters.dialogue.ranking import rank, said_sentences
 from avatar_service.adapters.dialogue.small_talk import SmallTalk
 from avatar_service.adapters.dialogue.style import Style
 from avatar_service.adapters.dialogue.terms import (
@@ -231,7 +224,9 @@ class _Reply(SmallTalk):
         ranking, asked = rank(query, self.candidates(exclude=self.previous_reply if more else "")), asked_part(text)
         if query.yes_no and (each := each_child_may(said, self.request.memories, ranking)):
             return self.parts.append(each)  # "could both my kids come?": Alfie can, Rosa can't
-        best = best_answer(ranking, more, asking, about_user(asked), query.to_place or query.permission,
+        # ("am I too old to start?" asks the place's limit, at the user's age)
+        mine = min(about_user(asked), query.about_user) if query.ages and query.permission else about_user(asked)
+        best = best_answer(ranking, more, asking, mine, query.to_place or query.permission,
                            frozenset(terms(_ALTERNATIVE.sub("", asked))))
         if best is None:
             if self.follow_feeling():
@@ -270,7 +265,7 @@ class _Reply(SmallTalk):
         # the turn's own terms: its words, and what its phrasing says in other words ("a single class": the drop-in)
         own_terms = frozenset(terms(text)) | {t for t, w in weights.items() if w >= CATEGORY_WEIGHT}
         case, aside_named = put_beside(text)  # where, instead of what, for whom: not what it is about
-        for t in case & weights.keys():
+        for t in (case | the_place_named(text, self.itself)) & weights.keys():
             weights[t] = min(weights[t], 0.3)
         for t in role_terms(text, kinds, self.previous_reply, lambda: [c.text for c in self.known]) & \
                 weights.keys():  # "who runs it?"
@@ -365,7 +360,8 @@ class _Reply(SmallTalk):
                      ages_said=bool(age_limits.ages(text)), place_names=names,
                      own=own_terms,
                      mentions_user=mentions_user(asked) or (bool(context) and mentions_user(context)),
-                     child=age_limits.mentions_child(text) or any(age < ADULT_AGE for age in asked_ages), said=said,
+                     child=age_limits.mentions_child(text) or any(age < ADULT_AGE for age in asked_ages) or any(
+                         age_limits.mentions_child(self.request.memories[i]) for i in self.cases), said=said,
                      case=case, aside_named=aside_named, from_reply=self.from_reply, echoed=self.echoed,
                      incidental=common | of_the_family(weights.keys(), self.itself), told=told,
                      last_reply=said_sentences(self.previous_reply), kind_borrowed=bool(borrowed_kinds),
@@ -389,12 +385,3 @@ class _Reply(SmallTalk):
         """The terms of every knowledge sentence of the request."""
         return frozenset(t for c in self.known if c.kind == "knowledge" for t in terms(c.text))
 
-    def dont_know(self, text: str, ranking: Ranking) -> None:
-        asked = asked_part(text)  # ("my dad's in a wheelchair, can he still play?" asks the place: no "never said")
-        if about_user(asked) >= 0.6 and not asks_permission(asked) and not self.cases:  # (the user did tell of them)
-            return self.say(P.NOT_TOLD, what=indirect(text))
-        self.say(P.DONT_KNOW, topic=unknown_topic(text, ranking) or "that")
-        topics = [lower_name(t) for t in self.request.topics if t.strip()][:4]
-        if topics:
-            listed = topics[0] if len(topics) == 1 else ", ".join(topics[:-1]) + " and " + topics[-1]
-            self.say(P.I_KNOW_ABOUT, topics=listed)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from avatar_service.adapters.dialogue.answer_types import is_yes_no
 from avatar_service.adapters.dialogue.terms import WEEKDAY_TERMS, terms
 from avatar_service.adapters.dialogue.user_facts import about_user, asked_part
 
@@ -61,6 +62,18 @@ def relatives(question: str) -> frozenset[str]:
 def asks_age_limit(question: str) -> bool:
     """"is she old enough to do a course?", "is he too young for it?": the place's age limit, for someone's age."""
     return bool(_OLD_ENOUGH.search(question))
+
+
+def the_place_named(question: str, itself: frozenset[str]) -> frozenset[str]:
+    """The place's own kind named as the one asked whether ("is the club ok with arjun's condition?", "does your
+    studio ..."): the place itself, which is no topic of the question (but "who started the firm?" asks its story)."""
+    if not is_yes_no(question):
+        return frozenset()
+    return frozenset(t for m in _THE_PLACE.finditer(question) for t in terms(m.group(1)) if t in itself)
+
+
+_THE_PLACE = re.compile(r"\b(?:the|your|this) (club|studio|shop|school|centre|center|company|firm|business|practice|"
+                        r"clinic|salon|academy|team)\b", re.I)
 
 
 def put_beside(question: str) -> tuple[frozenset[str], bool]:

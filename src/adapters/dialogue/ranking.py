@@ -20,101 +20,15 @@ import dataclasses
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from avatar_service.adapters.dialogue import age_limits, amounts, answer_types
+from avatar_service.adapters.dialogue.ranked import Candidate, Query, Ranking, Scored
 from avatar_service.adapters.dialogue.terms import RELATED, WEEKDAY_TERMS, related_in, said_together, terms
 
 AGE_COVERAGE, CHILDRENS = 0.5, 0.5  # (CHILDRENS: a sentence for children, asked for a child of an age it does not name)
 _K1, _B = 1.2, 0.25  # BM25: sentences are short, so length matters less than for documents
 _RELATED_MATCH, _TITLE_MATCH, _CASE_RELATED = 0.6, 0.4, 0.6
 LEXICAL_WEIGHT, SENTENCE_WEIGHT, CHUNK_WEIGHT, FIT_WEIGHT, UNFIT_LEXICAL = 0.45, 0.6, 0.25, 0.25, 0.6
-
-
-@dataclass(frozen=True, slots=True)
-class Candidate:
-    text: str  # as it would be said (memories already in the second person)
-    kind: str  # "knowledge" | "memory"
-    group: int  # index of its chunk (or memory) in the request
-    position: int  # index of the sentence in its chunk
-    relevance: float = 0.0  # embedding similarity of its chunk, or of the memory, to the turn (0: unknown)
-    own: bool = False  # `relevance` is the sentence's own similarity (a memory, a cached knowledge sentence)
-    title: frozenset[str] = frozenset()  # the terms of its knowledge item's name ("Pick-up", "Membership")
-
-
-@dataclass(frozen=True, slots=True)
-class Query:
-    text: str  # the user's turn as said
-    weights: dict[str, float]  # stem -> weight: the turn's own words 1.0, a follow-up's context less
-    kinds: Sequence[str] = ()  # answer types asked for (answer_types.wanted)
-    yes_no: bool = False
-    about_user: float = 0.0  # 0..1 (user_facts.about_user)
-    permission: bool = False  # asks about the place's rules (user_facts.asks_permission)
-    to_place: bool = False  # asked of the personality itself: "where are you?" (user_facts.addresses_the_place)
-    mentions_user: bool = True  # "I", "my", "we" in it: memories may answer (user_facts.mentions_user)
-    place_names: frozenset[str] = frozenset()  # words of the place's own name ("Clay", "Corner"), for to_place
-    own: frozenset[str] = frozenset()  # the turn's own terms (a follow-up's weights also hold the turn before's)
-    ages: Sequence[int] = ()
-    ages_said: bool = False  # the ages are the question's own ("my 5 year old"), not a memory's ("my daughter")
-    child: bool = False  # asks about a child (a son, kids...)
-    # the sentences of the last reply, when the question asks more about what it said ("how much does that cost?")
-    said: frozenset[str] = frozenset()
-    case: frozenset[str] = frozenset()  # the user's own place in the question ("from my house"): not its topic
-    # names where a thing is asked of or what it would be instead ("are there showers in the changing rooms?", "in
-    # silver instead of gold?"): a sentence about that says nothing of the thing asked
-    aside_named: bool = False
-    # a follow-up's terms taken from the last reply alone ("who does that?" after "Hand-stripping ... costs £20"),
-    # and the sentences that reply said: they find another sentence about its subject, not the same one again
-    from_reply: frozenset[str] = frozenset()
-    echoed: frozenset[str] = frozenset()
-    # the turn's terms that say how it is asked rather than what about: words of everyday English
-    # (terms.common_terms) and the personality's own ("how much to get a plumber out?" of a plumber)
-    incidental: frozenset[str] = frozenset()
-    # what the user told before the question they asked ("my little girl's doing grade 1 ballet, who's her
-    # teacher?"): a memory that holds nothing of the question beyond it says back what they just said, or nothing
-    told: frozenset[str] = frozenset()
-    last_reply: frozenset[str] = frozenset()  # the last reply's sentences (said_sentences), whatever is asked
-    kind_borrowed: bool = False  # the kinds are the turn before's ("what about christmas day?" after "from what time?")
-    one_person: bool = False  # asks for one person ("for a grown-up", "just for me")
-    # "and on Saturdays?" after the weekday hours: the known sentences the last reply was drawn from, when the turn
-    # asks the same kind of answer of another case; the list that gave one case gives the next
-    listed_before: frozenset[str] = frozenset()
-    # the memories about the user's own people and things the question names for the place to answer ("can Bramble
-    # come along?"): its case (told_cases), never its answer
-    cases: frozenset[int] = frozenset()
-    case_terms: frozenset[str] = frozenset()  # what those memories say, which the question does not
-    case_aside: bool = False  # they are named for what is asked ("is there parking for my car?"), not asked about
-
-
-@dataclass(frozen=True, slots=True)
-class Scored:
-    candidate: Candidate
-    score: float
-    coverage: float  # share of the question's weighted terms it holds, directly or by a related word
-    fits: bool  # holds the kind of answer asked for
-    main_held: float = 0.0  # share of the question's own main words found anywhere that it holds (or related)
-    case_held: float = 0.0  # how much of what the user told of whom the question names it holds (Query.case_terms)
-
-
-@dataclass(frozen=True, slots=True)
-class Ranking:
-    ranked: list[Scored]  # best first
-    unmatched: float  # share of the question's weight that no candidate holds at all (what nothing covers)
-    terms: int  # how many terms the question has
-    main: frozenset[str] = frozenset()  # the question's own main terms (weight 1), what an "I don't know" names
-    wants_kind: bool = False  # asks for a kind of answer (a time, a price...), and not only yes or no
-    focus_unknown: bool = False  # the question's last main word, what it is about, is nowhere in what is known
-    literal: bool = False  # asks what an answer states in so many words (a name, an age, a contact, "how much is X?")
-    aside_named: bool = False  # (Query.aside_named)
-    yes_no: bool = False  # asks whether (Query.yes_no)
-    unknown: frozenset[str] = frozenset()  # the question's main words that nothing known holds
-    contact: bool = False  # asks for a phone number or an address to write to, and nothing else
-    kind_borrowed: bool = False  # (Query.kind_borrowed)
-    focus: str = ""  # the question's last main word of its own: what English puts last is what it is about
-    focus_qualified: bool = False  # a word nothing known holds qualifies it ("my guide dog", "a front door key")
-    ages: Sequence[int] = ()  # (Query.ages)
-    # one candidate alone says the focus in so many words, and every main word asked is said by some candidate
-    focus_once: bool = False
 
 
 def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
@@ -216,7 +130,8 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
             score += NAMES_THE_PLACE * min(2, len(query.place_names & set(_CAPITALISED.findall(candidate.text)))) / 2
         # (asked nothing but where: "where are you based?", "where's the boathouse?" / "... Frome Road, ... BA15 1LE")
         if fits and where_are_you and (query.to_place or main_held) and answer_types.ADDRESS.search(candidate.text):
-            score += NAMES_THE_PLACE
+            score += NAMES_THE_PLACE  # (and the address says where in other words: "where do you train?")
+            coverage = max(coverage, AGE_COVERAGE)
         if query.child and _ADULT.search(candidate.text) and not age_limits.mentions_child(candidate.text) and \
                 not age_limits.for_minors(candidate.text):  # ("under-3s go free with a paying adult" is for one)
             score -= 0.15  # "an adult ticket costs 22.50 euros" is not the price for a child
@@ -281,7 +196,8 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
                    bool(query.kinds) and (not query.yes_no or (  # ("is there an age limit?": an age)
                        list(query.kinds) == ["age"] and not query.kind_borrowed)) and (
                        _LITERAL.issuperset(query.kinds) or (
-                       _HOW_MUCH.search(query.text) is not None and set(query.kinds) == {"price"})),
+                       _HOW_MUCH.search(query.text) is not None and set(query.kinds) == {"price"}) or (
+                       _HOW_MANY.search(query.text) is not None and set(query.kinds) == {"number"})),
                    query.aside_named, query.yes_no,
                    unknown,
                    contact and not query.yes_no, query.kind_borrowed, focus,
@@ -325,9 +241,13 @@ def _age(query: Query, text: str, known: bool) -> float:
 
 
 NAMES_THE_PLACE, _PLACE_KINDS = 0.08, frozenset(("place", "time", "day"))
-_WHERE_ARE_YOU = re.compile(r"\bwhere(?:abouts)?(?:'s| (?:are|r|is)) (?:you|u|it|the \w+|your \w+)\b|\baddress\b", re.I)
+_WHERE_ARE_YOU = re.compile(r"\bwhere(?:abouts)?(?:'s| (?:are|r|is)) (?:you|u|it|the \w+|your \w+)\b|\baddress\b|"
+                            # ("where do you train?": where the classes are, not the town the club is from)
+                            r"\bwhere (?:do|does) (?:you|u|we|they|the \w+) (?:train|meet|practi[cs]e|play|rehearse|"
+                            r"take place)\b", re.I)
 # kinds of answer that an answer always states in so many words (a time may be "closed", a price "included")
-_LITERAL = frozenset(("name", "age", "contact"))
+_LITERAL = frozenset(("name", "age", "contact", "temperature"))
+_HOW_MANY = re.compile(r"\bhow many\b", re.I)  # (a count, said when given)
 _HOW_MUCH = re.compile(r"\bhow much (?:is|are|does|do|would|will|for)\b", re.I)  # (a price, said when given)
 _CAPITALISED = re.compile(r"\b[A-Z][\w'-]{3,}")
 # a sentence that opens by narrowing itself to one case: "On Fridays ...", "For emergencies ..."
@@ -368,7 +288,8 @@ def _holds(text: str, query: Query) -> bool:
     """Holds the kind asked for; a name made of the question's own words is not one ("who does the science
     show?" is not answered by "The Big Science Show is two hours of experiments")."""
     return any(kind not in _NAMED or not set(terms(m.group(m.lastindex or 0))) & query.own
-               for kind in query.kinds for m in answer_types.HOLDS[kind].finditer(text))
+               for kind in query.kinds
+               for m in answer_types.HOLDS[kind].finditer(answer_types.counts_only(text) if kind == "number" else text))
 
 
 _NAMED = frozenset(("person", "name"))

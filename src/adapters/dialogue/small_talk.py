@@ -1,15 +1,17 @@
 """What the offline answerer says when the turn is no question about the knowledge: greetings, thanks, goodbyes,
-"how are you", who it is, a joke, a feeling acknowledged, the user's name and what it remembers of them; and how
-any part of a reply is put in the persona's register (`say`, `quip`)."""
+"how are you", who it is, a joke, a feeling acknowledged, the user's name and what it remembers of them; the honest
+"I don't know" when nothing answers; and how any part of a reply is put in the persona's register (`say`, `quip`)."""
 
 from __future__ import annotations
 
 import re
 
 from avatar_service.adapters.dialogue import phrases as P
+from avatar_service.adapters.dialogue.answering import indirect, lower_name, unknown_topic
 from avatar_service.adapters.dialogue.feelings import Emotion
+from avatar_service.adapters.dialogue.ranked import Ranking
 from avatar_service.adapters.dialogue.style import Bank, Style
-from avatar_service.adapters.dialogue.user_facts import second_person
+from avatar_service.adapters.dialogue.user_facts import about_user, asked_part, asks_permission, second_person
 from avatar_service.ports.dialogue import DialogueRequest
 
 # the turns that are small talk, as the reply routes them (offline_grounded._Reply.route)
@@ -37,6 +39,7 @@ class SmallTalk:
     said: str  # everything the persona said earlier in the conversation
     user_name: str | None
     emotion: Emotion | None
+    cases: list[int]  # the memories of whom the question asks the place for (told_cases)
 
     # --- assembling ---------------------------------------------------------------------------------
 
@@ -141,3 +144,16 @@ class SmallTalk:
         template = self.style.pick(P.YOU_TOLD_ME_ALL, s="\x00")
         before, _, after = template.partition("\x00")
         self.parts.append(self.style.own(before) + listed + self.style.own(after))
+
+    # --- honest limits --------------------------------------------------------------------------------
+
+    def dont_know(self, text: str, ranking: Ranking) -> None:
+        """Nothing known answers: say so in one sentence, and name what it can help with."""
+        asked = asked_part(text)  # ("my dad's in a wheelchair, can he still play?" asks the place: no "never said")
+        if about_user(asked) >= 0.6 and not asks_permission(asked) and not self.cases:  # (the user did tell of them)
+            return self.say(P.NOT_TOLD, what=indirect(text))
+        self.say(P.DONT_KNOW, topic=unknown_topic(text, ranking) or "that")
+        topics = [lower_name(t) for t in self.request.topics if t.strip()][:4]
+        if topics:
+            listed = topics[0] if len(topics) == 1 else ", ".join(topics[:-1]) + " and " + topics[-1]
+            self.say(P.I_KNOW_ABOUT, topics=listed)

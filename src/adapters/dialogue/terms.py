@@ -70,7 +70,8 @@ _IRREGULAR_FORMS = """
     long longer longest | short shorter shortest | young younger youngest | old older oldest | high higher highest |
     low lower lowest | busy busier busiest | quiet quieter quietest | quick quicker quickest | fast faster fastest |
     slow slower slowest | near nearer nearest | good better best | bad worse worst | early earlier earliest |
-    light lit | forget forgot forgotten | lend lent | dig dug | shake shook shaken | sweep swept
+    light lit | forget forgot forgotten | lend lent | dig dug | shake shook shaken | sweep swept |
+    far further furthest farther farthest
     """
 _IRREGULAR = {form: verb for group in _IRREGULAR_FORMS.split("|") for verb, *forms in [group.split()] for form in forms}
 
@@ -95,7 +96,7 @@ DISCOURSE = words_of(
     anyway anyhow though besides perhaps maybe probably possibly still even ever never sometimes already also too well
     hi hello hey hiya oh um uh er hmm please kindly per said say tell told ask asking asked hang
     happen happens happened happening supposed totally completely altogether proper decent
-    afterwards afterward alright properly
+    afterwards afterward alright properly lol haha
     mine""")  # ("a mate of mine": whose, as "my" is; "what happens if...", "is it supposed to be hard?")
 
 
@@ -254,7 +255,7 @@ def is_question(text: str) -> bool:
     if t.endswith("?"):
         return True
     first = words(t[:40])
-    return bool(first) and first[0] in QUESTION_OPENERS
+    return bool(first) and first[0].split("'")[0] in QUESTION_OPENERS  # ("what's the furthest you'll go")
 
 
 def of_the_family(asked: Iterable[str], own: set[str]) -> frozenset[str]:

@@ -48,7 +48,9 @@ def the_cases(text: str, asked: str, memories: Sequence[str], known: frozenset[s
         return [], frozenset()
     # (named where the user tells of them before asking: "my mum does pickup sometimes, will she be ok getting up?")
     cases, naming = memories_named(text, memories, known)
-    told_of = case_terms(text, memories, cases) - place
+    # (of what the question names of them: "arjun's condition" is the memory of his dyspraxia, not of his trial)
+    asked_of = set(terms(asked)) - naming
+    told_of = case_terms(text, memories, [i for i in cases if asked_of & set(terms(memories[i]))] or cases) - place
     if not told_of and not asks_you_to(asked) and not aged:
         return [], frozenset()  # ("would my nan be ok on the boat?" / "User's nan Pat is 92": nothing but her age)
     for t in naming & weights.keys():
@@ -134,6 +136,9 @@ _FOR_THEM = re.compile(_YOU_TO.pattern + "|"
                        # ("what would it cost to service ella's bike?", "how much to fix my sofa?")
                        r"^\W*(?:what|how much)\b.*\bto\s+\w+\s+(?:my|our|[a-z]+'s)\b|"
                        r"^\W*(?:is|are|does|do|will|would)\b.*\b(?:for|to|with|on|at)\s+(?:my|our|mine)\b|"
+                       # ("is it ok for hannah?", "is the club ok with arjun's condition?": whom a memory names)
+                       r"^\W*(?:is|are|would|will) (?:it|that|this|they|the \w+|you) (?:ok|okay|alright|all right|"
+                       r"safe|fine|suitable|happy) (?:for|with) (?!you\b|us\b|me\b)\w+|"
                        r"^\W*(?:and\s+)?(?:can|could|may|is|are|would|will)\s+(?:\w+|(?:my|our|the)(?:\s+\w+){1,3}?)\s+"
                        r"(?:come|go|join|bring|get|have|use|stay|board|fish|ride|swim|play|visit|do|try|"
                        r"be (?:ok|okay|allowed|able|welcome|alright|fine))\b|"

@@ -306,7 +306,9 @@ def _base_verb(verb: str) -> str:
 
 
 _AGREEING = {"is": "are", "was": "were", "has": "have", "does": "do"}
-_SECOND_VERB = re.compile(r"\b(but|and|or) (is|was|has|does)\b")
+# (and the everyday verbs: "User is 41 and wants to start karate"; not a noun: "a cat and two dogs")
+_SECOND_VERB = re.compile(r"\b(but|and|or) (is|was|has|does|(?:want|like|love|need|hope|plan|prefer|work|live|hate|"
+                          r"enjoy|get|take|make|use|drive|own|keep|tr|walk|play|know|feel|find)(?:s|ies))\b")
 _RELATIVE = re.compile(r"\b(?:who|that|which|whose|whom)\b", re.I)
 
 
@@ -341,7 +343,7 @@ def second_person(memory: str, user_name: str | None = None) -> str:
             # the user's second verb agrees too: "you would like to ride but are nervous" (not a son's: "you have a
             # son who is 8 and has asthma")
             if not _RELATIVE.search(text):
-                text = _SECOND_VERB.sub(lambda v: f"{v.group(1)} {_AGREEING[v.group(2)]}", text)
+                text = _SECOND_VERB.sub(lambda v: f"{v.group(1)} {_base_verb(v.group(2))}", text)
     elif text.lower().startswith(("you ", "your ")):
         pass
     elif re.match(r"^(I|My|I'm)\b", text):

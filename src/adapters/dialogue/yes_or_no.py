@@ -9,7 +9,8 @@ from wordfreq import zipf_frequency
 
 from avatar_service.adapters.dialogue import age_limits, answer_types, counted
 from avatar_service.adapters.dialogue.answering import NEGATIVE, PARTS, as_sentence, clause_terms
-from avatar_service.adapters.dialogue.ranking import NEED, Ranking, Scored
+from avatar_service.adapters.dialogue.ranked import Ranking, Scored
+from avatar_service.adapters.dialogue.ranking import NEED
 from avatar_service.adapters.dialogue.terms import OPENING_TERMS, RELATED, terms
 from avatar_service.core.text.lexicon import words_of
 
@@ -39,6 +40,8 @@ _PREVENTS = re.compile(r"\b(?:stop|stops|prevent|prevents|protect|protects|block
 _EXCEPT = re.compile(r"\b(?:except|other than|but not)\b([^,;.]*)", re.I)  # ("apart from" is "besides" as often)
 # a thing spared the refusal that follows it ("Apart from birthday cakes, we don't allow outside food")
 _SPARED = re.compile(r"^\W*(?:apart from|except for|other than|with the exception of)\b([^,;.]*),", re.I)
+_NO_NEED_OF_IT = re.compile(r"\b(?:do|does|will)(?: not|n't) need (?:one|it|them|any)\b|"
+                            r"\bno need for (?:one|it|them)\b", re.I)
 _NO_NEED = re.compile(r"\b(?:needs? no|(?:do|does)(?: not|n't) need(?: to book)?(?: an?)?|no need (?:for|to)|"
                       r"no (?:\w+ ){1,2}(?:is )?(?:needed|required|necessary))\b", re.I)  # ("no appointment needed")
 # (not "can I bring my own?")
@@ -88,6 +91,17 @@ _NO_CHARGE = re.compile(r"\bfree\b|\bno (?:extra )?(?:charge|fee|cost)\b|\binclu
 
 def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
     """The best sentence, with "Yes," or "No," in front when it plainly answers a yes/no question."""
+    said = _said_whether(best, question, ranking)
+    if _TOO.search(question) and said.startswith(("Yes, ", "No, ")):
+        # "am I too old to start?" asks whether it is barred: "welcome at any age" says no
+        return ("No, " if said.startswith("Yes, ") else "Yes, ") + said.split(", ", 1)[1]
+    return said
+
+
+_TOO = re.compile(r"\btoo (?:old|young|little|small|big|tall|short|heavy)\b", re.I)
+
+
+def _said_whether(best: Scored, question: str, ranking: Ranking) -> str:
     text = as_sentence(best.candidate.text)
     # (the question asked after what the user told: "there's a fox under our shed, can you get rid of it?")
     if not (ranking.yes_no or answer_types.is_yes_no(question)) or _SAYS_WHICH.match(text):  # (not "No, No")
@@ -99,6 +113,10 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
         # both boots?" / "£30 per boot"
         return _answered(False, text, ranking)
     parts = [p for p in PARTS.split(text) if p.strip()]  # (the parts that may say yes or no each)
+    if NEED.search(question) and any(_NO_NEED_OF_IT.search(p) for p in parts[1:]):
+        return _answered(False, text, ranking)  # "need a uniform straight away?" / "..., but you don't need one yet"
+    if ranking.ages and age_limits.ANY_AGE.search(text) and not NEGATIVE.search(text):
+        return _answered(True, text, ranking)  # "can my nan (84) join?" / "welcome at any age"
     if ranking.ages and len(bars := age_limits.age_bars(text)) == 1:
         # "is gethin (13) old enough to go in a canoe?" / "children under 12 aren't allowed in the canoes"
         return _answered(all(age >= bars[0] for age in ranking.ages), text, ranking)

@@ -98,6 +98,7 @@ ride rides riding cycle cycling bike bicycle commute commutes
 park parking garage
 travel travelling traveling trip holiday vacation
 wife husband partner spouse
+uniform uniforms suit suits kit outfit
 paint painting paintings painter painters artist art
 sick ill illness emergency emergencies injured
 night nights evening outside

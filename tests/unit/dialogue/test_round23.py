@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from avatar_service.adapters.dialogue.answer_types import holds, wanted
 from avatar_service.adapters.dialogue.narrowing import one_case, one_clause
-from avatar_service.adapters.dialogue.ranking import Candidate, Query, Ranking, Scored, rank, said_sentences
+from avatar_service.adapters.dialogue.ranked import Candidate, Query, Ranking, Scored
+from avatar_service.adapters.dialogue.ranking import rank, said_sentences
 from avatar_service.adapters.dialogue.terms import GENERIC_TERMS, RELATED, terms
 from avatar_service.adapters.dialogue.user_facts import asks_permission
 from avatar_service.adapters.dialogue.yes_or_no import with_answer_word

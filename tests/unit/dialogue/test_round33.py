@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from avatar_service.adapters.dialogue.answer_types import ADDRESS, HOLDS, wanted
 from avatar_service.adapters.dialogue.my_people import ages_of_relatives
-from avatar_service.adapters.dialogue.ranking import Candidate, Query, rank
+from avatar_service.adapters.dialogue.ranked import Candidate, Query
+from avatar_service.adapters.dialogue.ranking import rank
 from avatar_service.adapters.dialogue.terms import said_together, terms
 from avatar_service.adapters.dialogue.totals import total_for
 from avatar_service.ports.dialogue import Persona
