@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from avatar_service.adapters.dialogue.everyday_words import COST_IDIOMS
+from avatar_service.adapters.dialogue.everyday_phrases import COST_IDIOMS
 
 _WEEKDAYS = ("mon", "tues", "wednes", "thurs", "fri", "satur", "sun")
 _DAY = rf"(?:{'|'.join(_WEEKDAYS)})days?"

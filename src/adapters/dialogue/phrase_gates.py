@@ -1,4 +1,4 @@
-"""The everyday phrases (everyday_words.PHRASES) applied to a sentence, each tried only where it could match.
+"""The everyday phrases (everyday_phrases.PHRASES) applied to a sentence, each tried only where it could match.
 
 A knowledge sentence the answerer has not read before is read once: its phrases replaced, its words stemmed. Tried
 one by one, the 120-odd phrase patterns cost about half a millisecond a sentence (Python's `re` tries every pattern

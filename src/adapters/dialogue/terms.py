@@ -10,7 +10,8 @@ from collections.abc import Iterable
 import snowballstemmer
 from wordfreq import zipf_frequency  # (0.2 s to import: when the answerer is built, not on its first turn)
 
-from avatar_service.adapters.dialogue.everyday_words import EVERYDAY_GROUPS, PHRASES
+from avatar_service.adapters.dialogue.everyday_phrases import PHRASES
+from avatar_service.adapters.dialogue.everyday_words import EVERYDAY_GROUPS
 from avatar_service.adapters.dialogue.phrase_gates import Phrases
 from avatar_service.core.text.lexicon import GENERIC, QUESTION_OPENERS, RELATED_GROUPS, STOPWORDS, words_of
 
@@ -202,7 +203,7 @@ GENERIC_TERMS = frozenset(stem(w) for w in GENERIC | words_of(
     "recommend recommends recommended recommendation recommendations suggest suggestion "
     # (comparing: "what's the difference with the full one?" asks about the full one)
     "difference differences "
-    # (when what the user tells happened: everyday_words reads "last night", "yesterday" as "recently")
+    # (when what the user tells happened: everyday_phrases reads "last night", "yesterday" as "recently")
     "recently"))
 
 

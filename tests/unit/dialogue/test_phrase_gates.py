@@ -7,7 +7,7 @@ import json
 import re
 from pathlib import Path
 
-from avatar_service.adapters.dialogue.everyday_words import PHRASES
+from avatar_service.adapters.dialogue.everyday_phrases import PHRASES
 from avatar_service.adapters.dialogue.phrase_gates import Phrases, gate
 from avatar_service.core.text.sentences import answer_sentences
 
