@@ -148,8 +148,8 @@ _WANTS = [
     ("person", re.compile(r"\bwho\b|\bwhose\b", re.I)),
     ("age", re.compile(r"\bhow old\b|\b(?:what|which) ages?\b|\bminimum age\b|\bage limit\b", re.I)),
     # ("how quickly can someone get to me?" / "within 45 minutes")
-    ("duration", re.compile(r"\bhow (?:long|quick|quickly|soon|fast)\b|\bfor how many (?:days|weeks|months|hours)\b",
-                            re.I)),
+    ("duration", re.compile(r"\bhow (?:long|quick|quickly|soon|fast)\b|\bfor how many (?:days|weeks|months|hours)\b|"
+                            r"\bhow much (?:notice|warning|time)\b", re.I)),  # ("a full month's notice")
     ("frequency", re.compile(r"\bhow (?:often|regularly)\b|\bhow many times\b", re.I)),
     ("size", re.compile(r"\b(?:what|which) sizes?\b|\bhow much (?:room|space)\b", re.I)),  # ("15ft by 15ft")
     ("temperature", re.compile(r"\bhow (?:hot|warm|cold)\b|\bwhat temperature\b", re.I)),
@@ -164,6 +164,8 @@ _WANTS = [
                         r"\bwhat(?:'s| does| do| is) (?:.{1,40}? )?"
                         r"(?:include|included|cover)\b|"
                         r"\bwhat (?:\w+ )?(?:do|can) you (?:offer|sell|teach|rent|serve|treat|stock)\b|"
+                        r"\bwhat (?!(?:time|day|hour|size|age|price|date)s?\b)\w+s (?:do|can) you "
+                        r"(?:do|make|cook|bake)\b|"
                         r"\bwhat (?:do|does|would|will) (?:i|we|you|they|he|she|it) get (?:for|with)\b", re.I)),
 ]
 _PER_UNIT = re.compile(r"\bper (?:month|week|day|night|hour|year|person|head|session|lesson|class)\b", re.I)
@@ -187,7 +189,7 @@ def wanted(question: str) -> list[str]:
     if "price" in kinds and (_PAY_HOW.search(question) or {"duration", "time"} & set(kinds)) and \
             not _PRICE_ASKED.search(question):
         kinds.remove("price")  # "can I pay by card?", "how long have I got to pay?", "when do I pay?" ask how or when
-    if "number" in kinds and ({"contact", "size"} & set(kinds) or
+    if "number" in kinds and ({"contact", "size", "duration"} & set(kinds) or
                               ("price" in kinds and not _HOW_MANY.search(question))):
         kinds.remove("number")  # "how much is it?" asks a price, not any number; "how much room?" a size
     if "contact" in kinds and ("time" in kinds or "clock" in kinds) and not _CONTACT_ASKED.search(question):

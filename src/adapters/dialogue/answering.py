@@ -14,6 +14,9 @@ from avatar_service.adapters.dialogue.terms import GENERIC_TERMS, is_common, ter
 
 NEGATIVE = re.compile(r"\b(not|no|never|closed|cannot|can't|don't|doesn't|isn't|aren't|won't|non-refundable|prohibited|"
                       r"forbidden|banned|kept (?:off|out of))\b", re.I)
+# what a place has for its customers, said as available, and the verbs of having it ("do you sell...?", "offer")
+AVAILABLE = re.compile(r"\b(?:are|is) (?:also )?available\b|\bin stock\b|\bon offer\b", re.I)
+OFFERING = frozenset(terms("sell offer stock provide do have hire rent"))
 # the parts of a sentence that may say yes or no each ("coffee is free; lunch is not included")
 PARTS = re.compile(r"\s*;\s*|:\s+(?=(?-i:[a-z]))|,\s*(?:but|while|whereas|and)\s+|\s+but\s+", re.I)
 _PRONOUN_OPENS, _SUBJECT_WORDS = re.compile(r"^\W*(?:it|they|he|she)\b", re.I), 3
@@ -60,7 +63,8 @@ _DROP_IN = terms("drop-in")[0]  # (the everyday phrases read "drop-in" as a visi
 _KIND_HINTS = {"duration": terms("lasts")}
 # words that say which end of a time is asked ("what time does it finish?"), which a time range holds in its figures
 # ("from 8am to 1pm"): they count as little as generic ones
-_KIND_LIGHT = {"clock": set(terms("start starts begin begins finish finishes end ends"))}
+_KIND_LIGHT = {"clock": set(terms("start starts begin begins finish finishes end ends")),
+               "duration": set(terms("notice warning"))}  # ("how much notice?" / "at least 7 days before")
 
 
 def question_weights(text: str, kinds: Sequence[str], ages: Sequence[int]) -> dict[str, float]:
@@ -200,7 +204,9 @@ def best_answer(ranking: Ranking, more: bool, asking: bool, about_user: float, t
     # (nor "could you fix the split on my sofa?" by "we don't do leather" when the sofa is leather: a no to what the
     # user told of it)
     refused = NEGATIVE.search(best.candidate.text) is not None
-    if ranking.yes_no and ranking.unknown & asked and best.candidate.kind == "knowledge" and not (
+    # ("do you sell gift vouchers?" / "gift vouchers are available ...": what is available is sold, said or not)
+    unknown = ranking.unknown & asked - (OFFERING if AVAILABLE.search(best.candidate.text) else frozenset())
+    if ranking.yes_no and unknown and best.candidate.kind == "knowledge" and not (
             (len(ranking.main - ranking.unknown) >= 2 and best.main_held >= 1.0 and refused) or
             _refuses(best, ranking) or (best.case_held >= 1.0 and refused)):
         return None

@@ -22,7 +22,12 @@ PHRASES = [
      r"\bcrutches\b", "mobility"),
     (r"\bmiss(?:es|ed|ing)? the (?:start|beginning)\b|\b(?:running|be|being|get|getting|arrive|arriving) late\b",
      r"\g<0> late"),
-    (r"\bpop(?:s|ped|ping)? (?:in|by|round|over)\b|\bdrop(?:s|ped|ping)?[ -](?:in|by)\b", "visit"),
+    (r"\bpop(?:s|ped|ping)? (?:in|into|by|round|over)\b|\bdrop(?:s|ped|ping)?[ -](?:in|by)\b", "visit"),
+    # bringing a thing round to someone's is delivering it ("could you drop alfie's cake round to mine?")
+    (r"\bdrop(?:s|ped|ping)? ((?:\w+'s |the |my |our |it |them )?(?:\w+ )?)(?:round|over) (?:to|at)\b",
+     r"deliver \1 to"),
+    # a thing free of what someone cannot have is no price ("do you do gluten free?" / "gluten-free sponges")
+    (r"\b(gluten|dairy|nut|sugar|alcohol|egg|wheat|lactose|fragrance|smoke|caffeine|meat) free\b", r"\1-free"),
     # (and what needs no booking is for those who pop in: "a nail clip ... needs no appointment")
     (r"\b(?:needs?|need) no (?:appointment|booking)\b|\bwithout (?:an appointment|a booking|booking)\b|"
      r"\bwalk[- ]ins?\b", r"\g<0> visit"),
@@ -51,6 +56,7 @@ PHRASES = [
     (r"\bkick(?:s|ed|ing)? off\b", "start"),
     (r"\bshut(?:s|ting)?\b", "close"),
     (r"\bwhereabouts\b", "where"),
+    (r"\bfooty\b", "football"),
     (r"\bstreet[- ]danc(?:e|es|ing)\b|\bhip[- ]hop\b", "streetdance"),
     (r"\b(?:made|forced|obliged) to\b", "compulsory"),  # "is she made to do exams?" / "exams are optional"
     # coming when one likes, not by the term ("if I just turn up now and again" / "£9 a class as a drop-in")
@@ -114,7 +120,8 @@ PHRASES = [
     (r"\bgrown[- ]?ups?\b", "adult"),
     (r"\btry(?:ing)? (?:it |us |things )?out\b|\bhave a go\b|\bgive it a (?:go|try)\b", "trial"),
     (r"\bstay(?:ing)? with\b", "supervise"),
-    (r"\b(?:stay|stays|staying|remain|remains) on (?:site|the premises)\b", r"\g<0> supervise"),
+    (r"\b(?:stay|stays|staying|remain|remains) on (?:site|the premises|(?:the )?poolside|the side|the touchline)\b",
+     r"\g<0> supervise"),
     # "must be with an adult", "must have a skating adult with them"
     (r"\b(?:be|come) with an? (?:adult|parent|grown-up)\b|\bwith an? (?:paying|responsible) (?:adult|parent)\b|"
      r"\bhave an? (?:\w+ )?(?:adult|parent|grown-up) with (?:them|him|her|you)\b", r"\g<0> supervise"),
@@ -221,6 +228,15 @@ PHRASES = [
     # what is left to pay after a deposit is the balance ("when do we pay the rest?" / "the balance is due ...")
     (r"\b(?:pay|paying|settle|settling|owe) (?:off )?the rest\b|\bthe rest of the (?:money|payment|cost|bill|fee)\b",
      "pay balance"),
+    (r"\bthe rest(?= (?:is |was |will be |would be )?(?:due|paid|payable)\b)", "pay balance"),  # ("the rest is due")
+    (r"\b([a-z]+)[- ]wise\b", r"\1"),  # ("anything health wise?": of health)
+    # brothers and sisters are siblings ("anything off with both kids coming?" / "brothers and sisters get 10% off")
+    (r"\bbrothers? and sisters?\b|\bsisters? and brothers?\b|\bboth (?:my |of my |the )?(?:kids|children|boys|girls)\b|"
+     r"\b(?:two|three|2|3) (?:kids|children)\b", r"\g<0> siblings"),
+    # how a pupil is getting on is their progress ("how will i know how they're getting on?" / "a progress report")
+    (r"\b(?:getting on|coming along|doing)\b(?= (?:with|at|in)\b|\W*$)", "progress"),
+    # wanting to stop coming is cancelling ("how much notice if we want to stop?" / "to stop lessons we need...")
+    (r"\b(?:want|wants|wanted|decide|decides|like) to (?:stop|quit|leave|give up)\b", r"\g<0> cancel"),
     # coming to see the customer's site or home is a visit ("do you come and look at the site first?" / "a free site
     # visit")
     (r"\b(?:come|comes|coming|pop|call) (?:out |round |over )?(?:and|to) (?:look|see|check)(?: at| over)?\b", "visit"),

@@ -172,4 +172,6 @@ food catering caterer caterers cater
 part parts saddle saddles pedal pedals handlebar handlebars grips mudguard mudguards rack racks
 balance remainder remaining outstanding
 temperature temperatures degrees heated
+pudding puddings dessert desserts afters
+sea seas ocean shore harbour coast
 """

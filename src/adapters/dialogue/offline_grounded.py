@@ -96,6 +96,16 @@ _POINTS_BACK = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their)\b", re
 _ALTERNATIVE = re.compile(r",?\s+or\s+(?:can|could|do|does|should|shall|will|would|is|are|may|must)\b.*$", re.I)
 ADULT_AGE = 18
 _EXTRA = re.compile(r"\b(?:extra|on top|additional|more)\b", re.I)
+_DOER = re.compile(r"\b[a-z]{3,}ers?\b", re.I)
+
+
+def _doers(text: str, description: str) -> frozenset[str]:
+    """Those a question names by what they do, whose work names the place ("the engraver" of "an engraving shop"),
+    not the place's own word ("water" of "a water park")."""
+    own = set(words(description))
+    return frozenset(t for m in _DOER.finditer(text) if m.group(0).lower() not in own for t in terms(m.group(0)))
+
+
 _ONE_PERSON = re.compile(r"\b(?:a|an|one|single) (?:adult|grown[- ]?up|person|visitor|guest)\b", re.I)
 
 
@@ -349,10 +359,11 @@ class _Reply(SmallTalk):
             if mine < 1.0 else ([], frozenset())
         mine = 0.0 if self.cases else mine  # "can Bramble come along?": asked of the place, for whom the memories say
         common = common_terms(text)
+        itself = self.itself - _doers(text, self.request.persona.description)  # (the engraver: someone of the shop)
         if {"place", "time", "day"} & set(kinds) and weights and not ((context and pointing) or mentions_user(text)) \
-                and not {t for t, w in weights.items() if w >= 1.0} - self.itself - OPENING_TERMS - common:
+                and not {t for t, w in weights.items() if w >= 1.0} - itself - OPENING_TERMS - common:
             # "where is the cinema?" of "... a cinema": the place itself (not "which floor is it on?" of my flat)
-            weights = {t: w for t, w in weights.items() if t not in self.itself}
+            weights = {t: w for t, w in weights.items() if t not in itself}
             to_place = True
         return Query(text=text, weights=weights, kinds=kinds, yes_no=answer_types.is_yes_no(asked) or limit_again,
                      about_user=mine,

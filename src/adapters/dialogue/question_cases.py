@@ -39,12 +39,15 @@ def where_asked(question: str) -> frozenset[str]:
 
 # "in silver instead of gold?": gold is what it would be instead; "the same day if we're desperate?": how they are
 _ASIDE = re.compile(r"\b(?:instead of|rather than) (?:the |a |an )?((?:\w+ ){0,1}\w+)|"
+                    # ("a vegan cake for my dad's birthday?", "for my nan's 90th": the occasion, not what is asked)
+                    r"\bfor (?:my|our|his|her|their) (?:\w+'s )?(birthday|\d+(?:st|nd|rd|th)|anniversary|retirement|"
+                    r"christening)\b|"
                     r"\bif (?:i'm|i am|we're|we are|it's|it is) ((?:\w+ ){0,2}\w+)\W*$", re.I)
 
 
 def aside(question: str) -> frozenset[str]:
     """The terms of what a question names only beside what it asks: what it would be instead of, the user's state."""
-    return frozenset(t for m in _ASIDE.finditer(question) for t in terms(m.group(1) or m.group(2)))
+    return frozenset(t for m in _ASIDE.finditer(question) for t in terms(next(g for g in m.groups() if g)))
 
 
 # "my dad's in a wheelchair, can he still play?": whom it is for, not what is asked

@@ -130,7 +130,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
             score += NAMES_THE_PLACE * min(2, len(query.place_names & set(_CAPITALISED.findall(candidate.text)))) / 2
         # (asked nothing but where: "where are you based?", "where's the boathouse?" / "... Frome Road, ... BA15 1LE")
         if fits and where_are_you and (query.to_place or main_held) and answer_types.ADDRESS.search(candidate.text):
-            score += NAMES_THE_PLACE  # (and the address says where in other words: "where do you train?")
+            score += ADDRESS_ASKED  # (and the address says where in other words: "where do you train?")
             coverage = max(coverage, AGE_COVERAGE)
         if query.child and _ADULT.search(candidate.text) and not age_limits.mentions_child(candidate.text) and \
                 not age_limits.for_minors(candidate.text):  # ("under-3s go free with a paying adult" is for one)
@@ -240,8 +240,9 @@ def _age(query: Query, text: str, known: bool) -> float:
     return 1.0 if query.child and (age_limits.for_minors(text) or age_limits.child_range(text)) else 0.0
 
 
-NAMES_THE_PLACE, _PLACE_KINDS = 0.08, frozenset(("place", "time", "day"))
-_WHERE_ARE_YOU = re.compile(r"\bwhere(?:abouts)?(?:'s| (?:are|r|is)) (?:you|u|it|the \w+|your \w+)\b|\baddress\b|"
+NAMES_THE_PLACE, ADDRESS_ASKED, _PLACE_KINDS = 0.08, 0.12, frozenset(("place", "time", "day"))
+_WHERE_ARE_YOU = re.compile(r"\bwhere(?:abouts)?(?: in [a-z ]{2,30}?)?(?:'s| (?:are|r|is)) "
+                            r"(?:you|u|it|the \w+|your \w+)\b|\baddress\b|"
                             # ("where do you train?": where the classes are, not the town the club is from)
                             r"\bwhere (?:do|does) (?:you|u|we|they|the \w+) (?:train|meet|practi[cs]e|play|rehearse|"
                             r"take place)\b", re.I)
@@ -286,13 +287,17 @@ def _asked(word: str, weights: dict[str, float]) -> bool:
 
 def _holds(text: str, query: Query) -> bool:
     """Holds the kind asked for; a name made of the question's own words is not one ("who does the science
-    show?" is not answered by "The Big Science Show is two hours of experiments")."""
+    show?" is not answered by "The Big Science Show is two hours of experiments"); closed on the day asked is the
+    hours of that day ("and mondays?" after "what time do you open on sundays?" / "we're closed on Mondays")."""
+    if _HOURS & set(query.kinds) and _CLOSED.search(text) and answer_types.on_the_day(query.text, text):
+        return True
     return any(kind not in _NAMED or not set(terms(m.group(m.lastindex or 0))) & query.own
                for kind in query.kinds
                for m in answer_types.HOLDS[kind].finditer(answer_types.counts_only(text) if kind == "number" else text))
 
 
 _NAMED = frozenset(("person", "name"))
+_HOURS, _CLOSED = frozenset(("clock", "time")), re.compile(r"\bclosed\b", re.I)
 _ASKS_WHO_THEY_ARE = frozenset(("name", "age", "person"))
 
 

@@ -8,7 +8,7 @@ import re
 from wordfreq import zipf_frequency
 
 from avatar_service.adapters.dialogue import age_limits, answer_types, counted
-from avatar_service.adapters.dialogue.answering import NEGATIVE, PARTS, as_sentence, clause_terms
+from avatar_service.adapters.dialogue.answering import AVAILABLE, NEGATIVE, OFFERING, PARTS, as_sentence, clause_terms
 from avatar_service.adapters.dialogue.ranked import Ranking, Scored
 from avatar_service.adapters.dialogue.ranking import NEED
 from avatar_service.adapters.dialogue.terms import OPENING_TERMS, RELATED, terms
@@ -81,8 +81,9 @@ _PAYING = frozenset(terms("pay charge cost fee extra"))
 _TICKET_ASKED = re.compile(r"\bneeds? (?:a|an|her own|his own|their own) (?:ticket|pass|place)\b", re.I)
 _OPEN_ASKED = re.compile(r"\bopen\b", re.I)
 _CLOSED = re.compile(r"\b(?:close|closed|shut)\b", re.I)
-_COST_ASKED = re.compile(r"\b(?:cost|costs|charge|charged|charges|pay|paid|price|extra|fee|fees)\b|(?<!-)\bfree\b",
-                         re.I)  # (not "fragrance-free")
+_COST_ASKED = re.compile(r"\b(?:cost|costs|charge|charged|charges|pay|paid|price|extra|fee|fees)\b|(?<!-)"
+                         r"(?<!gluten )(?<!dairy )(?<!sugar )(?<!nut )(?<!egg )(?<!wheat )(?<!meat )\bfree\b",
+                         re.I)  # (not "fragrance-free", "gluten free")
 _FREE_ASKED = re.compile(r"^\W*(?:is|are)\b[^?]*?(?<!-)\b(?:free|complimentary)\b", re.I)
 _FREE = frozenset(terms("free complimentary"))
 _NO_COST = re.compile(r"\b(?:at|for|with) no (?:extra |additional )?(?:charge|cost|fee)\b", re.I)
@@ -133,7 +134,7 @@ def _said_whether(best: Scored, question: str, ranking: Ranking) -> str:
         return _answered(fit > 0 and not goes_free, text, ranking)
     if (same_unit := counted.by_the_unit(question, text)) is not None:
         return _answered(same_unit, text, ranking)  # "pay per session?" / "paid by the term, not per session"
-    on_the_day = answer_types.on_the_day(question, text)
+    on_the_day = answer_types.on_the_day(question, _day_part(question, parts) or text)
     if on_the_day is None:  # "in October?" / "only sold from May to September"
         on_the_day = answer_types.in_the_months(question, text)
     if on_the_day is None:  # "is that just the one visit?" / "covers three visits"
@@ -208,13 +209,32 @@ def _said_whether(best: Scored, question: str, ranking: Ranking) -> str:
     if negative:
         return _answered(False, text, ranking)
     have = set(terms(text))
+    # ("do you sell gift vouchers?" / "gift vouchers are available for ...": what is available is sold)
+    if AVAILABLE.search(text):
+        asked -= OFFERING
     if asked and all(t in have or RELATED.get(t, frozenset()) & have for t in asked):
         return _answered(True, text, ranking)
     return text
 
 
+
 # a thing allowed only of one kind ("only assistance dogs are allowed inside")
 _ONLY = re.compile(r"\bonly ((?:[\w-]+ ){1,2}?)([\w-]+) (?:are|is|can|may|get|go)\b", re.I)
+
+
+def _day_part(question: str, parts: list[str]) -> str:
+    """Of a sentence's parts that each name days, the one about what is asked ("can i park in your yard on a
+    saturday?" / "you can park in the yard on weekdays, but at weekends you'll need the car park"); "" if none."""
+    days = [p for p in parts if answer_types.names_weekday(p) or _WEEK_PART.search(p)]
+    if len(days) < 2 or any(_OPENS_WITH_A_DAY.match(p) for p in days):
+        return ""  # ("open Monday to Friday 8am to 5pm, and Saturday 9am to 12pm": one list of days, not two clauses)
+    asked = set(terms(question)) - _LIGHT
+    shared = [len(asked & set(terms(p))) for p in days]
+    return days[shared.index(max(shared))] if shared.count(max(shared)) == 1 else ""
+
+
+_WEEK_PART = re.compile(r"\bweek ?(?:days?|ends?)\b", re.I)
+_OPENS_WITH_A_DAY = re.compile(r"^\W*(?:on |from )?(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.I)
 
 
 def _only_others(part: str, asked: set[str]) -> re.Match[str] | None:

@@ -87,7 +87,7 @@ book booking booked reserve reservation appointment
 phone call number telephone reach contact
 address located location
 eat food meal dish dishes diet allergic allergy intolerant intolerance vegetarian vegan coeliac celiac
-drink drinks beverage water wine beer coffee tea juice
+drink drinks beverage water wine beer coffee tea juice alcohol alcoholic
 swim swimming pool
 puncture flat tyre tire
 electric ebike ebikes

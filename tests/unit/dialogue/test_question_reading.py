@@ -41,7 +41,7 @@ def test_words_of_talking_are_no_topic() -> None:
 
 
 def test_how_much_of_a_thing_is_no_price_and_per_month_is_one() -> None:
-    assert wanted("How much notice do I have to give?") == ["number"]
+    assert wanted("How much notice do I have to give?") == ["duration"]  # (a length of time: "48 hours", "a month")
     assert wanted("How much clay do I get?") == ["number"]
     assert wanted("How much is one lesson?") == ["price"]
     assert wanted("How much does the theory test cost?") == ["price"]

@@ -145,3 +145,133 @@ def test_when_one_pays_the_rest_is_a_time_not_a_price() -> None:
 def test_a_memory_that_holds_no_word_asked_names_nobody() -> None:
     reply = ask_the_judo_club("what's my son's name?", near_memory=3)
     assert "told me" in reply, reply
+
+
+TUTORS = [
+    "Brightwell Tutors is at 3 Quay Street, Whitby YO21 3BA, above the bakery.",
+    "Whitby station is about a five-minute walk from us.",
+    "Brothers and sisters get 10% off their group fees.",
+    "We send a written progress report home every term, and hold a parents' evening in March.",
+    "To stop lessons we need a full month's notice in writing.",
+    "Lessons cancelled with less than 24 hours' notice are charged in full.",
+    "Gift vouchers are available for any course and last 12 months.",
+    "Our chess tutor, Omar, teaches on Tuesdays and Thursdays.",
+    "Tutoring usually takes six weeks to show results.",
+]
+
+
+def ask_the_tutors(*questions: str) -> str:
+    return ask("The manager of a tutoring and chess-tutoring centre in Whitby.", TUTORS,
+               [0.45, 0.5] + [0.3] * (len(TUTORS) - 2), *questions)
+
+
+def test_both_kids_are_brothers_and_sisters() -> None:
+    assert "sibl" in terms("do i get anything off with both kids coming?")
+    reply = ask_the_tutors("do i get anything off with both kids coming?")
+    assert "10%" in reply, reply
+
+
+def test_how_a_pupil_is_getting_on_is_their_progress() -> None:
+    reply = ask_the_tutors("how will i know how they're getting on?")
+    assert "progress report" in reply, reply
+
+
+def test_how_much_notice_asks_a_length_of_time() -> None:
+    assert wanted("how much notice do i need to give?") == ["duration"]
+    reply = ask_the_tutors("how much notice do i need to give if we want to stop?")
+    assert "month" in reply, reply
+
+
+def test_what_is_available_is_sold() -> None:
+    reply = ask_the_tutors("do you sell gift vouchers?")
+    assert reply.startswith("Yes"), reply
+
+
+def test_a_doer_whose_work_names_the_place_is_someone_there() -> None:
+    reply = ask("A small jewellery repair and engraving shop.",
+                ["Hand engraving is done by Ellen on Thursdays and Fridays only.",
+                 "Engraving usually takes three working days.", "We're open Tuesday to Saturday, 10am to 5pm."],
+                [0.6, 0.65, 0.3], "which days does the engraver work?")
+    assert "Thursdays and Fridays" in reply, reply
+
+
+def test_whereabouts_in_a_town_asks_the_address() -> None:
+    reply = ask_the_tutors("whereabouts in whitby are you?")
+    assert "3 Quay Street" in reply, reply
+    assert "footbal" in terms("can he wear his footy boots?")
+
+
+BAKER = [
+    "Crumb & Co is a home bakery run by Lily Ash from her kitchen in Ripon; collections are by appointment.",
+    "Gluten-free sponges are available too, at no extra charge.",
+    "Vegan sponges are available in any flavour for an extra £10 per cake.",
+    "I can deliver cakes anywhere in Ripon for £6.",
+    "Sticky toffee dessert pots can be added for £3 each.",
+    "Our celebration menu is vanilla, lemon drizzle and chocolate fudge.",
+    "The balance is due 7 days before collection.",
+    "Please give at least 10 days' notice for tiered cakes.",
+    "Anyone with a nut allergy should tell me when ordering.",
+]
+
+
+def ask_the_baker(*questions: str) -> str:
+    return ask("A home baker who makes celebration cakes.", BAKER, [0.3] * len(BAKER), *questions)
+
+
+def test_a_thing_free_of_what_someone_cannot_have_is_no_price() -> None:
+    reply = ask_the_baker("do you do gluten free?")
+    assert reply.startswith("Yes") and "gluten-free" in reply, reply
+
+
+def test_dropping_a_thing_round_to_someone_s_is_delivering_it() -> None:
+    assert "deliv" in terms("could you drop alfie's cake round to mine?")
+    reply = ask_the_baker("could you drop the cake round to my mum's?")
+    assert "£6" in reply, reply
+
+
+def test_the_occasion_a_thing_is_for_is_no_topic() -> None:
+    reply = ask_the_baker("can you do a vegan cake for my dad's birthday?")
+    assert "£10" in reply, reply
+
+
+def test_everyday_words_of_the_round() -> None:
+    assert "dessert" in terms("do you do a pudding?") or {"pud", "pudding"} & set(terms("do you do a pudding?"))
+    assert ask_the_baker("do you do a pudding?").lower().startswith("yes, sticky toffee")
+    assert terms("anything health wise?") == ["health"]
+    assert wanted("what cakes do you make?") == ["list"] and wanted("what time do you do lunch?") == ["clock"]
+    reply = ask_the_baker("sorry when did you say the rest was due?")
+    assert "7 days" in reply, reply
+    reply = ask_the_baker("how much notice do you need for the tiered ones?")
+    assert "10 days" in reply, reply
+
+
+SWIM_SHOP = [
+    "The shop is open Tuesday to Sunday, and on Sundays from 9am to 1pm.",
+    "We're closed all day on Mondays.",
+    "Customers can park for free in the yard behind the shop on weekdays, but at weekends you'll need to use the "
+    "Pavilion car park.",
+    "The office is open Monday to Friday 8am to 5pm, and Saturday 9am to 12pm for phone calls only.",
+    "Children aged 8 to 11 must have a parent or guardian stay on the poolside throughout.",
+]
+
+
+def ask_the_swim_shop(*questions: str) -> str:
+    return ask("The owner of a swimming and snorkelling shop with a pool.", SWIM_SHOP, [0.3] * len(SWIM_SHOP),
+               *questions, memories=(["User's son Theo is 9"], [0.2]))
+
+
+def test_the_part_of_a_sentence_about_what_is_asked_says_which_days() -> None:
+    reply = ask_the_swim_shop("can i park in your yard on a saturday?")
+    assert reply.startswith("No") and "Pavilion" in reply, reply
+    reply = ask_the_swim_shop("is the office open on saturdays?")  # (one list of days: "..., and Saturday 9am")
+    assert reply.startswith("Yes"), reply
+
+
+def test_closed_on_the_day_asked_is_the_hours_of_that_day() -> None:
+    reply = ask_the_swim_shop("what time do you open on sundays?", "and mondays?")
+    assert "closed all day on Mondays" in reply, reply
+
+
+def test_staying_on_the_poolside_is_supervising() -> None:
+    reply = ask_the_swim_shop("can theo swim here?", "do i have to stay with him?")
+    assert "poolside" in reply, reply

@@ -95,7 +95,7 @@ def test_how_much_to_do_something_asks_a_price() -> None:
     from avatar_service.adapters.dialogue.answer_types import wanted
 
     assert wanted("how much to do the windows on a 3 bed semi?") == ["price"]
-    assert wanted("how much notice do you need?") == ["number"]
+    assert wanted("how much notice do you need?") == ["duration"]
 
 
 def test_a_show_named_in_the_question_is_not_who_does_it() -> None:
