@@ -54,7 +54,12 @@ from avatar_service.adapters.dialogue.my_people import (
     weigh_the_aged,
 )
 from avatar_service.adapters.dialogue.narrowing import one_clause
-from avatar_service.adapters.dialogue.question_cases import asks_age_limit, put_beside, the_place_named
+from avatar_service.adapters.dialogue.question_cases import (
+    asks_age_limit,
+    doers_named,
+    put_beside,
+    the_place_named,
+)
 from avatar_service.adapters.dialogue.ranked import Candidate, Query
 from avatar_service.adapters.dialogue.ranking import rank, said_sentences
 from avatar_service.adapters.dialogue.small_talk import SmallTalk
@@ -96,16 +101,6 @@ _POINTS_BACK = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their)\b", re
 _ALTERNATIVE = re.compile(r",?\s+or\s+(?:can|could|do|does|should|shall|will|would|is|are|may|must)\b.*$", re.I)
 ADULT_AGE = 18
 _EXTRA = re.compile(r"\b(?:extra|on top|additional|more)\b", re.I)
-_DOER = re.compile(r"\b[a-z]{3,}ers?\b", re.I)
-
-
-def _doers(text: str, description: str) -> frozenset[str]:
-    """Those a question names by what they do, whose work names the place ("the engraver" of "an engraving shop"),
-    not the place's own word ("water" of "a water park")."""
-    own = set(words(description))
-    return frozenset(t for m in _DOER.finditer(text) if m.group(0).lower() not in own for t in terms(m.group(0)))
-
-
 _ONE_PERSON = re.compile(r"\b(?:a|an|one|single) (?:adult|grown[- ]?up|person|visitor|guest)\b", re.I)
 
 
@@ -359,7 +354,7 @@ class _Reply(SmallTalk):
             if mine < 1.0 else ([], frozenset())
         mine = 0.0 if self.cases else mine  # "can Bramble come along?": asked of the place, for whom the memories say
         common = common_terms(text)
-        itself = self.itself - _doers(text, self.request.persona.description)  # (the engraver: someone of the shop)
+        itself = self.itself - doers_named(text, self.request.persona.description)  # (the engraver: one of the shop)
         if {"place", "time", "day"} & set(kinds) and weights and not ((context and pointing) or mentions_user(text)) \
                 and not {t for t, w in weights.items() if w >= 1.0} - itself - OPENING_TERMS - common:
             # "where is the cinema?" of "... a cinema": the place itself (not "which floor is it on?" of my flat)

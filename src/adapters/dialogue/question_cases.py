@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from avatar_service.adapters.dialogue.answer_types import is_yes_no
-from avatar_service.adapters.dialogue.terms import WEEKDAY_TERMS, terms
+from avatar_service.adapters.dialogue.terms import WEEKDAY_TERMS, terms, words
 from avatar_service.adapters.dialogue.user_facts import about_user, asked_part
 
 # (but "have a look at my boiler": what is looked at is what is asked about)
@@ -75,6 +75,14 @@ def the_place_named(question: str, itself: frozenset[str]) -> frozenset[str]:
     return frozenset(t for m in _THE_PLACE.finditer(question) for t in terms(m.group(1)) if t in itself)
 
 
+def doers_named(question: str, description: str) -> frozenset[str]:
+    """The terms of those a question names by what they do, whose work names the place ("the engraver" of "an engraving
+    shop"): someone there, not the place; but not the place's own word ("water" of "a water park")."""
+    own = set(words(description))
+    return frozenset(t for m in _DOER.finditer(question) if m.group(0).lower() not in own for t in terms(m.group(0)))
+
+
+_DOER = re.compile(r"\b[a-z]{3,}ers?\b", re.I)
 _THE_PLACE = re.compile(r"\b(?:the|your|this) (club|studio|shop|school|centre|center|company|firm|business|practice|"
                         r"clinic|salon|academy|team)\b", re.I)
 
