@@ -5,6 +5,7 @@ The ages a question is about, and the age limits a sentence states, are `age_lim
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -202,9 +203,15 @@ def is_yes_no(question: str) -> bool:
 
 
 def holds(sentence: str, kinds: Sequence[str]) -> bool:
-    return any(HOLDS[kind].search(counts_only(sentence) if kind == "number" else sentence) for kind in kinds)
+    return any(HOLDS[kind].search(read_for(kind, sentence)) for kind in kinds)
 
 
+def read_for(kind: str, sentence: str) -> str:
+    """The sentence as a kind of answer is read in it: a count in its numbers that count things (`counts_only`)."""
+    return counts_only(sentence) if kind == "number" else sentence
+
+
+@functools.lru_cache(maxsize=16384)  # (read of every candidate in a ranking that asks how many)
 def counts_only(sentence: str) -> str:
     """The sentence without the numbers that count no things: times of day, prices, ages, dates ("how many kids are
     in each class?" is not answered by "our class for 4 to 6 year olds, on Saturdays from 9am")."""
@@ -228,6 +235,14 @@ _WEEK_PARTS = re.compile(r"\b(?:on |at |during (?:the )?)(week ?days?|week ?ends
 
 def names_weekday(sentence: str) -> bool:
     return bool(_WEEKDAY.search(sentence) or _WEEK_PARTS.search(sentence))
+
+
+def opens_with_a_day(part: str) -> bool:
+    """A part of a sentence that is only more days of a list ("..., and Saturday 9am to 12pm")."""
+    return bool(_OPENS_WITH_A_DAY.match(part))
+
+
+_OPENS_WITH_A_DAY = re.compile(rf"^\W*(?:on |from )?{_DAY}\b", re.I)
 
 
 def spans_days(sentence: str) -> bool:

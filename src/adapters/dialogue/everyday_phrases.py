@@ -5,6 +5,11 @@ everyday_words.py's groups."""
 
 from __future__ import annotations
 
+import re
+
+# a thing free of what someone cannot have, said without its hyphen ("gluten free"): no price
+FREE_OF = re.compile(r"\b(gluten|dairy|nut|sugar|alcohol|egg|wheat|lactose|fragrance|smoke|caffeine|meat) free\b", re.I)
+
 # what an amount costs, said the everyday way (a price asked, answer_types.wanted, and the word "cost")
 COST_IDIOMS = r"\bset(?:s|ting)? (?:me|us|you|him|her|them) back\b|\bwhat'?s the damage\b"
 
@@ -27,7 +32,7 @@ PHRASES = [
     (r"\bdrop(?:s|ped|ping)? ((?:\w+'s |the |my |our |it |them )?(?:\w+ )?)(?:round|over) (?:to|at)\b",
      r"deliver \1 to"),
     # a thing free of what someone cannot have is no price ("do you do gluten free?" / "gluten-free sponges")
-    (r"\b(gluten|dairy|nut|sugar|alcohol|egg|wheat|lactose|fragrance|smoke|caffeine|meat) free\b", r"\1-free"),
+    (FREE_OF.pattern, r"\1-free"),
     # (and what needs no booking is for those who pop in: "a nail clip ... needs no appointment")
     (r"\b(?:needs?|need) no (?:appointment|booking)\b|\bwithout (?:an appointment|a booking|booking)\b|"
      r"\bwalk[- ]ins?\b", r"\g<0> visit"),

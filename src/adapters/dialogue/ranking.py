@@ -293,7 +293,7 @@ def _holds(text: str, query: Query) -> bool:
         return True
     return any(kind not in _NAMED or not set(terms(m.group(m.lastindex or 0))) & query.own
                for kind in query.kinds
-               for m in answer_types.HOLDS[kind].finditer(answer_types.counts_only(text) if kind == "number" else text))
+               for m in answer_types.HOLDS[kind].finditer(answer_types.read_for(kind, text)))
 
 
 _NAMED = frozenset(("person", "name"))

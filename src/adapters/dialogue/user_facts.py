@@ -305,7 +305,6 @@ def _base_verb(verb: str) -> str:
     return verb
 
 
-_AGREEING = {"is": "are", "was": "were", "has": "have", "does": "do"}
 # (and the everyday verbs: "User is 41 and wants to start karate"; not a noun: "a cat and two dogs")
 _SECOND_VERB = re.compile(r"\b(but|and|or) (is|was|has|does|(?:want|like|love|need|hope|plan|prefer|work|live|hate|"
                           r"enjoy|get|take|make|use|drive|own|keep|tr|walk|play|know|feel|find)(?:s|ies))\b")

@@ -9,6 +9,7 @@ from wordfreq import zipf_frequency
 
 from avatar_service.adapters.dialogue import age_limits, answer_types, counted
 from avatar_service.adapters.dialogue.answering import AVAILABLE, NEGATIVE, OFFERING, PARTS, as_sentence, clause_terms
+from avatar_service.adapters.dialogue.everyday_phrases import FREE_OF
 from avatar_service.adapters.dialogue.ranked import Ranking, Scored
 from avatar_service.adapters.dialogue.ranking import NEED
 from avatar_service.adapters.dialogue.terms import OPENING_TERMS, RELATED, terms
@@ -81,9 +82,8 @@ _PAYING = frozenset(terms("pay charge cost fee extra"))
 _TICKET_ASKED = re.compile(r"\bneeds? (?:a|an|her own|his own|their own) (?:ticket|pass|place)\b", re.I)
 _OPEN_ASKED = re.compile(r"\bopen\b", re.I)
 _CLOSED = re.compile(r"\b(?:close|closed|shut)\b", re.I)
-_COST_ASKED = re.compile(r"\b(?:cost|costs|charge|charged|charges|pay|paid|price|extra|fee|fees)\b|(?<!-)"
-                         r"(?<!gluten )(?<!dairy )(?<!sugar )(?<!nut )(?<!egg )(?<!wheat )(?<!meat )\bfree\b",
-                         re.I)  # (not "fragrance-free", "gluten free")
+_COST_ASKED = re.compile(r"\b(?:cost|costs|charge|charged|charges|pay|paid|price|extra|fee|fees)\b|(?<!-)\bfree\b",
+                         re.I)  # (not "fragrance-free", nor "gluten free": everyday_phrases.FREE_OF)
 _FREE_ASKED = re.compile(r"^\W*(?:is|are)\b[^?]*?(?<!-)\b(?:free|complimentary)\b", re.I)
 _FREE = frozenset(terms("free complimentary"))
 _NO_COST = re.compile(r"\b(?:at|for|with) no (?:extra |additional )?(?:charge|cost|fee)\b", re.I)
@@ -172,7 +172,7 @@ def _said_whether(best: Scored, question: str, ranking: Ranking) -> str:
     negated = NEGATIVE.search if NEED.search(question) else lambda p: NEGATIVE.search(_NO_NEED.sub("", p))
     # (nor is what costs nothing a "no" unless paying is asked: "can biscuit come?" / "dogs are welcome at no extra
     # charge")
-    free = _NO_COST if not (charge or _COST_ASKED.search(question)) else None
+    free = _NO_COST if not (charge or _COST_ASKED.search(FREE_OF.sub(r"\1-free", question))) else None
 
     def said_no(part: str) -> re.Match[str] | None:
         part = _CONDITION.sub("", part)
@@ -225,16 +225,14 @@ _ONLY = re.compile(r"\bonly ((?:[\w-]+ ){1,2}?)([\w-]+) (?:are|is|can|may|get|go
 def _day_part(question: str, parts: list[str]) -> str:
     """Of a sentence's parts that each name days, the one about what is asked ("can i park in your yard on a
     saturday?" / "you can park in the yard on weekdays, but at weekends you'll need the car park"); "" if none."""
-    days = [p for p in parts if answer_types.names_weekday(p) or _WEEK_PART.search(p)]
-    if len(days) < 2 or any(_OPENS_WITH_A_DAY.match(p) for p in days):
+    days = [p for p in parts if answer_types.names_weekday(p)]
+    if len(days) < 2 or any(answer_types.opens_with_a_day(p) for p in days):
         return ""  # ("open Monday to Friday 8am to 5pm, and Saturday 9am to 12pm": one list of days, not two clauses)
     asked = set(terms(question)) - _LIGHT
     shared = [len(asked & set(terms(p))) for p in days]
     return days[shared.index(max(shared))] if shared.count(max(shared)) == 1 else ""
 
 
-_WEEK_PART = re.compile(r"\bweek ?(?:days?|ends?)\b", re.I)
-_OPENS_WITH_A_DAY = re.compile(r"^\W*(?:on |from )?(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.I)
 
 
 def _only_others(part: str, asked: set[str]) -> re.Match[str] | None:
