@@ -21,7 +21,9 @@ _AGE = re.compile(rf"\b(\d{{1,3}}|{_AGE_WORD})[ -]years?[ -]old\b|\b(?:aged?|age
 _LIMIT = re.compile(r"\b(under|below|younger than|over|above|older than)[\s-](\d{1,3})s?\b(?![.:]?\d|\s?(?:am|pm|"
                     r"euros?|guests|people|persons|minutes|hours|weeks|months|km|kg|%))|\b(\d{1,3})\s(?:and|or)\s(over|under|older|"
                     r"younger|up)\b", re.I)  # (... "for ages 16 and up")
-_CHILD = re.compile(r"\b(?:sons?|daughters?|kids?|child|children|bab(?:y|ies)|toddlers?|boys?|girls?|lads?|lass|"
+# ("the lads", "the girls": friends, grown-up ones)
+_CHILD = re.compile(r"\b(?:sons?|daughters?|kids?|child|children|bab(?:y|ies)|toddlers?|"
+                    r"(?<!\bthe )(?:boys|girls|lads)|boy|girl|lad|lass|"
                     r"teen\w*|twins|grandsons?|granddaughters?|grandchild|grandchildren|grandkids?)\b", re.I)
 
 

@@ -78,7 +78,7 @@ HOLDS = {
                             r"\b(?:once|twice|\w+ times) (?:a|an|per|each)\b|"
                             r"\b(?:daily|weekly|fortnightly|monthly|yearly|annually)\b", re.I),
     # an age or an age limit: "21 years old", "aged 3", "under 18", "over 65", "18+"
-    "age": re.compile(r"\b\d{1,3}[ -]years?[ -]olds?\b|\bage[ds]? \d|\b(?:under|over|below|above|from|at least) "
+    "age": re.compile(r"\b\d{1,3}[ -]years?[ -]olds?\b|\bage[ds]? \d|\b(?:under|over|below|above|from|at least)[ -]"
                       r"\d{1,2}(?:s\b|\b(?![.:]\d|\s?(?:am|pm|euros?|minutes|hours|km|%)))|\b\d{1,2}\+|"
                       r"\b(?:is|are|turned|turns|turning) \d{1,3}\b(?!\s?(?:am|pm|euros?|pounds?|minutes|hours|km|%))|"
                       rf"\bis {NUMBER_WORD}(?= and an? half\b|\s*(?:[.,;!?]|$))|\b\d{{1,2}}[ -]months?[ -]old\b|"
@@ -95,6 +95,9 @@ HOLDS = {
                        r"liters?|seaters?|berths?|tonnes?|gallons?)\b|\bsize \d|"
                        r"\b(?:king|queen|double|single)[ -]size\b|"
                        r"\b(?:extra[ -])?(?:small|medium|large|regular)\b(?! (?:groups?|numbers?|amounts?)\b)", re.I),
+    # a distance: "about 8 miles", "20 km", "a 10-minute walk", "two miles away"
+    "distance": re.compile(rf"\b(?:\d+(?:[.,]\d+)?|{NUMBER_WORD}|a|half a)[ -]?(?:miles?|km|kilomet(?:re|er)s?|"
+                           r"metres?|meters?|m|feet|foot|ft|yards?|minutes?'?s? (?:walk|drive|ride))\b", re.I),
     "temperature": re.compile(r"\b\d+(?:[.,]\d+)?\s?(?:°\s?[CF]?|degrees?)(?!\w)", re.I),  # ("capped at 40°C")
     "contact": re.compile(r"\+?\d[\d ()-]{6,}\d|\b[\w.+-]+@[\w-]+\.[\w.]+", re.I),
     "name": re.compile(rf"(?<!^)\b(?!{_DAY}\b|{_MONTH}\b)(?-i:[A-Z])[a-z]+", re.I),  # (a day or a month is no name)
@@ -154,6 +157,9 @@ _WANTS = [
     ("frequency", re.compile(r"\bhow (?:often|regularly)\b|\bhow many times\b", re.I)),
     ("size", re.compile(r"\b(?:what|which) sizes?\b|\bhow much (?:room|space)\b", re.I)),  # ("15ft by 15ft")
     ("temperature", re.compile(r"\bhow (?:hot|warm|cold)\b|\bwhat temperature\b", re.I)),
+    # (not "how far ahead should I book?", "how far along am I?": a time)
+    ("distance", re.compile(r"\bhow far\b(?! ahead\b| in advance\b| along (?:did|do|are|am|is|was|were|will|would)\b|"
+                            r" (?:are|is|am|was) (?:you|i|she|he|they|we) along\b)", re.I)),
     ("number", re.compile(r"\bhow (?:many|far|big|tall|much)\b|\bthe (?:furthest|farthest)\b", re.I)),
     # (and which one of its kind a thing of the user's is: "what car have I got?" / "you drive a Vauxhall Astra")
     ("name", re.compile(r"\bname\b|\bcalled\b|\b(?:what|which) (?:make of |model of |kind of |breed of )?"
@@ -190,7 +196,7 @@ def wanted(question: str) -> list[str]:
     if "price" in kinds and (_PAY_HOW.search(question) or {"duration", "time"} & set(kinds)) and \
             not _PRICE_ASKED.search(question):
         kinds.remove("price")  # "can I pay by card?", "how long have I got to pay?", "when do I pay?" ask how or when
-    if "number" in kinds and ({"contact", "size", "duration"} & set(kinds) or
+    if "number" in kinds and ({"contact", "size", "duration", "distance"} & set(kinds) or
                               ("price" in kinds and not _HOW_MANY.search(question))):
         kinds.remove("number")  # "how much is it?" asks a price, not any number; "how much room?" a size
     if "contact" in kinds and ("time" in kinds or "clock" in kinds) and not _CONTACT_ASKED.search(question):

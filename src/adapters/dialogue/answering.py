@@ -49,7 +49,7 @@ _KIND_WORDS = {"name": set(terms("name names called call")),
                "time": set(terms("time hours deadline latest earliest arrive")),
                "clock": set(terms("time times hours")), "day": set(terms("day days")),
                "age": set(terms("old age aged years year range limit minimum restriction restrictions")),
-               "number": set(terms("big large far")),
+               "number": set(terms("big large far")), "distance": set(terms("far distance away")),
                "frequency": set(terms("often regularly times")),
                "duration": set(terms("long last lasts")), "list": set(terms("kind kinds sort sorts type types")),
                "occupation": set(terms("job work living occupation profession")),
@@ -73,7 +73,8 @@ def question_weights(text: str, kinds: Sequence[str], ages: Sequence[int]) -> di
     for pattern, replacement in _PHRASES:
         text = pattern.sub(replacement, text)
     skip = {str(age) for age in ages} | (set(terms("year years old")) if ages else set())
-    light = HINT_TERMS | {t for w in _COMPARING.findall(text) for t in terms(w)}
+    light = HINT_TERMS | {t for w in _COMPARING.findall(text) for t in terms(w)} | \
+        {t for m in _WHO_WANTS.finditer(text) for t in terms(m.group(0))}
     for kind in kinds:
         skip |= _KIND_WORDS.get(kind, set())
         light |= _KIND_LIGHT.get(kind, set())
@@ -100,6 +101,9 @@ CATEGORY_WEIGHT = 0.6
 _COMPARING = re.compile(r"\b(?:bigger|biggest|larger|largest|smaller|smallest|longer|longest|shorter|shortest|"
                         r"cheaper|cheapest|dearer|dearest|pricier|priciest|easier|easiest|harder|hardest|"
                         r"closer|closest|nearer|nearest|newer|newest|older|oldest)\b", re.I)
+# who wants a thing is not what is asked about it ("the lads want to bring a few cans, is that alright?")
+_WHO_WANTS = re.compile(r"\b(?:the|my|our|his|her)\s+(friends?|mates?|lads|guests?|colleagues?|team|group|family)\s+"
+                        r"(?:want|wants|wanna|would like|'d like|are keen|are hoping|plan|are planning)\b", re.I)
 _CATEGORY = re.compile(r"\b(?:what|which)\s+(?!(?:is|are|was|were|do|does|did|can|could|will|would|should|about|if)\b)"
                        r"([a-z]+)\b", re.I)
 

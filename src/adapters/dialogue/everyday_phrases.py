@@ -35,7 +35,7 @@ PHRASES = [
     (FREE_OF.pattern, r"\1-free"),
     # (and what needs no booking is for those who pop in: "a nail clip ... needs no appointment")
     (r"\b(?:needs?|need) no (?:appointment|booking)\b|\bwithout (?:an appointment|a booking|booking)\b|"
-     r"\bwalk[- ]ins?\b", r"\g<0> visit"),
+     r"\bwalk[- ](?:ins?|ons?)\b", r"\g<0> visit arrive"),
     # "during the week" is the weekdays a text names as a range ("Monday to Friday", "Tuesday to Thursday")
     (r"\b(?:during|in) the week\b|\b(?:mon|tues|wednes|thurs|fri)day (?:to|till|until|through) "
      r"(?:tues|wednes|thurs|fri)day\b", r"\g<0> weekday"),
@@ -55,8 +55,14 @@ PHRASES = [
     (r"\baugust bank holiday\b", "last monday in august"), (r"\bspring bank holiday\b", "last monday in may"),
     (r"\b(?:early )?may bank holiday\b", "first monday in may"),
     # the latest one can get in is the last admission ("with last admission at 4pm")
-    (r"\b(?:latest|last) (?:time )?(?:we|i|you|they) can (?:get|go|come) in\b|\blast (?:entry|entries)\b",
-     "last admission"),
+    (r"\b(?:latest|last) (?:time )?(?:we|i|you|they) can (?:(?:get|go|come) in|arrive|(?:turn|rock|show) up|"
+     r"get there)\b|\blast (?:entry|entries)\b", "last admission"),
+    (r"\bthe (?:lads|boys|girls)\b", "the friends"),  # ("the lads want to bring a few cans")
+    (r"\bhols\b", "holidays"),  # "the school hols"
+    (r"\bmid-?week\b", "tuesday wednesday thursday"),
+    # beer said the everyday way ("the lads want to bring a few cans": no alcohol is allowed)
+    (r"\b(?:cans|tinnies|bevvies|lagers?)\b", "alcohol"),
+    (r"\brun(?:s|ning)? out of\b", "extra"),  # "what if we run out of paint?" / "extra paintballs are £8"
     (r"\b(?:till|til|'til)\b", "until"),
     (r"\bkick(?:s|ed|ing)? off\b", "start"),
     (r"\bshut(?:s|ting)?\b", "close"),
@@ -91,7 +97,8 @@ PHRASES = [
      "where live"),  # (from home)
     (r"\b(?:usually|always|normally|tend to|like to) go(?:es)? for\b", "prefer"),  # "what frames do I usually go for?"
     (r"\bwho (?:should|do|can|could|would|shall) (?:i|we) (?:see|ask|speak to|talk to|book with)\b", "who"),
-    (r"\b(?:turn|turns|turned|turning|show|shows|showed|showing) up\b|\bget (?:there|here)\b", "arrive"),
+    (r"\b(?:turn|turns|turned|turning|show|shows|showed|showing|rock|rocks|rocked|rocking) up\b|"
+     r"\bget (?:there|here)\b", "arrive"),
     (r"\bcheck(?:ing)?[ -]in\b", r"\g<0> arrive"),
     (r"\bset(?:ting)? off\b|\bhead(?:ing)? (?:off|home)\b", "leave"),
     # the business's own round: "do you pick up and drop off?" is "we collect and deliver"
@@ -174,7 +181,10 @@ PHRASES = [
      r"(?=\s*(?:[,.;:?!]|$|when|while|for (?:it|that|the \w+|an? \w+)|as long|to (?!the\b)\w+))", "need present"),
     # eating in is the restaurant's ("is it dearer if we eat in?" / "restaurant meals cost £2 more")
     (r"\beat(?:s|ing)? in\b(?! (?:the|a|an|your|our|my)\b)|\bsit[- ]in\b", "eat restaurant"),
-    (r"\bwho (?:actually |really )?owns\b", "who runs"),  # ("Sparkwell is run by Dean Fairweather")
+    # the owner is who runs it, where a text says no more ("Sparkwell is run by Dean Fairweather"), and the one it says
+    # owns it runs it too ("owned by Craig Mercer, ... and Nadia Okafor runs the office": not Nadia alone)
+    (r"\bwho (?:actually |really )?owns\b", "who runs"),
+    (r"\b(?:is|are|was) owned by\b", "is owned and run by"),
     # the small hours are the night ("is it dearer at night?" / "between 11pm and 6am, fares are time and a half")
     (r"\bbetween (?:(?:9|10|11|12)(?:[.:]\d\d)? ?pm|midnight) and [3-7](?:[.:]\d\d)? ?am\b", r"\g<0> night"),
     (r"\bcom(?:e|es|ing) out\b(?! (?:if|when|in|on)\b)", "call out"),  # a tradesman's visit

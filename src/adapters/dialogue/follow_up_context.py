@@ -18,6 +18,8 @@ from collections.abc import Callable, Iterable, Sequence
 
 from avatar_service.adapters.dialogue import age_limits, answer_types
 from avatar_service.adapters.dialogue.answering import question_weights
+from avatar_service.adapters.dialogue.ranked import Candidate
+from avatar_service.adapters.dialogue.ranking import said_sentences
 from avatar_service.adapters.dialogue.terms import terms, words
 from avatar_service.adapters.dialogue.user_facts import addresses_the_place, asks_visit_time
 from avatar_service.core.text.follow_ups import is_follow_up
@@ -72,6 +74,27 @@ def kind_only(text: str, own: dict[str, float], kinds: Sequence[str]) -> bool:
 
 
 _THE_ADDRESS = re.compile(r"\bthe (?:address|postcode|post code)\b", re.I)  # (the place's, whatever came before)
+
+
+def compared_with(text: str, known: Sequence[Candidate]) -> tuple[frozenset[str], frozenset[str]]:
+    """"is there anything cheaper than the full day?": the terms of the thing it is compared with, and the known
+    sentences about that thing, which gain nothing from them (as `borrowed_terms` gives them for "later than that?")."""
+    than = _THAN.search(text)
+    named = frozenset(terms(than.group(1))) if than else frozenset()
+    return (named, frozenset(c.text for c in known if c.kind == "knowledge" and named <= set(terms(c.text)))) \
+        if named else (frozenset(), frozenset())
+
+
+_THAN = re.compile(r"\b(?:anything|something|any\b[\w ]*?|one|ones|options?)\s+(?:\w+er|more \w+|less \w+) than "
+                   r"(?:the |a |an |our |your )?((?!(?:that|this|it|them)\b)[a-z][\w' -]*?)\s*[?.!]*$", re.I)
+
+
+def place_answered(previous_reply: str, known: Sequence[Candidate]) -> bool:
+    """The last reply said a known sentence of the place and nothing of the user's: a follow-up asks on about the
+    place ("which days?" after "does my dad get a discount?" and "Over-65s pay £13 ... on Tuesdays")."""
+    said = said_sentences(previous_reply)
+    return not any(s.startswith(("you ", "your ")) for s in said) and any(
+        c.kind == "knowledge" and c.text.strip().rstrip(".!?").lower() in said for c in known)
 
 
 def asks_another(text: str) -> bool:

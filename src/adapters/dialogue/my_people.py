@@ -32,7 +32,19 @@ def ages_of_relatives(text: str, memories: Sequence[str]) -> list[int]:
     relatives = {SAME_PERSON.get(w, w) for i, w in enumerate(said) if (mentions_child(w) or w in _KIN) and
                  not (_ANYONES.match(w) and (i == 0 or said[i - 1] not in _WHOSE))}
     return [age for m in memories if relatives & {SAME_PERSON.get(w, w) for w in owners(m)}
-            for age in ages(m)]
+            for age in _ages_of(relatives, m)]
+
+
+def _ages_of(relatives: set[str], memory: str) -> list[int]:
+    """The ages a memory gives the relatives: those of the parts naming them when it names others too ("User's son
+    Noah is 5 and her daughter Isla is 18 months old": the son is 5), else all of its ages ("two sons, Tom (8) and Jack
+    (5)")."""
+    theirs = [a for part in _PARTS.split(memory) if relatives & {SAME_PERSON.get(w, w) for w in owners(part)}
+              for a in ages(part)]
+    return theirs or ages(memory)
+
+
+_PARTS = re.compile(r",|;|\band\b")
 
 
 _ANYONES = re.compile(r"(?:kids|children|boys|girls|teenagers|teens|toddlers|babies|youngsters|lads|sons|daughters)$")

@@ -113,6 +113,8 @@ def one_clause(sentence: str, question: str, kinds: Sequence[str], follow_up: bo
     people = [p for p in _NEXT_PERSON.split(cut.rstrip(".!?")) if p.strip()]
     if len(people) < 2 or any(len(p.split()) < 4 for p in people):  # "The manager, Ms. Vos, ...": one person
         return cut
+    if any(_BY_SOMEONE.search(p) and set(terms(question)) & set(terms(p)) for p in people[1:]):
+        return cut  # "who runs the farm?": "Clover Hill ... is a family-run farm on ..., run by Jenny and Rob Holloway"
     return _most_shared(people, set(terms(question)), set()) or cut
 
 
@@ -233,6 +235,9 @@ def _one_clause(sentence: str, question: str, kinds: Sequence[str], follow_up: b
     if any(map(_verbless, clauses[1:])) and price and terms(clauses[0][price.end():]):
         return sentence  # "costs £8.50 for children aged 4 to 11 and £6 for ...": cases after the price, none asked
     return _most_shared(whole, question_terms, set(terms(pointed))) or sentence
+
+
+_BY_SOMEONE = re.compile(r"\bby (?-i:[A-Z])[a-z]+\b")  # who does what a clause says ("run by Jenny")
 
 
 def _most_shared(clauses: Sequence[str], asked: set[str], context: set[str]) -> str:

@@ -31,9 +31,11 @@ from avatar_service.adapters.dialogue.follow_up_context import (
     CONNECTIVE,
     answered_someone,
     borrowed_terms,
+    compared_with,
     kind_only,
     kinds_borrowed,
     new_attribute,
+    place_answered,
     pointing_nouns,
     points_back,
     reason_given,
@@ -311,6 +313,10 @@ class _Reply(SmallTalk):
                 kinds = borrowed_kinds = kinds_borrowed(text, context, new_words, bool(asked_ages))
                 if kinds and new_words:
                     listed = reply_terms(self.previous_reply, [c.text for c in self.known])[1]
+        if not self.echoed:  # ("anything cheaper than the full day?": not the full day, nor is it what is asked)
+            self.from_reply, self.echoed = compared_with(text, self.known)
+            for t in self.from_reply & weights.keys():
+                weights[t] = min(weights[t], 0.3)
         if self.pronoun_resolved and not context:  # "what is she frightened of?" after "...called Nala"
             for name in NAME.findall(self.previous_reply):
                 for t in terms(name):
@@ -332,7 +338,8 @@ class _Reply(SmallTalk):
         told_first = text[:len(text) - len(asked)]  # (before the question asked: empty when it is all of it)
         # ("what about my son, how old is he now?": "he" is my son, as the user put him before asking)
         mine = max(about_user(resolved(asked, told_first) if asked != text else asked),
-                   0.6 * about_user(context) if context and not recalled else 0.0)
+                   0.6 * about_user(context) if context and not recalled and
+                   not place_answered(self.previous_reply, self.known) else 0.0)
         if (several := asks_of_several(asked, kinds)) and not asks_age_limit(text):
             mine = 1.0  # "how old are my kids?": each of them, as the user told
             for t in CHILD_TERMS:

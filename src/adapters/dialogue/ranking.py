@@ -182,7 +182,9 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
         # parking for my car?" is still asked of the parking, not the charger their electric car would use)
         most = max((n for s, n in zip(scored, own_main, strict=True) if s.candidate.kind == "knowledge"),
                    default=0) if query.case_aside else 0
-        scored = [dataclasses.replace(s, score=s.score + CASE_HELD * s.case_held) if n >= most else
+        # (asked with no word of its own, "can bramble come with us?", what they tell is all there is to ask about)
+        held_weight = CASE_HELD if main else 2 * CASE_HELD
+        scored = [dataclasses.replace(s, score=s.score + held_weight * s.case_held) if n >= most else
                   dataclasses.replace(s, case_held=0.0) for s, n in zip(scored, own_main, strict=True)]
     scored.sort(key=lambda s: -s.score)
     main_words = [t for t, w in weights.items() if w >= 1.0 and t in query.own]

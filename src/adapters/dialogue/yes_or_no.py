@@ -99,6 +99,13 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
     return said
 
 
+# booking asked for, and a sentence that says there is none to make ("first come, first served")
+_BOOKING_ASKED = re.compile(r"\b(?:need|have|got|able) to (?:pre-?)?(?:book|reserve|make an? (?:appointment|booking))"
+                            r"\b|"
+                            r"\b(?:can|could|should|do|must) (?:i|we|you) (?:pre-?)?(?:book|reserve)\b", re.I)
+_NO_BOOKING = re.compile(r"\bwalk[- ]ins? only\b|\bfirst come,? first served\b|"
+                         r"\bno (?:booking|appointment)s? (?:is |are )?(?:needed|required|necessary|taken)\b", re.I)
+_BY_APPOINTMENT = re.compile(r"\bby appointment\b", re.I)  # ("walk-ins on Saturdays, everything else by appointment")
 _TOO = re.compile(r"\btoo (?:old|young|little|small|big|tall|short|heavy)\b", re.I)
 
 
@@ -132,6 +139,8 @@ def _said_whether(best: Scored, question: str, ranking: Ranking) -> str:
         goes_free = bool(_PAY_ASKED.search(question) or _TICKET_ASKED.search(question)) and any(
             age_limits.age_fit(p, ranking.ages) > 0 and _NO_CHARGE.search(p) for p in parts)
         return _answered(fit > 0 and not goes_free, text, ranking)
+    if _BOOKING_ASKED.search(question) and _NO_BOOKING.search(text) and not _BY_APPOINTMENT.search(text):
+        return _answered(False, text, ranking)  # "do i need to book on saturdays?" / "Saturdays are walk-in only"
     if (same_unit := counted.by_the_unit(question, text)) is not None:
         return _answered(same_unit, text, ranking)  # "pay per session?" / "paid by the term, not per session"
     on_the_day = answer_types.on_the_day(question, _day_part(question, parts) or text)
@@ -253,7 +262,8 @@ def lower_first(sentence: str, known: str = "") -> str:
     "Ray does ..." keeps its capital)."""
     first = sentence.split(" ", 1)[0].removesuffix("'s")  # ("Children's bowling parties ...")
     common = first in _LOWER_STARTERS or re.split("['’]", first)[0] in ("You", "Your", "We", "It") or (
-        first.isalpha() and first[1:].islower() and re.search(rf"\b{first.lower()}(?:e?s)?\b", known) is not None) or (
+        first.isalpha() and first[1:].islower() and  # ("Pony rides ..." / "our ponies")
+        re.search(rf"\b(?:{first.lower()}(?:e?s)?|{first.lower()[:-1]}ies)\b", known) is not None) or (
         "-" in first and first.replace("-", "").isalpha() and first[1:].islower()) or (  # ("Well-behaved dogs ...")
         # a plural of a word of English ("Villages up to 10 miles out ..."; not "James", "Charles"), or a doing
         # ("Smoking isn't allowed ..."), that is no name where the text writes it (not "King Street", "Reading" of
@@ -261,7 +271,9 @@ def lower_first(sentence: str, known: str = "") -> str:
         first.isalpha() and first[1:].islower() and first.endswith(("s", "ing")) and
         zipf_frequency(first.lower().removesuffix("s"), "en", wordlist="small") >= _A_WORD and
         not re.match(rf"{first} [A-Z]", sentence) and not re.search(rf"(?<=[a-z0-9,;:] ){first}\b", known))
-    return sentence[:1].lower() + sentence[1:] if common else sentence
+    return sentence[:1].lower() + sentence[1:] if common and not _CALENDAR.match(first) else sentence
 
 
+_CALENDAR = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?$|(?:january|february|march|april|may|june|july|"
+                       r"august|september|october|november|december)$", re.I)  # ("No, Saturdays are walk-in only")
 _A_WORD = 3.0  # Zipf frequency: a word of everyday English
