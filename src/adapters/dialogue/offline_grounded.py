@@ -76,7 +76,7 @@ from avatar_service.adapters.dialogue.terms import (
     words,
 )
 from avatar_service.adapters.dialogue.told_cases import named_aside, the_cases, weigh_the_told
-from avatar_service.adapters.dialogue.totals import total_for
+from avatar_service.adapters.dialogue.totals import group_total, total_for
 from avatar_service.adapters.dialogue.user_facts import (
     about_user,
     addresses_the_place,
@@ -256,9 +256,9 @@ class _Reply(SmallTalk):
         if len(chosen) == 1 and not query.yes_no:  # "a sourdough loaf": not the rye's price beside it
             lead = one_clause(lead, said, query.kinds, bool(self.context_terms) and query.kind_borrowed,
                               self.previous_reply if self.pointing else "")
-        self.parts.append(lead)
-        if total := total_for(text, lead, query.kinds):  # ("both my mattresses?" / "£25 each": "That's £50 ...")
-            self.parts.append(total)
+        # ("both my mattresses?" / "£25 each": "That's £50 ..."; "for all of us?" / "£35 per person": "... £560")
+        self.parts.extend([lead, total] if (total := total_for(text, lead, query.kinds)) else
+                          [group_total(text, lead, self.previous_reply, self.request.memories) or lead])
         self.parts.extend(as_sentence(c.candidate.text) for c in chosen[1:])
         self.quip("answer")
 

@@ -1,7 +1,8 @@
 """A price asked for several of a thing that the answer prices one at a time: "how much extra for both my mattresses?"
 / "Old mattresses are fine but cost an extra £25 each" comes to £50 for the two, said after the sentence. Only when
 the question counts one thing and the sentence prices that thing alone ("£25 each", "£60 per night"): a sum of
-different prices ("me and my son" at £25 and £20) is left to the user."""
+different prices ("me and my son" at £25 and £20) is left to the user. And the price of a group the user told of
+("what would that come to for all of us?" / "User's stag group is 16 people" / "£35 per person")."""
 
 from __future__ import annotations
 
@@ -39,3 +40,51 @@ def total_for(question: str, answer: str, kinds: Sequence[str]) -> str | None:
     total = n * float(price.group(2))
     amount = f"{total:.2f}".removesuffix(".00")
     return f"That's {price.group(1)}{amount} for {_SAID.get(n, str(n))} {count.group(3).lower()}."
+
+
+# the whole of a group the user told of, asked for ("for all of us", "for the lot", "for noah's party", "in total")
+_GROUP_ASKED = re.compile(r"\b(?:all of us|the lot|every(?:one|body)|the whole (?:group|lot|party|family)|in total|"
+                          r"altogether|the total|come to|(?:my|our|the|\w+'s) (?:group|party|stag(?: do)?|hen(?: do)?|"
+                          r"team|guests))\b", re.I)
+# a number of people a memory gives ("16 people including himself", "with 10 children", "about 70 guests")
+_HEADCOUNT = re.compile(rf"\b(\d{{1,3}}|{'|'.join(_NUMBERS)})\s+(people|persons|guests|adults|players|friends|"
+                        r"children|kids|girls|boys)\b", re.I)
+_OF_US = re.compile(rf"\b(?:\d{{1,3}}|{'|'.join(_NUMBERS)}) of (?:us|them)\b", re.I)  # ("for the 3 of us": counted)
+_CHILDREN = frozenset(("children", "kids", "girls", "boys"))
+_FOR_CHILDREN = frozenset(("child", "kid", "children", "kids"))
+_FOR_ANYONE = frozenset(("person", "head", "guest", "player", "people", "adult", "driver", "rider", "visitor",
+                         "participant", "member", "diner"))
+
+
+def group_total(question: str, answer: str, previous_reply: str, memories: Sequence[str]) -> str | None:
+    """"At £35 per person, that's £560 for 16 people.": the price of one (in the answer, or else in the last reply,
+    which "that" points back to) times the number of people a memory gives the group asked about; None when the
+    question counts for itself, asks of no group, or the memories give no one number of such people."""
+    if not _GROUP_ASKED.search(question) or _COUNTED.search(question) or _HEADCOUNT.search(question) or \
+            _OF_US.search(question):
+        return None
+    for said in (answer, previous_reply):
+        priced = [m for m in _EACH.finditer(said) if (m.group(3) or m.group(4) or "").lower() in
+                  _FOR_CHILDREN | _FOR_ANYONE]
+        if priced:
+            break
+    else:
+        return None
+    if len(priced) != 1:
+        return None
+    price = priced[0]
+    unit = (price.group(3) or price.group(4)).lower()
+    asked = set(terms(question))
+    # (the memory naming what the question names, "noah's party"; and a count of people for a price per person, of
+    # children for one per child)
+    counts = [((len(asked & set(terms(m))), (people.lower() in _CHILDREN) == (unit in _FOR_CHILDREN)), n,
+               people.lower()) for m in memories for n, people in _HEADCOUNT.findall(m)
+              if unit in _FOR_ANYONE or people.lower() in _CHILDREN]
+    best = max((fit for fit, _, _ in counts), default=None)
+    counts = [c for c in counts if c[0] == best]
+    if len({(n, people) for _, n, people in counts}) != 1:
+        return None
+    _, number, people = counts[0]
+    n = int(number) if number.isdigit() else _NUMBERS[number.lower()]
+    amount = f"{n * float(price.group(2)):.2f}".removesuffix(".00")
+    return f"At {price.group(0)}, that's {price.group(1)}{amount} for {n} {people}."

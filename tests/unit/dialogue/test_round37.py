@@ -1,12 +1,13 @@
 """Round 37 of the offline answerer: what a blind split (heldout39: a paintball venue, a barber shop, a petting farm)
 found wrong, tested here on businesses of their own: beer said as "cans", "rock up", "midweek" and the "hols", the
-latest one can turn up, a follow-up asked of the place's answer rather than of the user, an age limit written
-"under-16s", "walk-in only" as no booking to make, the age of one child of two in one memory, a pet asked about by
-name alone, who owns a place, how far, and "anything cheaper than ..."."""
+latest one can turn up, the price of a group the user told of, a follow-up asked of the place's answer rather than
+of the user, an age limit written "under-12s", "walk-in only" as no booking to make, the age of one child of two in
+one memory, a pet asked about by name alone, who owns a place, how far, and "anything cheaper than ..."."""
 
 from __future__ import annotations
 
 from avatar_service.adapters.dialogue.answer_types import wanted
+from avatar_service.adapters.dialogue.totals import group_total
 from avatar_service.adapters.dialogue.yes_or_no import lower_first
 
 from .test_round24 import ask
@@ -22,10 +23,12 @@ KARTING = [
     "Cadet karts are for ages 8 to 15, on Saturday mornings.",
     "No alcohol is allowed on site, and anyone who has been drinking won't be allowed to race.",
     "Dogs aren't allowed in the pit lane or the viewing area, except assistance dogs.",
+    "Kids' kart parties cost £18 per child, with a minimum of 8 children.",
     "Come and watch the racing from our heated viewing gallery, with hot drinks and snacks.",
 ]
 KARTING_MEMORIES = ["User's daughter Ava is 14 months old and his son Leo is 9", "User has a whippet called Pepper",
-                    "User's dad Frank is 70", "User lives in Ripon, about 12 miles from the track"]
+                    "User's dad Frank is 70", "User lives in Ripon, about 12 miles from the track",
+                    "User's work team is 14 people including himself", "User expects 9 children at Leo's party"]
 
 
 def ask_the_track(*questions: str) -> str:
@@ -114,3 +117,18 @@ def test_anything_cheaper_than_a_thing_is_another_thing() -> None:
 def test_a_plural_of_a_word_the_text_writes_in_lower_case_is_no_name() -> None:
     known = "Come and meet our ponies. Pony rides are £3."
     assert lower_first("Pony rides are £3.", known) == "pony rides are £3."
+
+
+def test_the_price_of_a_group_the_user_told_of() -> None:
+    reply = ask_the_track("how much is a grand prix session?", "so what would that come to for all of us?")
+    assert reply == "At £55 per driver, that's £770 for 14 people." or "£770" in reply, reply
+    reply = ask_the_track("do you do kids parties?", "so how much for leo's party?")
+    assert "£162 for 9 children" in reply, reply
+
+
+def test_no_group_price_without_a_group_asked_or_with_a_count_of_its_own() -> None:
+    memories = ["User's work team is 14 people"]
+    assert group_total("how much is it?", "It costs £55 per person.", "", memories) is None
+    assert group_total("what would it come to for 3 of us?", "It costs £55 per person.", "", memories) is None
+    assert group_total("what would it come to for all of us?", "It costs £55 per person.", "", memories) == \
+        "At £55 per person, that's £770 for 14 people."
