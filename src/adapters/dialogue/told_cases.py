@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from avatar_service.adapters.dialogue.age_limits import KIN_WORDS
 from avatar_service.adapters.dialogue.my_people import NAME, SAME_PERSON
-from avatar_service.adapters.dialogue.terms import NUMBER_WORDS, common_terms, owners, stem, terms
+from avatar_service.adapters.dialogue.terms import NUMBER_WORDS, RELATED, common_terms, owners, stem, terms
 from avatar_service.adapters.dialogue.user_facts import asks_about_the_told, has_in_mind
 
 # "my sofa", "our dog", "my nan's chair", "my little boy": the word after the possessive, and its possessor's own noun
@@ -50,12 +50,30 @@ def the_cases(text: str, asked: str, memories: Sequence[str], known: frozenset[s
     cases, naming = memories_named(text, memories, known)
     # (of what the question names of them: "arjun's condition" is the memory of his dyspraxia, not of his trial)
     asked_of = set(terms(asked)) - naming
-    told_of = case_terms(text, memories, [i for i in cases if asked_of & set(terms(memories[i]))] or cases) - place
+    # (whether a thing is safe for them asks of what they need: "is the party food safe for noah?" of his peanut
+    # allergy, not of his party)
+    needing = [i for i in cases if _NEEDS.search(memories[i])] if _SAFE.search(asked) else []
+    told_of = case_terms(text, memories, needing or [i for i in cases if asked_of & set(terms(memories[i]))] or
+                         cases) - place
     if not told_of and not asks_you_to(asked) and not aged:
         return [], frozenset()  # ("would my nan be ok on the boat?" / "User's nan Pat is 92": nothing but her age)
-    for t in naming & weights.keys():
+    for t in (naming | (_SAFE_TERMS if needing else frozenset())) & weights.keys():  # (nor is "safe" what is asked)
         weights[t] = min(weights[t], TOLD_WEIGHT)
+    for t in told_of if needing else ():  # (what they need, the place says in so many words, is asked: "no nuts")
+        if t in known or RELATED.get(t, frozenset()) & known:
+            weights.setdefault(t, 1.0)
     return cases, told_of
+
+
+_SAFE = re.compile(r"\b(?:safe|ok|okay|alright|all right|fine|suitable|manage|cope|avoid)\b", re.I)
+_SAFE_TERMS = frozenset(terms("safe fine suitable manage cope alright"))
+# what someone needs or cannot have: their health, diet, body
+_NEEDS = re.compile(r"\b(?:allerg\w*|intoleran\w*|coeliac|celiac|vegan|vegetarian|halal|kosher|diabet\w*|asthma\w*|"
+                    r"epilep\w*|pregnan\w*|wheelchair|disab\w*|autis\w*|sensitive|condition|injur\w*|arthritis|"
+                    r"blind|deaf|dementia|anxi\w*)\b", re.I)
+# "in my condition", "with my allergy": the user's own needs, which the memories of the user tell
+_MY_NEEDS = re.compile(r"\bmy (?:condition|health|allerg\w*|diet|dietary needs|needs|state)\b", re.I)
+_USERS_OWN = re.compile(r"^User (?:is|has|was|gets|can't|cannot)\b")
 
 
 def memories_named(text: str, memories: Sequence[str], known: frozenset[str]) -> tuple[list[int], frozenset[str]]:
@@ -92,6 +110,9 @@ def memories_named(text: str, memories: Sequence[str], known: frozenset[str]) ->
             found.append((i, names, things))
     # a thing more than one memory may be ("my piano": the upright or the digital one?) is no case; a name or a
     # person is one, whatever the memories tell of them
+    if mine := _MY_NEEDS.search(text):
+        found += [(i, {mine.group(0)}, set()) for i, m in enumerate(memories)
+                  if _USERS_OWN.match(m) and _NEEDS.search(m)]
     counts = Counter(w for _, _, things in found for w in things if owned.get(w, w) not in _PEOPLE)
     named = [(i, names | things) for i, names, things in found if names or any(counts[w] <= 1 for w in things)]
     return [i for i, _ in named], frozenset(terms(" ".join(w for _, naming in named for w in naming)))
@@ -135,9 +156,10 @@ _YOU_TO = re.compile(r"\b(?:can|could|will|would|do) you\b(?! (?:tell|remind|rem
 _FOR_THEM = re.compile(_YOU_TO.pattern + "|"
                        # ("what would it cost to service ella's bike?", "how much to fix my sofa?")
                        r"^\W*(?:what|how much)\b.*\bto\s+\w+\s+(?:my|our|[a-z]+'s)\b|"
-                       r"^\W*(?:is|are|does|do|will|would)\b.*\b(?:for|to|with|on|at)\s+(?:my|our|mine)\b|"
+                       r"^\W*(?:is|are|does|do|will|would)\b.*\b(?:for|to|with|on|at|in)\s+(?:my|our|mine)\b|"
                        # ("is it ok for hannah?", "is the club ok with arjun's condition?": whom a memory names)
-                       r"^\W*(?:is|are|would|will) (?:it|that|this|they|the \w+|you) (?:ok|okay|alright|all right|"
+                       r"^\W*(?:is|are|would|will) (?:it|that|this|they|the \w+(?: \w+)?|you) "
+                       r"(?:ok|okay|alright|all right|"
                        r"safe|fine|suitable|happy) (?:for|with) (?!you\b|us\b|me\b)\w+|"
                        r"^\W*(?:and\s+)?(?:can|could|may|is|are|would|will)\s+(?:\w+|(?:my|our|the)(?:\s+\w+){1,3}?)\s+"
                        r"(?:come|go|join|bring|get|have|use|stay|board|fish|ride|swim|play|visit|do|try|"

@@ -2,7 +2,8 @@
 found wrong, tested here on businesses of their own: beer said as "cans", "rock up", "midweek" and the "hols", the
 latest one can turn up, the price of a group the user told of, a follow-up asked of the place's answer rather than
 of the user, an age limit written "under-12s", "walk-in only" as no booking to make, the age of one child of two in
-one memory, a pet asked about by name alone, who owns a place, how far, and "anything cheaper than ..."."""
+one memory, a pet asked about by name alone, who owns a place, how far, "anything cheaper than ...", whether a
+thing is safe for someone (what they need) and "my condition"."""
 
 from __future__ import annotations
 
@@ -132,3 +133,29 @@ def test_no_group_price_without_a_group_asked_or_with_a_count_of_its_own() -> No
     assert group_total("what would it come to for 3 of us?", "It costs £55 per person.", "", memories) is None
     assert group_total("what would it come to for all of us?", "It costs £55 per person.", "", memories) == \
         "At £55 per person, that's £770 for 14 people."
+
+
+BAKERY = [
+    "Crumbs is a cake shop at 9 Mill Street, Thirsk.",
+    "Birthday cakes need ordering at least a week ahead, and cost from £35.",
+    "Our kitchen also handles gluten, so none of our cakes can be guaranteed safe for coeliacs.",
+    "We have a small café with a soft play corner for under-5s.",
+    "Pregnant customers should avoid our unpasteurised cheese scones.",
+]
+BAKERY_MEMORIES = ["User's husband Sam is coeliac", "User's husband Sam has his 40th birthday on 12 June",
+                   "User is pregnant with her first baby", "User lives in Thirsk"]
+
+
+def ask_the_bakery(*questions: str) -> str:
+    return ask("A baker.", BAKERY, [0.3] * len(BAKERY), *questions,
+               memories=(BAKERY_MEMORIES, [0.2] * len(BAKERY_MEMORIES)))
+
+
+def test_whether_a_thing_is_safe_for_someone_asks_of_what_they_need() -> None:
+    reply = ask_the_bakery("will the birthday cake be ok for sam?")  # his being coeliac, not his birthday
+    assert "gluten" in reply, reply
+
+
+def test_my_condition_is_what_the_user_told_of_their_own_health() -> None:
+    reply = ask_the_bakery("is there anything i should avoid in my condition?")
+    assert "unpasteurised" in reply, reply
