@@ -17,6 +17,7 @@ _AGE = re.compile(rf"\b(\d{{1,3}}|{_AGE_WORD})[ -]years?[ -]old\b|\b(?:aged?|age
                   rf"\b(?:is|turning) (\d{{1,2}})\b(?![ -]months?\b)|"
                   rf"\bis ({_AGE_WORD})(?= and an? half\b|\s*(?:[.,;!?]|$))|"
                   rf"\b(\d{{1,2}}|{_AGE_WORD})[ -]months?[ -]old\b", re.I)
+ADULT_AGE = 18  # (the age from which one is a grown-up)
 # an age limit: a number that is not a time, a price or a count of something else ("under 18", "under-18s")
 _LIMIT = re.compile(r"\b(under|below|younger than|over|above|older than)[\s-](\d{1,3})s?\b(?![.:]?\d|\s?(?:am|pm|"
                     r"euros?|guests|people|persons|minutes|hours|weeks|months|km|kg|%))|\b(\d{1,3})\s(?:and|or)\s(over|under|older|"

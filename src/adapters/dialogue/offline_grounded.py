@@ -56,6 +56,7 @@ from avatar_service.adapters.dialogue.my_people import (
     weigh_the_aged,
 )
 from avatar_service.adapters.dialogue.narrowing import one_clause
+from avatar_service.adapters.dialogue.party_prices import party_total
 from avatar_service.adapters.dialogue.question_cases import (
     asks_age_limit,
     doers_named,
@@ -76,7 +77,7 @@ from avatar_service.adapters.dialogue.terms import (
     words,
 )
 from avatar_service.adapters.dialogue.told_cases import named_aside, the_cases, weigh_the_told
-from avatar_service.adapters.dialogue.totals import group_total, total_for
+from avatar_service.adapters.dialogue.totals import with_total
 from avatar_service.adapters.dialogue.user_facts import (
     about_user,
     addresses_the_place,
@@ -101,7 +102,6 @@ _VISITING = frozenset(terms("arrive come turn get here"))
 _POINTS_BACK = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their)\b", re.I)
 # "do I need to book, or can we just turn up?": the other way is said for contrast, and needs no answer of its own
 _ALTERNATIVE = re.compile(r",?\s+or\s+(?:can|could|do|does|should|shall|will|would|is|are|may|must)\b.*$", re.I)
-ADULT_AGE = 18
 _EXTRA = re.compile(r"\b(?:extra|on top|additional|more)\b", re.I)
 _ONE_PERSON = re.compile(r"\b(?:a|an|one|single) (?:adult|grown[- ]?up|person|visitor|guest)\b", re.I)
 
@@ -241,6 +241,8 @@ class _Reply(SmallTalk):
             if not asking:
                 self.say(P.STATEMENT_ACK)
                 return self.say(P.TELL_ME_MORE, topic=unknown_topic(text, ranking) or "that")
+            if "price" in query.kinds and (party := party_total(text, ranking, self.request.memories)):
+                return self.parts.append(party)  # ("so how much for me and both my kids?": no one price answers)
             return self.dont_know(text, ranking)
         chosen = each_of_them(ranking, best) if self.several else chosen_sentences(ranking, best, self.style.verbosity)
         s = self.style
@@ -257,8 +259,7 @@ class _Reply(SmallTalk):
             lead = one_clause(lead, said, query.kinds, bool(self.context_terms) and query.kind_borrowed,
                               self.previous_reply if self.pointing else "")
         # ("both my mattresses?" / "£25 each": "That's £50 ..."; "for all of us?" / "£35 per person": "... £560")
-        self.parts.extend([lead, total] if (total := total_for(text, lead, query.kinds)) else
-                          [group_total(text, lead, self.previous_reply, self.request.memories) or lead])
+        self.parts.extend(with_total(text, lead, query.kinds, self.previous_reply, self.request.memories, ranking))
         self.parts.extend(as_sentence(c.candidate.text) for c in chosen[1:])
         self.quip("answer")
 
@@ -357,7 +358,7 @@ class _Reply(SmallTalk):
         names = place_names(self.request.persona.description)
         self.cases, told_of = the_cases(text, asked, self.request.memories, self.known_terms,
                                         frozenset(terms(" ".join(names))), weights,
-                                        any(age < ADULT_AGE for age in asked_ages)) \
+                                        any(age < age_limits.ADULT_AGE for age in asked_ages)) \
             if mine < 1.0 else ([], frozenset())
         mine = 0.0 if self.cases else mine  # "can Bramble come along?": asked of the place, for whom the memories say
         common = common_terms(text)
@@ -373,8 +374,8 @@ class _Reply(SmallTalk):
                      ages_said=bool(age_limits.ages(text)), place_names=names,
                      own=own_terms,
                      mentions_user=mentions_user(asked) or (bool(context) and mentions_user(context)),
-                     child=age_limits.mentions_child(text) or any(age < ADULT_AGE for age in asked_ages) or any(
-                         age_limits.mentions_child(self.request.memories[i]) for i in self.cases), said=said,
+                     child=age_limits.mentions_child(text) or any(a < age_limits.ADULT_AGE for a in asked_ages) or
+                     any(age_limits.mentions_child(self.request.memories[i]) for i in self.cases), said=said,
                      case=case, aside_named=aside_named, from_reply=self.from_reply, echoed=self.echoed,
                      incidental=common | of_the_family(weights.keys(), self.itself), told=told,
                      last_reply=said_sentences(self.previous_reply), kind_borrowed=bool(borrowed_kinds),
@@ -383,8 +384,7 @@ class _Reply(SmallTalk):
                      case_aside=named_aside(asked))
 
     def candidates(self, exclude: str = "") -> list[Candidate]:
-        """The known sentences and the memories, without the knowledge sentences `exclude` said ("tell me more": what
-        the last reply said is not said again)."""
+        """The known sentences and memories but the knowledge `exclude` said ("tell me more" says nothing twice)."""
         said = exclude.lower()
         return [c for c in self.known if not (said and c.kind == "knowledge" and c.text.lower().rstrip(".!?") in said)]
 

@@ -10,7 +10,20 @@ import re
 from collections.abc import Sequence
 
 from avatar_service.adapters.dialogue.counted import COUNT_WORDS
+from avatar_service.adapters.dialogue.party_prices import party_total
+from avatar_service.adapters.dialogue.ranked import Ranking
 from avatar_service.adapters.dialogue.terms import stem, terms
+
+
+def with_total(question: str, answer: str, kinds: Sequence[str], previous_reply: str, memories: Sequence[str],
+               ranking: Ranking) -> list[str]:
+    """The answer, and the sum a price asked for several comes to: "That's £50 for two mattresses." after it, or
+    instead of it the price of a group the user told of, or of the party the question lists (party_prices)."""
+    if "price" in kinds and (total := total_for(question, answer, kinds)):
+        return [answer, total]
+    return [group_total(question, answer, previous_reply, memories) or
+            ("price" in kinds and party_total(question, ranking, memories)) or answer]
+
 
 _NUMBERS = {**{w: n for w, n in COUNT_WORDS.items() if n >= 2}, "both": 2}  # (several: "one" counts nothing up)
 _SAID = {n: w for w, n in COUNT_WORDS.items()}

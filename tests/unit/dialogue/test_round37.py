@@ -3,7 +3,7 @@ found wrong, tested here on businesses of their own: beer said as "cans", "rock 
 latest one can turn up, the price of a group the user told of, a follow-up asked of the place's answer rather than
 of the user, an age limit written "under-12s", "walk-in only" as no booking to make, the age of one child of two in
 one memory, a pet asked about by name alone, who owns a place, how far, "anything cheaper than ...", whether a
-thing is safe for someone (what they need) and "my condition"."""
+thing is safe for someone (what they need), "my condition", and the price of a party, each at their age."""
 
 from __future__ import annotations
 
@@ -159,3 +159,29 @@ def test_whether_a_thing_is_safe_for_someone_asks_of_what_they_need() -> None:
 def test_my_condition_is_what_the_user_told_of_their_own_health() -> None:
     reply = ask_the_bakery("is there anything i should avoid in my condition?")
     assert "unpasteurised" in reply, reply
+
+
+CINEMA = [
+    "The Regal is a one-screen cinema on High Street, Thirsk.",
+    "Tickets are £9 for adults, £6 for under-16s and £7 for over-65s.",
+    "Popcorn is £3.50 a tub.",
+]
+CINEMA_MEMORIES = ["User's nan Peggy is 81", "User's son Tom is 10 and his daughter Lily is 13", "User's friend Sal"
+                   " is coming on Friday"]
+
+
+def ask_the_cinema(*questions: str) -> str:
+    return ask("The manager of a cinema.", CINEMA, [0.3] * len(CINEMA), *questions,
+               memories=(CINEMA_MEMORIES, [0.2] * len(CINEMA_MEMORIES)))
+
+
+def test_the_price_of_a_party_each_at_their_age() -> None:
+    assert ask_the_cinema("how much for me and my nan?") == "That's £16: £9 for you and £7 for your nan."
+    assert ask_the_cinema("how much would it be for me and both my kids?") == \
+        "That's £21: £9 for you and £12 for your two kids."
+    assert ask_the_cinema("what would it cost for me and tom?") == "That's £15: £9 for you and £6 for Tom."
+
+
+def test_no_party_price_for_someone_whose_age_is_unknown() -> None:
+    reply = ask_the_cinema("how much for me and sal?")
+    assert "That's" not in reply, reply
