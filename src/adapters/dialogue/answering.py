@@ -100,7 +100,8 @@ CATEGORY_WEIGHT = 0.6
 # plain figures ("Screen 1 has 220 seats"): the comparing word counts as little as a generic one
 _COMPARING = re.compile(r"\b(?:bigger|biggest|larger|largest|smaller|smallest|longer|longest|shorter|shortest|"
                         r"cheaper|cheapest|dearer|dearest|pricier|priciest|easier|easiest|harder|hardest|"
-                        r"closer|closest|nearer|nearest|newer|newest|older|oldest)\b", re.I)
+                        r"closer|closest|nearer|nearest|newer|newest|older|oldest)\b|"
+                        r"\bfits?(?= (?:in|on|into|onto|through|under)\b)", re.I)  # ("will it fit in my garden?")
 # who wants a thing is not what is asked about it ("the lads want to bring a few cans, is that alright?")
 _WHO_WANTS = re.compile(r"\b(?:the|my|our|his|her)\s+(friends?|mates?|lads|guests?|colleagues?|team|group|family)\s+"
                         r"(?:want|wants|wanna|would like|'d like|are keen|are hoping|plan|are planning)\b", re.I)

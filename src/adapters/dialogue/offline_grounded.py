@@ -92,7 +92,7 @@ from avatar_service.adapters.dialogue.user_facts import (
     the_place_itself,
     user_name_in,
 )
-from avatar_service.adapters.dialogue.yes_or_no import with_answer_word
+from avatar_service.adapters.dialogue.yes_or_no import measured, with_answer_word
 from avatar_service.core.text.follow_ups import is_follow_up, resolved
 from avatar_service.core.text.sentences import sentence_pieces
 from avatar_service.ports.dialogue import DialogueRequest, Turn
@@ -229,8 +229,8 @@ class _Reply(SmallTalk):
         asking = is_question(text) or more
         query = self.query(text, more)
         ranking, asked = rank(query, self.candidates(exclude=self.previous_reply if more else "")), asked_part(text)
-        if query.yes_no and (each := each_child_may(said, self.request.memories, ranking)):
-            return self.parts.append(each)  # "could both my kids come?": Alfie can, Rosa can't
+        if query.yes_no and (may := each_child_may(said, self.request.memories, ranking) or measured(text, ranking)):
+            return self.parts.append(may)  # "could both my kids come?": Alfie can, Rosa can't; "close enough?"
         # ("am I too old to start?" asks the place's limit, at the user's age)
         mine = min(about_user(asked), query.about_user) if query.ages and query.permission else about_user(asked)
         best = best_answer(ranking, more, asking, mine, query.to_place or query.permission,

@@ -10,6 +10,7 @@ from wordfreq import zipf_frequency
 from avatar_service.adapters.dialogue import age_limits, answer_types, counted
 from avatar_service.adapters.dialogue.answering import AVAILABLE, NEGATIVE, OFFERING, PARTS, as_sentence, clause_terms
 from avatar_service.adapters.dialogue.everyday_phrases import FREE_OF
+from avatar_service.adapters.dialogue.measures import within_limit
 from avatar_service.adapters.dialogue.ranked import Ranking, Scored
 from avatar_service.adapters.dialogue.ranking import NEED
 from avatar_service.adapters.dialogue.terms import OPENING_TERMS, RELATED, terms
@@ -97,6 +98,13 @@ def with_answer_word(best: Scored, question: str, ranking: Ranking) -> str:
         # "am I too old to start?" asks whether it is barred: "welcome at any age" says no
         return ("No, " if said.startswith("Yes, ") else "Yes, ") + said.split(", ", 1)[1]
     return said
+
+
+def measured(question: str, ranking: Ranking) -> str | None:
+    """"Yes, it must be within 15 metres of ..." when a size or distance the user told is within the place's limit (or
+    "No, ..." when it is not: measures.py); None when nothing compares."""
+    verdict = within_limit(question, ranking)
+    return _answered(verdict[0], verdict[1], ranking) if verdict else None
 
 
 # booking asked for, and a sentence that says there is none to make ("first come, first served")

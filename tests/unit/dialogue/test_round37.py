@@ -3,7 +3,8 @@ found wrong, tested here on businesses of their own: beer said as "cans", "rock 
 latest one can turn up, the price of a group the user told of, a follow-up asked of the place's answer rather than
 of the user, an age limit written "under-12s", "walk-in only" as no booking to make, the age of one child of two in
 one memory, a pet asked about by name alone, who owns a place, how far, "anything cheaper than ...", whether a
-thing is safe for someone (what they need), "my condition", and the price of a party, each at their age."""
+thing is safe for someone (what they need), "my condition", the price of a party, each at their age, and whether a
+measure the user told is within a limit."""
 
 from __future__ import annotations
 
@@ -185,3 +186,25 @@ def test_the_price_of_a_party_each_at_their_age() -> None:
 def test_no_party_price_for_someone_whose_age_is_unknown() -> None:
     reply = ask_the_cinema("how much for me and sal?")
     assert "That's" not in reply, reply
+
+
+MARQUEE = [
+    "Our marquees are pegged into grass, so they can't go on patios or decking.",
+    "The generator must be within 20 metres of the marquee, because our cable is 20 metres long.",
+    "A 6m by 9m marquee needs a flat lawn of at least 8m by 11m.",
+]
+
+
+def ask_the_marquee_firm(*questions: str, memories: list[str]) -> str:
+    return ask("A marquee hire firm.", MARQUEE, [0.3] * len(MARQUEE), *questions,
+               memories=(memories, [0.2] * len(memories)))
+
+
+def test_a_measure_the_user_told_within_the_place_s_limit() -> None:
+    lawn = ["User's back lawn is flat and about 10m by 14m", "User lives in Thirsk"]
+    assert ask_the_marquee_firm("will a 6m by 9m marquee fit on my lawn?", memories=lawn).startswith("Yes, a 6m by 9m")
+    small = ["User's back lawn is flat and about 7m by 14m"]
+    reply = ask_the_marquee_firm("is my lawn big enough for the 6m by 9m marquee?", memories=small)
+    assert reply.startswith("No, a 6m by 9m"), reply
+    far = ["User's generator shed is about 30 metres from the lawn"]
+    assert ask_the_marquee_firm("is my generator shed close enough?", memories=far).startswith("No, the generator")
