@@ -38,6 +38,13 @@ _SEVERAL = re.compile(r"\b(?:kids|children|sons|daughters|grandchildren|grandkid
                       r"twins|boys|girls|parents)\b", re.I)
 JUST_ME = re.compile(r"\b(?:(?:just|only) (?:for )?|for )(?:me|myself)\b(?! and\b)|\bon my own\b", re.I)
 ONE_PERSON = frozenset(terms("adult individual single"))
+# the price of one person or of one kind of them is asked ("for an adult", "for kids"), not a family's
+_FOR_ONE = re.compile(r"\b(?:a|an|one|single) (?:adult|grown[- ]?up|person|visitor|guest)\b|"
+                      r"\bfor (?:the )?(?:kids|children|adults|grown[- ]?ups|seniors|students)\b(?!\s+and\b)", re.I)
+
+
+def asked_for_one(question: str) -> bool:
+    return bool(_FOR_ONE.search(question) or JUST_ME.search(question))
 
 
 def _of_the_count(pieces: Sequence[str], question: str) -> list[int]:

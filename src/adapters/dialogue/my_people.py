@@ -31,8 +31,11 @@ def ages_of_relatives(text: str, memories: Sequence[str]) -> list[int]:
     # (a plural on its own is anyone's: "do you do anything just for girls?" asks of girls, not of my daughter)
     relatives = {SAME_PERSON.get(w, w) for i, w in enumerate(said) if (mentions_child(w) or w in _KIN) and
                  not (_ANYONES.match(w) and (i == 0 or said[i - 1] not in _WHOSE))}
-    return [age for m in memories if relatives & {SAME_PERSON.get(w, w) for w in owners(m)}
-            for age in _ages_of(relatives, m)]
+    found = [age for m in memories if relatives & {SAME_PERSON.get(w, w) for w in owners(m)}
+             for age in _ages_of(relatives, m)]
+    # "does the baby need a ticket?": the child whose age a memory gives in months ("Isla is 18 months old")
+    return found or [a for m in memories if "baby" in relatives for part in _PARTS.split(m)
+                     if _IN_MONTHS.search(part) for a in ages(part)]
 
 
 def _ages_of(relatives: set[str], memory: str) -> list[int]:
@@ -45,6 +48,7 @@ def _ages_of(relatives: set[str], memory: str) -> list[int]:
 
 
 _PARTS = re.compile(r",|;|\band\b")
+_IN_MONTHS = re.compile(r"\b\w+[ -]months?[ -]old\b", re.I)
 
 
 _ANYONES = re.compile(r"(?:kids|children|boys|girls|teenagers|teens|toddlers|babies|youngsters|lads|sons|daughters)$")

@@ -43,7 +43,7 @@ from avatar_service.adapters.dialogue.follow_up_context import (
     role_terms,
     topic_turns,
 )
-from avatar_service.adapters.dialogue.listed_kinds import JUST_ME, ONE_PERSON
+from avatar_service.adapters.dialogue.listed_kinds import JUST_ME, ONE_PERSON, asked_for_one
 from avatar_service.adapters.dialogue.my_people import (
     CHILD_TERMS,
     NAME,
@@ -103,7 +103,6 @@ _POINTS_BACK = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their)\b", re
 # "do I need to book, or can we just turn up?": the other way is said for contrast, and needs no answer of its own
 _ALTERNATIVE = re.compile(r",?\s+or\s+(?:can|could|do|does|should|shall|will|would|is|are|may|must)\b.*$", re.I)
 _EXTRA = re.compile(r"\b(?:extra|on top|additional|more)\b", re.I)
-_ONE_PERSON = re.compile(r"\b(?:a|an|one|single) (?:adult|grown[- ]?up|person|visitor|guest)\b", re.I)
 
 
 class OfflineGroundedDialogue:
@@ -379,7 +378,7 @@ class _Reply(SmallTalk):
                      case=case, aside_named=aside_named, from_reply=self.from_reply, echoed=self.echoed,
                      incidental=common | of_the_family(weights.keys(), self.itself), told=told,
                      last_reply=said_sentences(self.previous_reply), kind_borrowed=bool(borrowed_kinds),
-                     one_person=bool(_ONE_PERSON.search(text) or JUST_ME.search(text)), listed_before=listed,
+                     one_person=asked_for_one(text), listed_before=listed,
                      cases=frozenset(self.cases), case_terms=told_of,
                      case_aside=named_aside(asked))
 

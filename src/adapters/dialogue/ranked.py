@@ -52,7 +52,7 @@ class Query:
     told: frozenset[str] = frozenset()
     last_reply: frozenset[str] = frozenset()  # the last reply's sentences (said_sentences), whatever is asked
     kind_borrowed: bool = False  # the kinds are the turn before's ("what about christmas day?" after "from what time?")
-    one_person: bool = False  # asks for one person ("for a grown-up", "just for me")
+    one_person: bool = False  # asks for one person or one kind of them ("for a grown-up", "just for me", "for kids")
     # "and on Saturdays?" after the weekday hours: the known sentences the last reply was drawn from, when the turn
     # asks the same kind of answer of another case; the list that gave one case gives the next
     listed_before: frozenset[str] = frozenset()

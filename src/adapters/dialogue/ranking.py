@@ -39,9 +39,9 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
     idf = {t: math.log(1.0 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in weights}
     average = sum(len(s) for s in term_sets) / n if n else 1.0
     ages = [_age(query, c.text, c.kind == "knowledge") for c in candidates]
-    # an age limit answers whether someone's age gets a discount only where it states a price (read once a candidate,
-    # and only when a discount is asked)
-    discount = bool(weights.keys() & _DISCOUNT_TERMS)
+    # an age limit answers whether someone's age gets a discount, or needs a ticket, only where it states a price (read
+    # once a candidate, and only when such a thing is asked)
+    discount = bool(weights.keys() & _PAYING_TERMS)
     priced = [answer_types.HOLDS["price"].search(c.text) is not None for c in candidates] if discount else [False] * n
     asked_amounts = amounts.amounts(query.text)
     need_asked = query.yes_no and _NEED_ASKED.search(query.text) is not None
@@ -88,6 +88,7 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
                 held += idf[t] * w
             elif age > 0 and _by_age(t, priced[i]):  # "can kids come?" / "under-16s walk for half price"
                 main_held += w >= 1.0 and t in reachable
+                topic_held = topic_held or (w >= 1.0 and t in topic)  # ("does the baby need a ticket?" / "go free")
                 continue
             elif related[t] & have or t in before or (days and days[i] and t in WEEKDAY_TERMS & query.own):
                 held += _RELATED_MATCH * idf[t] * w
@@ -139,8 +140,9 @@ def rank(query: Query, candidates: Sequence[Candidate]) -> Ranking:
             score += NEED_SAID  # "do I need to book?": "you don't need an appointment", not "Bea takes the bookings"
         if asked_amounts and amounts.amount_fit(candidate.text, asked_amounts):
             score += AMOUNT_FITS  # "600 pages, is it any cheaper?": "for orders of more than 500 sides"
-        if query.one_person and _FOR_SEVERAL.search(candidate.text):
-            score -= 0.15  # "a family swim for two adults and two juniors" is not the price for a grown-up
+        if (query.one_person or len(query.ages) == 1) and (several := _FOR_SEVERAL.search(candidate.text)) and \
+                not _of_one(query, candidate.text[:several.start()] + candidate.text[several.end():]):
+            score -= 0.15  # "a family swim for two adults and two juniors" is not the price for a grown-up (or a kid)
         if not query.child and age_limits.limits_group(candidate.text):
             score -= 0.1  # "children under 6 eat free" does not answer "how much is breakfast?"
         if (case := _CASE.match(candidate.text)) and not _asked(case.group(1), weights):
@@ -261,7 +263,8 @@ _NEED_ASKED = re.compile(r"\b(?:do|does|will|would) (?:i|we|you|he|she|they) (?:
 NEED = re.compile(r"\b(?:needs?|needed|necessary|required|requires|compulsory|have to|has to|must)\b", re.I)
 NEED_SAID, AMOUNT_FITS = 0.1, 0.2
 SUBJECT_HELD, _OPENING_WORDS = 0.03, 4  # what a sentence opens with is what its answer is about
-_FOR_SEVERAL = re.compile(r"\bfor (?:two|three|four|five|six|[2-6]) (?:adults|people|persons|guests|visitors)\b", re.I)
+_FOR_SEVERAL = re.compile(r"\bfor (?:two|three|four|five|six|[2-6]) (?:adults|people|persons|guests|visitors)\b"
+                          r"(?: and (?:up to )?(?:one|two|three|four|[1-4]) (?:child|children|kids|juniors)\b)?", re.I)
 _CASE = re.compile(r"^(?:On|For|During|Outside|After|Before|Except|At)\s+(?:the\s+)?(\w+)")
 
 
@@ -303,6 +306,19 @@ _HOURS, _CLOSED = frozenset(("clock", "time")), re.compile(r"\bclosed\b", re.I)
 _ASKS_WHO_THEY_ARE = frozenset(("name", "age", "person"))
 
 
+def _of_one(query: Query, rest: str) -> bool:
+    """Whether what a sentence says besides its price for several ("..., and a family ticket for two adults and two
+    children is £45") is about the one person, or the one kind of them, asked about ("Over-65s pay £11")."""
+    if query.ages:
+        return age_limits.age_fit(rest, query.ages) > 0
+    if query.child:
+        return age_limits.mentions_child(rest) or age_limits.for_minors(rest)
+    return bool(set(terms(rest)) & _ONE_KIND & query.weights.keys())
+
+
+_ONE_KIND = frozenset(terms("adult adults person people senior seniors student students visitor visitors guest guests"))
+
+
 def _kin(term: str) -> bool:
     """A question's term for one of the user's people whose age a limit may be about: a child, a niece..."""
     return age_limits.mentions_child(term) or term in _KIN_TERMS
@@ -311,12 +327,12 @@ def _kin(term: str) -> bool:
 def _by_age(term: str, priced: bool) -> bool:
     """A term an age limit answers: one of the user's people, or the discount their age may give in a sentence that
     states a price (`priced`: "does my mum (67) get a discount?" / "over-65s pay £11", not "the taster is for ages 5
-    and over only")."""
-    return _kin(term) or (priced and term in _DISCOUNT_TERMS)
+    and over only"), or the ticket they may need ("under-2s go free")."""
+    return _kin(term) or (priced and term in _PAYING_TERMS)
 
 
-_DISCOUNT_TERMS = frozenset(terms("discount discounts concession concessions reduction reduced"))
-_KIN_TERMS = frozenset(terms(" ".join(("granddaughter granddaughters grandson grandsons", *age_limits.KIN_WORDS))))
+_PAYING_TERMS = frozenset(terms("discount discounts concession concessions reduction reduced ticket tickets"))
+_KIN_TERMS = frozenset(terms(" ".join(("granddaughter granddaughters grandson grandsons baby", *age_limits.KIN_WORDS))))
 
 
 def _who(query: Query, kind: str) -> float:

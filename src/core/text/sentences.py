@@ -39,12 +39,13 @@ def split_sentences(text: str) -> list[str]:
 
 _BULLET = re.compile(r"^\s*(?:[#>*\-•]+|\d+[.)])\s*")
 _WORD = re.compile(r"[A-Za-z0-9]+")
+_PRICED = re.compile(r"[£$€]\s?\d")
 
 
 def answer_sentences(chunk: str) -> list[str]:
     """The sentences of a knowledge chunk that can answer a question: list bullets and numbers taken off,
-    headings and other pieces of fewer than three words left out. The offline answerer ranks these, and the
-    per-process cache of sentence embeddings (core.services.sentence_vectors) is keyed by them."""
+    headings and other pieces of fewer than three words (and no price) left out. The offline answerer ranks these,
+    and the per-process cache of sentence embeddings (core.services.sentence_vectors) is keyed by them."""
     return list(_answer_sentences(chunk))
 
 
@@ -53,7 +54,7 @@ def _answer_sentences(chunk: str) -> tuple[str, ...]:
     out = []
     for sentence in split_sentences(chunk):
         sentence = _BULLET.sub("", sentence).strip()
-        if len(_WORD.findall(sentence)) >= 3:
+        if len(_WORD.findall(sentence)) >= 3 or _PRICED.search(sentence):  # ("Adults £12." is no heading)
             out.append(sentence)
     return tuple(out)
 

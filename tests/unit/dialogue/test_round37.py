@@ -208,3 +208,31 @@ def test_a_measure_the_user_told_within_the_place_s_limit() -> None:
     assert reply.startswith("No, a 6m by 9m"), reply
     far = ["User's generator shed is about 30 metres from the lawn"]
     assert ask_the_marquee_firm("is my generator shed close enough?", memories=far).startswith("No, the generator")
+
+
+AQUARIUM = [
+    "A family ticket for 2 adults and 2 children is £36.",
+    "Adults £12.",
+    "Children aged 3 to 15 £8.",
+    "Under-3s get in free.",
+    "Over-65s pay £10, and a family ticket for two adults and three children is £44.",
+]
+
+
+def ask_the_aquarium(*questions: str) -> str:
+    memories = ["User's son Oli is 7 and his sister Bea is 10 months old", "User's mum Pat is 68"]
+    return ask("An aquarium.", AQUARIUM, [0.5, 0.4, 0.4, 0.3, 0.3], *questions, memories=(memories, [0.2, 0.2]))
+
+
+def test_the_price_for_one_kind_of_visitor_is_not_a_family_s() -> None:
+    reply = ask_the_aquarium("how much is entry for kids?")
+    assert "£8" in reply and "£36" not in reply, reply
+    reply = ask_the_aquarium("how much is entry for kids?", "and for adults?")
+    assert "£12" in reply and "£36" not in reply, reply
+    reply = ask_the_aquarium("does my mum get a cheaper ticket?")  # (the family ticket is one clause of two)
+    assert "£10" in reply, reply
+
+
+def test_the_baby_is_the_child_whose_age_is_in_months() -> None:
+    reply = ask_the_aquarium("does the baby need a ticket?")
+    assert "Under-3s get in free" in reply, reply
