@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 
 from avatar_service.adapters.dialogue.age_limits import ADULT_AGE, age_fit, ages, ages_meant
-from avatar_service.adapters.dialogue.my_people import ages_of_named, ages_of_relatives
+from avatar_service.adapters.dialogue.my_people import ages_of_named, ages_of_relatives, named_ages
 from avatar_service.adapters.dialogue.ranked import Ranking
 
 ADULT = 30  # the user, whose age no memory gives: a grown-up
@@ -21,6 +21,8 @@ _SENIOR = 65
 _PARTY = re.compile(r"\bfor (?:me|myself|us)\s*(?:,|and)\s+(.+?)\s*[?.!]*$", re.I)
 _ONE = re.compile(r"\s*(?:,\s*(?:and\s+)?|\band\b)\s*", re.I)
 _KIDS = re.compile(r"^(?:both |all )?(?:my |our |the )?(?:two |three |2 |3 )?(?:kids|children|boys|girls)$", re.I)
+_COUNTS = {"two": 2, "three": 3, "2": 2, "3": 3}
+_COUNT = re.compile(r"\b(?:two|three|2|3)\b", re.I)
 _MONEY = re.compile(r"£\s?(\d+(?:\.\d\d)?)")
 _FREE = re.compile(r"\b(?:go|goes|come|comes|are|is|enter|get in) free\b|\bfree of charge\b", re.I)
 _CLAUSES = re.compile(r"(?<=[.;])\s+|,\s+(?:or\s+|and\s+)?|\s+(?:or|and)\s+(?=£)")
@@ -48,6 +50,13 @@ def party_total(question: str, ranking: Ranking, memories: Sequence[str]) -> str
     people: list[tuple[str, list[int]]] = [("you", [_own_age(memories)])]
     for said in (s.strip() for s in _ONE.split(party.group(1)) if s.strip()):
         if _KIDS.match(said):
+            # each by name where the memory of the children names them ("£9.95 for Noah and nothing for Isla")
+            named = [(name, [age]) for m in memories if ages_of_relatives("my son and my daughter", [m])
+                     for name, age in named_ages(m)]
+            count = _COUNT.search(said)
+            if named and (not count or len(named) == _COUNTS[count.group().lower()]):
+                people.extend(named)
+                continue
             kids = ages_of_relatives("my son and my daughter", memories)
             people.append((f"your {_count_word(len(kids))} kids" if len(kids) > 1 else "your child", kids))
         else:
