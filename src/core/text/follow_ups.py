@@ -14,6 +14,9 @@ _WORD = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
 # "and with wine?", "what about kids?", "how about on Sundays?"
 # ("what if my dog gets sick?" is a question of its own)
 _CONNECTIVE = re.compile(r"^\s*(and|also|or|but|so|then|what about|how about|same for|and what about)\b", re.I)
+# the price of the thing just talked about, for one of those it is for: "how much per child?", "how much is it a head?"
+_PER_ONE = re.compile(r"^\s*how much(?: is it| is that| does it cost| would it be| will it be)? "
+                      r"(?:per|a|for each|each) (?:child|kid|person|head|adult|guest|player|dog|car)\s*\??\s*$", re.I)
 # Words that point back at something named earlier. "it" also opens plenty of standalone questions
 # ("how much does it cost to rent a bike?"), so it only counts in short turns.
 _BACK = frozenset(["he", "she", "him", "his", "her", "hers", "they", "them", "their", "those", "that", "then",
@@ -32,7 +35,7 @@ def content_words(text: str) -> list[str]:
 
 def is_follow_up(text: str) -> bool:
     """Whether `text` leans on the turn before it (see the module docstring)."""
-    if _CONNECTIVE.match(text):
+    if _CONNECTIVE.match(text) or _PER_ONE.match(text):
         return True
     said = {w.split("'")[0] for w in _WORD.findall(text.lower().replace("’", "'"))}  # "she's": she
     content = len([w for w in content_words(text) if w not in _ASKING_AGAIN])

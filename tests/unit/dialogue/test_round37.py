@@ -239,3 +239,22 @@ def test_the_baby_is_the_child_whose_age_is_in_months() -> None:
 def test_the_party_price_names_each_child_the_memories_name() -> None:
     reply = ask_the_aquarium("how much would it be for me, mum and the two kids?")
     assert reply == "That's £30: £12 for you, £10 for your mum, £8 for Oli and nothing for Bea.", reply
+
+
+PLAY_CENTRE = [
+    "Toddler sessions cost £5 per child and run on weekday mornings.",
+    "Birthday parties run on Saturdays and cost £14 per child, with a minimum of 10 children.",
+    "Laser maze games are for ages 7 and up and cost £8 per player for 30 minutes.",
+    "Party guests get a pizza slice and a juice each, and the birthday child plays free with 12 or more paying kids.",
+]
+
+
+def ask_the_play_centre(*questions: str) -> str:
+    return ask("A children's play centre.", PLAY_CENTRE, [0.5, 0.5, 0.4, 0.3], *questions)
+
+
+def test_how_much_per_child_asks_the_price_of_what_was_just_talked_about() -> None:
+    reply = ask_the_play_centre("do you do birthday parties?", "how much per child?")
+    assert "£14" in reply, reply
+    reply = ask_the_play_centre("is the laser maze ok for a 9 year old?", "how much is it per kid?")
+    assert "£8" in reply, reply
