@@ -120,7 +120,9 @@ _WANTS = [
     # (not "what phone have I got?", "which phone do you fix?": the device)
     ("contact", re.compile(r"\b(?<!what )(?<!which )(?:phone|telephone|call|email|e-mail|contact|reach)\b|"
                            r"\bring (?:you|us)\b|\bnumber to (?:ring|call|phone|text)\b|"
-                           r"\b(?:what|which) number (?:do|should|can|could|would) (?:i|we) (?:ring|call|phone|text)\b|"
+                           r"\b(?:what|which|a|the|any) number (?:(?:do|should|can|could|would) (?:i|we)|"
+                           # ("is there a number i can ring?")
+                           r"(?:i|we) (?:can|could|should)) (?:ring|call|phone|text)\b|"
                            # "what's your number?", "what's hannah's number?" (not "my number", "the number of")
                            r"\b(?:your|their|(?!my\b|our\b)\w+'s) (?:mobile |landline |office )?number\b(?! of\b)|"
                            r"\b(?:mobile|landline) number\b|(?<!you to )\bget (?:hold of|in touch with) (?:you|us)\b",
@@ -144,7 +146,8 @@ _WANTS = [
     ("time", re.compile(r"(?:^\W*|[,;:.!?]\s*|\b(?:and|so|but|then|okay|ok|right|know|tell me|remind me|idea|sure|"
                         r"say|said|ask|wondering|wonder|find out|check)\s+)when\b|\bwhat time\b|"
                         r"\bhow (?:late|early)\b|\b(?:until|till|til) when\b|\bwhat hours\b|"
-                        r"\bthe (?:latest|earliest)\b|\bopening hours\b|\b(?:open|close|closes|opens)\b|\bdeadline\b|"
+                        r"\bthe (?:latest|earliest)\b|\bopening hours\b|\b(?:open|(?<!how )close|closes|opens)\b|"
+                        r"\bdeadline\b|"
                         r"\b(?:what|which) (?:days?|dates?|months?|nights?|evenings?|mornings?)\b|"
                         r"\bhow long have (?:you|they|it|the \w+) been\b", re.I)),  # ("since 1962")
     ("day", re.compile(r"\b(?:what|which) days?\b(?! (?:time|and time))", re.I)),
@@ -159,7 +162,7 @@ _WANTS = [
     ("temperature", re.compile(r"\bhow (?:hot|warm|cold)\b|\bwhat temperature\b", re.I)),
     # (not "how far ahead should I book?", "how far along am I?": a time)
     ("distance", re.compile(r"\bhow far\b(?! ahead\b| in advance\b| along (?:did|do|are|am|is|was|were|will|would)\b|"
-                            r" (?:are|is|am|was) (?:you|i|she|he|they|we) along\b)", re.I)),
+                            r" (?:are|is|am|was) (?:you|i|she|he|they|we) along\b)|\bhow (?:close|near)\b", re.I)),
     ("number", re.compile(r"\bhow (?:many|far|big|tall|much)\b|\bthe (?:furthest|farthest)\b", re.I)),
     # (and which one of its kind a thing of the user's is: "what car have I got?" / "you drive a Vauxhall Astra")
     ("name", re.compile(r"\bname\b|\bcalled\b|\b(?:what|which) (?:make of |model of |kind of |breed of )?"
@@ -205,7 +208,12 @@ def wanted(question: str) -> list[str]:
 
 
 def is_yes_no(question: str) -> bool:
-    return bool(_YES_NO.match(question))
+    return bool(_YES_NO.match(question)) and not _ASKS_FOR_CONTACT.match(question)
+
+
+# "is there a number i can ring?", "have you got an email address?": asks for it, not whether there is one
+_ASKS_FOR_CONTACT = re.compile(r"^\W*(?:is there|have you got|do you have|has \w+ got) (?:a|an|any) (?:phone |mobile |"
+                               r"landline |contact )?(?:number|email|e-mail)\b", re.I)
 
 
 def holds(sentence: str, kinds: Sequence[str]) -> bool:

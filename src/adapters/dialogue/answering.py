@@ -49,12 +49,13 @@ _KIND_WORDS = {"name": set(terms("name names called call")),
                "time": set(terms("time hours deadline latest earliest arrive")),
                "clock": set(terms("time times hours")), "day": set(terms("day days")),
                "age": set(terms("old age aged years year range limit minimum restriction restrictions")),
-               "number": set(terms("big large far")), "distance": set(terms("far distance away")),
+               "number": set(terms("big large far")), "distance": set(terms("far distance away close near")),
                "frequency": set(terms("often regularly times")),
                "duration": set(terms("long last lasts")), "list": set(terms("kind kinds sort sorts type types")),
                "occupation": set(terms("job work living occupation profession")),
                "price": set(terms("charge charges")),
                "temperature": set(terms("hot warm cold temperature")), "size": set(terms("room space")),
+               "contact": set(terms("number")),  # ("is there a number i can ring?")
                "person": set(terms("person talk speak"))}  # "who's the person to talk to about a party?"
 
 
@@ -64,7 +65,8 @@ _KIND_HINTS = {"duration": terms("lasts")}
 # words that say which end of a time is asked ("what time does it finish?"), which a time range holds in its figures
 # ("from 8am to 1pm"): they count as little as generic ones
 _KIND_LIGHT = {"clock": set(terms("start starts begin begins finish finishes end ends")),
-               "duration": set(terms("notice warning"))}  # ("how much notice?" / "at least 7 days before")
+               "duration": set(terms("notice warning")),  # ("how much notice?" / "at least 7 days before")
+               "contact": set(terms("ring"))}  # (a number to ring, however the place says it)
 
 
 def question_weights(text: str, kinds: Sequence[str], ages: Sequence[int]) -> dict[str, float]:
@@ -155,7 +157,8 @@ def best_answer(ranking: Ranking, more: bool, asking: bool, about_user: float, t
     if ranking.terms == 0 or (not ranking.main and ranking.wants_kind and best.coverage == 0):
         # "where are you?", "what's my job?", "how much is that one?": only the kind of answer can choose
         mine = best.candidate.kind == "memory" and about_user >= 0.6
-        return best if best.fits and (best.candidate.relevance >= 0.2 or to_place or mine) else None
+        theirs = best.candidate.kind == "knowledge" and ranking.contact  # ("is there a number i can ring?")
+        return best if best.fits and (best.candidate.relevance >= 0.2 or to_place or mine or theirs) else None
     if not ranking.main and ranking.wants_kind and best.fits and best.candidate.relevance >= 0.2:
         return best  # "how long does it take?" after a price: the kind chooses among what the turns before were about
     if ranking.literal and (not best.fits or (best.coverage == 0 and best.main_held == 0 and ranking.main and (

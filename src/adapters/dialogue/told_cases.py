@@ -99,7 +99,8 @@ def memories_named(text: str, memories: Sequence[str], known: frozenset[str]) ->
         opening = owners(memory)[:_TOPIC_WORDS + 2]
         names = {n for n in (n.lower() for n in NAME.findall(memory))
                  if n in asked and n in opening and stem(n) not in known}
-        said = {_SAME.get(w, w) for w in opening[:_TOPIC_WORDS]}
+        said = {_SAME.get(w, w) for w in opening[:_TOPIC_WORDS]} | (_thing_had(memory) if _USERS_THING.match(memory)
+                                                                   else set())
         things = {w for w, o in owned.items()
                   if (o in said or (len(o) >= _SHORTEST_PART and any(s.endswith(o) for s in said))) and
                   (o != "home" or _USERS_HOME.match(memory)) and  # (the user's home: not "User's mum lives in ...")
@@ -116,6 +117,18 @@ def memories_named(text: str, memories: Sequence[str], known: frozenset[str]) ->
     counts = Counter(w for _, _, things in found for w in things if owned.get(w, w) not in _PEOPLE)
     named = [(i, names | things) for i, names, things in found if names or any(counts[w] <= 1 for w in things)]
     return [i for i, _ in named], frozenset(terms(" ".join(w for _, naming in named for w in naming)))
+
+
+def _thing_had(memory: str) -> set[str]:
+    """The name of what the user has, to its end however many words describe it ("User has a brown leather corner
+    sofa, ...": sofa)."""
+    m = _HAD.match(memory)
+    return set(m.group(1).lower().split()) if m else set()
+
+
+_HAD = re.compile(r"^User (?:has|owns|bought|has bought|inherited) (?:an? |two |three |some )?"
+                  r"((?:[a-z-]+ ){0,5}?[a-z-]+)(?=\s*(?:[,.;]|$|\b(?:with|and|that|which|who|called|named|from|in|on|"
+                  r"at|for)\b))", re.I)
 
 
 _KIN = frozenset(_SAME.get(w, w) for w in KIN_WORDS)

@@ -192,7 +192,7 @@ def _said_whether(best: Scored, question: str, ranking: Ranking) -> str:
     free = _NO_COST if not (charge or _COST_ASKED.search(FREE_OF.sub(r"\1-free", question))) else None
 
     def said_no(part: str) -> re.Match[str] | None:
-        part = _CONDITION.sub("", part)
+        part = _without_what_it_lacks(_CONDITION.sub("", part), asked)
         # ("can I bring my own pellets?" / "pellets must be bought from our hut")
         return negated(_ASIDE.sub(" ", free.sub(" ", part) if free else part)) or (
             _BOUGHT_HERE.search(part) if own_asked else None) or _only_others(part, asked)
@@ -250,6 +250,15 @@ def _day_part(question: str, parts: list[str]) -> str:
     return days[shared.index(max(shared))] if shared.count(max(shared)) == 1 else ""
 
 
+
+
+# what a thing is said to be without ("eco-friendly solutions that are safe for pets, with no strong perfume"): no "no"
+# to it, unless it is what is asked ("a shop with no parking")
+_WITH_NO = re.compile(r"\bwith no\b[^,;.]*", re.I)
+
+
+def _without_what_it_lacks(part: str, asked: set[str]) -> str:
+    return _WITH_NO.sub(lambda m: m.group() if asked & _with_related(set(terms(m.group()))) else " ", part)
 
 
 def _only_others(part: str, asked: set[str]) -> re.Match[str] | None:
