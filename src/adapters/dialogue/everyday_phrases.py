@@ -169,6 +169,10 @@ PHRASES = [
      r"\bgo(?:ing)? over there\b|"
      r"\b(?:come|go|travel)(?:s|ing)? (?:out )?to (?:my|our) (?:area|way|neck of the woods)\b",
      "cover area"),
+    # (and whether it delivers to someone is whether it covers where they live: "could you deliver to her?" / "we don't
+    # go out to Painswick")
+    (r"\bdeliver(?:s|ing)? (?:out |round )?to (?:her|him|them|me|us|mine)\b(?! (?:on|by|at|before)\b)",
+     r"\g<0> cover area"),
     (r"\b(?:log|wood)[- ]?burners?\b", "wood-burning stove"),
     (r"\bsafety (?:specs|glasses|spectacles|goggles)\b", "eye protection"),
     (r"\blife ?(?:jackets?|vests?)\b", "buoyancy aid"),

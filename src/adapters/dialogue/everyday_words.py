@@ -80,6 +80,8 @@ cake cakes pastry pastries
 gluten coeliac celiac
 nut nuts peanut peanuts
 dairy lactose milk
+vegan vegans plant-based dairy-free oat soya soy
+pause pauses paused pausing suspend suspends suspended stop stops stopping
 alcohol alcoholic booze wine wines beer beers spirits
 wrong bad problem problems issue issues trouble
 watch watching spectator spectators audience

@@ -21,7 +21,7 @@ _PROCEDURE = words_of("get book find reach contact cancel order reserve go come 
                       "pick collect drop return pay sign register apply make join use buy rent hire check change "
                       "arrange borrow talk speak ask call ring phone text dial email see arrive turn show "
                       "report request submit complain claim renew upgrade send post log give notify inform tell let "
-                      "sort organise organize "
+                      "sort organise organize stop pause suspend skip restart start switch swap update "
                       "allowed permitted able supposed meant ok okay alright fine "  # "am I allowed to...": a rule
                       "tied locked bound charged covered insured")  # "am I tied into a contract?": the place's terms
 _TO = re.compile(r"\s+to\b", re.I)

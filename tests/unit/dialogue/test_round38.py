@@ -1,7 +1,8 @@
 """Round 38 of the offline answerer: what a blind split (heldout40: a butcher, a milk round, a carpet cleaner) found
 wrong, tested here on a business of its own: a number one can ring asks for it (not whether there is one), "how close"
 asks a distance (not a closing time), a thing the user has described in several words is still the thing ("a brown
-leather corner sofa" for "my sofa"), and what a thing is said to be without is no "no"."""
+leather corner sofa" for "my sofa"), what a thing is said to be without is no "no", delivering to someone is covering
+where they live, plant-based is what a vegan has, and "how do i stop ..." asks the place."""
 
 from __future__ import annotations
 
@@ -46,3 +47,32 @@ def test_a_thing_the_user_has_described_in_several_words() -> None:
 def test_what_a_thing_is_without_is_no_no() -> None:
     reply = ask_the_gutter_firm("do you clear gutters from the ground?")
     assert not reply.startswith("No"), reply
+
+
+VEG_BOXES = [
+    "Green Lane Boxes delivers organic veg boxes on Tuesdays from our farm at Wetton.",
+    "We cover Leek, Cheddleton and Ipstones; we don't go out to Buxton or Ashbourne.",
+    "A small veg box is £14 and a large one £21. We also sell soya milk and plant-based cheese.",
+    "If you're away, pause your boxes in your account at least 3 days before.",
+]
+
+
+def ask_the_veg_box_scheme(*questions: str) -> str:
+    memories = ["User's brother Sam lives in Buxton", "User's wife Jo is vegan", "User lives in Leek"]
+    return ask("An organic veg box scheme.", VEG_BOXES, [0.4, 0.3, 0.3, 0.3], *questions,
+               memories=(memories, [0.2, 0.2, 0.2]))
+
+
+def test_delivering_to_someone_is_covering_where_they_live() -> None:
+    reply = ask_the_veg_box_scheme("what about my brother, could you deliver to him?")
+    assert "Buxton" in reply, reply
+
+
+def test_plant_based_is_what_a_vegan_has() -> None:
+    reply = ask_the_veg_box_scheme("have you got anything my wife could have as well?")
+    assert "soya milk" in reply, reply
+
+
+def test_how_do_i_stop_something_asks_the_place() -> None:
+    reply = ask_the_veg_box_scheme("we're off to spain, how do i stop the boxes?")
+    assert "pause" in reply, reply
