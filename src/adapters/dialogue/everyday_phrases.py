@@ -216,6 +216,8 @@ PHRASES = [
     (r"\b(?:a )?(?:certain|set|minimum) number(?: of)?\b|\bat least how many\b", "minimum"),
     (r"\b(?:newbies?|first[- ]timers?|new starters?|newcomers?)\b", "first class"),  # ("your first class is free")
     (r"\bmoney off\b", "discount"),  # ("money" alone would be a main word nothing holds)
+    (r"\b(\d+(?:\.\d\d)?) quid\b", r"£\1"), (r"\ba quid\b", "£1"),  # ("if i only spend about 25 quid?")
+    (r"\b(?:the|your|a) cut[- ]?off(?: date| point)?\b", "the deadline"),  # ("whens the cut off?")
     # not paying is a deal ("any deals for little ones?" / "under-5s pay no studio fee")
     (r"\bpays? no (?:\w+ )?(?:fee|charge)\b|\b(?:go|goes|get in|gets in) free\b", r"\g<0> discount"),
     (r"\bhalf[- ]price for\b", r"\g<0> discount"),  # "any deals for teenagers?" / "half price for under 18s"

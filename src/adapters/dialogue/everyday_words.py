@@ -82,6 +82,7 @@ nut nuts peanut peanuts
 dairy lactose milk
 vegan vegans plant-based dairy-free oat soya soy
 pause pauses paused pausing suspend suspends suspended stop stops stopping
+spend spending spent order orders
 alcohol alcoholic booze wine wines beer beers spirits
 wrong bad problem problems issue issues trouble
 watch watching spectator spectators audience

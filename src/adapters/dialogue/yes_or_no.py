@@ -24,7 +24,8 @@ _LOWER_STARTERS = words_of("""The A An It This That These Those There In On At F
     Children Tables Pets Dogs Cats We Photography Food Apart Besides Also Please Brothers Sisters Parents Adults
     Students Members Guests Customers Her His They Babies Nappies Lunch Breakfast Dinner Tea Coffee Drinks Meals
     Everyone Everybody Anyone Anybody Nobody Players Riders Tenants Juniors Patients Clients Pupils Lessons Classes
-    Bookings Appointments Prices Repairs Over Outside Throughout From Between Until Under Above Below Only""")
+    Bookings Appointments Prices Repairs Over Outside Throughout From Between Until Under Above Below Only
+    Delivery Deliveries Collection Parking Entry Admission Payment Postage Tickets Refunds Deposits""")
 
 
 

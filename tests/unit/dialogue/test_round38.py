@@ -2,7 +2,8 @@
 wrong, tested here on a business of its own: a number one can ring asks for it (not whether there is one), "how close"
 asks a distance (not a closing time), a thing the user has described in several words is still the thing ("a brown
 leather corner sofa" for "my sofa"), what a thing is said to be without is no "no", delivering to someone is covering
-where they live, plant-based is what a vegan has, and "how do i stop ..." asks the place."""
+where they live, plant-based is what a vegan has, "how do i stop ..." asks the place, quid are pounds and spending is
+ordering."""
 
 from __future__ import annotations
 
@@ -54,12 +55,13 @@ VEG_BOXES = [
     "We cover Leek, Cheddleton and Ipstones; we don't go out to Buxton or Ashbourne.",
     "A small veg box is £14 and a large one £21. We also sell soya milk and plant-based cheese.",
     "If you're away, pause your boxes in your account at least 3 days before.",
+    "Delivery is free on orders over £30; under £30 it's £3.",
 ]
 
 
 def ask_the_veg_box_scheme(*questions: str) -> str:
     memories = ["User's brother Sam lives in Buxton", "User's wife Jo is vegan", "User lives in Leek"]
-    return ask("An organic veg box scheme.", VEG_BOXES, [0.4, 0.3, 0.3, 0.3], *questions,
+    return ask("An organic veg box scheme.", VEG_BOXES, [0.4, 0.3, 0.3, 0.3, 0.3], *questions,
                memories=(memories, [0.2, 0.2, 0.2]))
 
 
@@ -76,3 +78,10 @@ def test_plant_based_is_what_a_vegan_has() -> None:
 def test_how_do_i_stop_something_asks_the_place() -> None:
     reply = ask_the_veg_box_scheme("we're off to spain, how do i stop the boxes?")
     assert "pause" in reply, reply
+
+
+def test_quid_are_pounds_and_spending_is_ordering() -> None:
+    reply = ask_the_veg_box_scheme("is delivery free?")
+    assert reply.startswith("Yes, delivery is free"), reply  # (a word of English keeps no capital after "Yes, ")
+    reply = ask_the_veg_box_scheme("is delivery free?", "and if i only spend about 20 quid?")
+    assert "£3" in reply, reply
