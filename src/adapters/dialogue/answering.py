@@ -81,7 +81,7 @@ def question_weights(text: str, kinds: Sequence[str], ages: Sequence[int]) -> di
         skip |= _KIND_WORDS.get(kind, set())
         light |= _KIND_LIGHT.get(kind, set())
     category = {t for m in _CATEGORY.finditer(text) for t in terms(m.group(1))} | _SOFT_TERMS | (
-        {t for m in _PER_ONE.finditer(text) for t in terms(m.group(1))} if "price" in kinds else set())
+        {t for m in _PER_WHOM.finditer(text) for t in terms(m.group(1))} if "price" in kinds else set())
     weights = {t: (0.3 if t in GENERIC_TERMS or t in light else CATEGORY_WEIGHT if t in category or t[:1].isdigit()
                    else 1.0) for t in terms(text) if t not in skip}
     if _SINGLE_VISIT.search(text):  # "a single class" is what "a drop-in class" names (never missing where it is not)
@@ -109,7 +109,7 @@ _COMPARING = re.compile(r"\b(?:bigger|biggest|larger|largest|smaller|smallest|lo
 _WHO_WANTS = re.compile(r"\b(?:the|my|our|his|her)\s+(friends?|mates?|lads|guests?|colleagues?|team|group|family)\s+"
                         r"(?:want|wants|wanna|would like|'d like|are keen|are hoping|plan|are planning)\b", re.I)
 # whom a price is for, each ("how much is it per kid?"), is how it is counted, not what is priced
-_PER_ONE = re.compile(r"\bper (kid|child|person|head|adult|guest|player)\b", re.I)
+_PER_WHOM = re.compile(r"\bper (kid|child|person|head|adult|guest|player)\b", re.I)
 _CATEGORY = re.compile(r"\b(?:what|which)\s+(?!(?:is|are|was|were|do|does|did|can|could|will|would|should|about|if)\b)"
                        r"([a-z]+)\b", re.I)
 

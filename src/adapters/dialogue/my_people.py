@@ -33,9 +33,10 @@ def ages_of_relatives(text: str, memories: Sequence[str]) -> list[int]:
                  not (_ANYONES.match(w) and (i == 0 or said[i - 1] not in _WHOSE))}
     found = [age for m in memories if relatives & {SAME_PERSON.get(w, w) for w in owners(m)}
              for age in _ages_of(relatives, m)]
+    if found or "baby" not in relatives:
+        return found
     # "does the baby need a ticket?": the child whose age a memory gives in months ("Isla is 18 months old")
-    return found or [a for m in memories if "baby" in relatives for part in _PARTS.split(m)
-                     if _IN_MONTHS.search(part) for a in ages(part)]
+    return [a for m in memories for part in _PARTS.split(m) if _IN_MONTHS.search(part) for a in ages(part)]
 
 
 def _ages_of(relatives: set[str], memory: str) -> list[int]:

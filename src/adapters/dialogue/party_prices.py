@@ -20,9 +20,8 @@ _SENIOR = 65
 # "for me and jake", "for me, mum and the two kids", "for me and both my kids"
 _PARTY = re.compile(r"\bfor (?:me|myself|us)\s*(?:,|and)\s+(.+?)\s*[?.!]*$", re.I)
 _ONE = re.compile(r"\s*(?:,\s*(?:and\s+)?|\band\b)\s*", re.I)
-_KIDS = re.compile(r"^(?:both |all )?(?:my |our |the )?(?:two |three |2 |3 )?(?:kids|children|boys|girls)$", re.I)
+_KIDS = re.compile(r"^(?:both |all )?(?:my |our |the )?(?:(two|three|2|3) )?(?:kids|children|boys|girls)$", re.I)
 _COUNTS = {"two": 2, "three": 3, "2": 2, "3": 3}
-_COUNT = re.compile(r"\b(?:two|three|2|3)\b", re.I)
 _MONEY = re.compile(r"£\s?(\d+(?:\.\d\d)?)")
 _FREE = re.compile(r"\b(?:go|goes|come|comes|are|is|enter|get in) free\b|\bfree of charge\b", re.I)
 _CLAUSES = re.compile(r"(?<=[.;])\s+|,\s+(?:or\s+|and\s+)?|\s+(?:or|and)\s+(?=£)")
@@ -49,12 +48,12 @@ def party_total(question: str, ranking: Ranking, memories: Sequence[str]) -> str
             if c.kind == "knowledge" and c.group == priced.group]
     people: list[tuple[str, list[int]]] = [("you", [_own_age(memories)])]
     for said in (s.strip() for s in _ONE.split(party.group(1)) if s.strip()):
-        if _KIDS.match(said):
+        if kids_said := _KIDS.match(said):
             # each by name where the memory of the children names them ("£9.95 for Noah and nothing for Isla")
             named = [(name, [age]) for m in memories if ages_of_relatives("my son and my daughter", [m])
                      for name, age in named_ages(m)]
-            count = _COUNT.search(said)
-            if named and (not count or len(named) == _COUNTS[count.group().lower()]):
+            count = kids_said.group(1)
+            if named and (not count or len(named) == _COUNTS[count.lower()]):
                 people.extend(named)
                 continue
             kids = ages_of_relatives("my son and my daughter", memories)

@@ -99,8 +99,7 @@ def memories_named(text: str, memories: Sequence[str], known: frozenset[str]) ->
         opening = owners(memory)[:_TOPIC_WORDS + 2]
         names = {n for n in (n.lower() for n in NAME.findall(memory))
                  if n in asked and n in opening and stem(n) not in known}
-        said = {_SAME.get(w, w) for w in opening[:_TOPIC_WORDS]} | (_thing_had(memory) if _USERS_THING.match(memory)
-                                                                   else set())
+        said = {_SAME.get(w, w) for w in opening[:_TOPIC_WORDS]} | _thing_had(memory)
         things = {w for w, o in owned.items()
                   if (o in said or (len(o) >= _SHORTEST_PART and any(s.endswith(o) for s in said))) and
                   (o != "home" or _USERS_HOME.match(memory)) and  # (the user's home: not "User's mum lives in ...")
@@ -126,7 +125,7 @@ def _thing_had(memory: str) -> set[str]:
     return set(m.group(1).lower().split()) if m else set()
 
 
-_HAD = re.compile(r"^User (?:has|owns|bought|has bought|inherited) (?:an? |two |three |some )?"
+_HAD = re.compile(_USERS_THING.pattern.removesuffix(r"\b") + r" (?:an? |two |three |some )?"
                   r"((?:[a-z-]+ ){0,5}?[a-z-]+)(?=\s*(?:[,.;]|$|\b(?:with|and|that|which|who|called|named|from|in|on|"
                   r"at|for)\b))", re.I)
 
